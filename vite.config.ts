@@ -1,0 +1,38 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vitest/config";
+
+// One config for the SPA build (web/ → dist/web) and the test suite.
+// Test projects: unit/server/golden run in Node; e2e drives the built app in real Chromium.
+export default defineConfig({
+  root: "web",
+  plugins: [react()],
+  build: { outDir: "../dist/web", emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+  server: { proxy: { "/api": "http://127.0.0.1:4470" } },
+  test: {
+    root: ".",
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          root: ".",
+          include: ["test/unit/**/*.test.ts", "test/server/**/*.test.ts", "test/golden/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          root: ".",
+          include: ["test/e2e/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
