@@ -105,3 +105,13 @@ export interface LoadedSession {
   rebasedPaths: { recorded: string; actual: string }[];
   issues: ParseIssue[];
 }
+
+/** A message of the model-context list (transcript.md §7), before provider conversion. */
+export interface ContextMessage {
+  /** user | assistant | toolResult | custom | compactionSummary | branchSummary | bashExecution | … */
+  role: string;
+  /** The stored `message` object for message entries; `{role, content, …}` built for summaries / custom_message. */
+  message: JsonObject;
+  /** Index (into Transcript.entries) of the entry it came from. */
+  entryIndex: number;
+}

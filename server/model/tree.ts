@@ -1,0 +1,135 @@
+// Transcript tree: id/parentId links, leaf selection, active branch.
+// Reproduces pi's session manager (E1–E2) and the 2026.7.1 leaf rules (E3); see spec transcript.md §5.
+// Pure: takes parsed entries, returns indexes and located issues. Never throws.
+
+import { str } from "../../shared/json.ts";
+import type { ParseIssue, TranscriptEntry } from "./session.ts";
+
+export interface BranchResult {
+  leafIndex: number | null;
+  /** Indexes of the active branch, root → leaf (header excluded). */
+  activeBranch: number[];
+  issues: ParseIssue[];
+}
+
+function locate(entry: TranscriptEntry): { line?: number; seq?: number } {
+  const loc: { line?: number; seq?: number } = {};
+  if (entry.line !== undefined) loc.line = entry.line;
+  if (entry.seq !== undefined) loc.seq = entry.seq;
+  return loc;
+}
+
+/** Map id → entry index. Later duplicates win (pi keeps the last one it read); duplicates are reported. */
+export function indexById(
+  entries: TranscriptEntry[],
+  source: string,
+): { byId: Map<string, number>; issues: ParseIssue[] } {
+  const byId = new Map<string, number>();
+  const issues: ParseIssue[] = [];
+  for (const e of entries) {
+    if (e.type === "session" || e.id === null) continue;
+    if (byId.has(e.id)) {
+      issues.push({
+        source,
+        ...locate(e),
+        code: "duplicate-id",
+        message: `entry id ${e.id} appears more than once; the later entry is used`,
+        severity: "warning",
+      });
+    }
+    byId.set(e.id, e.index);
+  }
+  return { byId, issues };
+}
+
+/**
+ * Leaf by scanning in append order (transcript.md §5):
+ * - every entry (header excluded) becomes the leaf, except those appended with `appendMode: "side"` (E3);
+ * - a `leaf` row moves the leaf to its `targetId` (null → empty branch); an unknown target is reported and skipped.
+ * For E1–E2 files (no `leaf` rows, no side appends) this is simply the last entry in file order.
+ */
+export function selectLeaf(
+  entries: TranscriptEntry[],
+  byId: Map<string, number>,
+  source: string,
+): { leafIndex: number | null; issues: ParseIssue[] } {
+  let leaf: number | null = null;
+  const issues: ParseIssue[] = [];
+  for (const e of entries) {
+    if (e.type === "session") continue;
+    if (e.type === "leaf") {
+      const target = e.raw.targetId;
+      if (target === null || target === undefined) {
+        leaf = null;
+      } else if (typeof target === "string" && byId.has(target)) {
+        leaf = byId.get(target) ?? null;
+      } else {
+        issues.push({
+          source,
+          ...locate(e),
+          code: "unknown-leaf-target",
+          message: `leaf row points to unknown entry ${String(target)}; ignored`,
+          severity: "warning",
+        });
+      }
+      continue;
+    }
+    if (str(e.raw, "appendMode") === "side") continue;
+    if (e.id === null) continue;
+    leaf = e.index;
+  }
+  return { leafIndex: leaf, issues };
+}
+
+/** Walk parentId from the leaf to the root. Missing parents and cycles end the walk with an issue. */
+export function walkBranch(
+  entries: TranscriptEntry[],
+  byId: Map<string, number>,
+  leafIndex: number | null,
+  source: string,
+): { activeBranch: number[]; issues: ParseIssue[] } {
+  const issues: ParseIssue[] = [];
+  const path: number[] = [];
+  const seen = new Set<number>();
+  let cur = leafIndex;
+  while (cur !== null) {
+    const e = entries[cur];
+    if (!e) break;
+    if (seen.has(cur)) {
+      issues.push({
+        source,
+        ...locate(e),
+        code: "parent-cycle",
+        message: `parent links form a cycle at entry ${e.id ?? "?"}; branch cut here`,
+        severity: "error",
+      });
+      break;
+    }
+    seen.add(cur);
+    path.push(cur);
+    const parentId = e.parentId;
+    if (parentId === null) break;
+    const parent = byId.get(parentId);
+    if (parent === undefined) {
+      issues.push({
+        source,
+        ...locate(e),
+        code: "missing-parent",
+        message: `entry ${e.id ?? "?"} names parent ${parentId}, which is not in the transcript; branch starts here`,
+        severity: "error",
+      });
+      break;
+    }
+    cur = parent;
+  }
+  path.reverse();
+  return { activeBranch: path, issues };
+}
+
+/** Leaf + active branch for a JSONL transcript (or a SQLite one whose active table cannot be trusted). */
+export function computeActiveBranch(entries: TranscriptEntry[], source: string): BranchResult {
+  const { byId, issues: idIssues } = indexById(entries, source);
+  const { leafIndex, issues: leafIssues } = selectLeaf(entries, byId, source);
+  const { activeBranch, issues: walkIssues } = walkBranch(entries, byId, leafIndex, source);
+  return { leafIndex, activeBranch, issues: [...idIssues, ...leafIssues, ...walkIssues] };
+}

@@ -1,0 +1,51 @@
+// The context map DTO: a tree of tiles (groups → leaves), shared by the server (which builds it from the
+// run report + the conversation actually sent) and the web treemap (which only lays it out and draws it).
+
+/** Size modes the treemap can use. */
+export type SizeMode = "chars" | "estTokens" | "tiktoken" | "cache";
+
+/** Prompt-cache state of a tile at the last call, where known (history items only). */
+export type CacheState = "read" | "write" | "uncached" | "unknown";
+
+export interface MapNode {
+  /** Stable path id, e.g. `workspace/AGENTS.md`, `conversation/tool-results/exec`. Used in URLs (zoom path). */
+  id: string;
+  name: string;
+  /** Top-level group key this node belongs to (e.g. `workspace`, `system`, `tools`, `skills`, `conversation`). */
+  group: string;
+  /** JS string length (UTF-16 code units). For groups: Σ children. */
+  chars: number;
+  /** OpenClaw's estimate: ceil(chars / 4). For groups: Σ children's estimates. */
+  estTokens: number;
+  /** Tokenizer count (js-tiktoken, cl100k_base / o200k_base), null until computed or when not computable. */
+  tiktokenTokens: number | null;
+  /** Where the number comes from, in words (e.g. "systemPromptReport.injectedWorkspaceFiles[0].injectedChars"). */
+  source: string;
+  /** Cache state at the last call (conversation leaves), when known. */
+  cache?: CacheState;
+  /** Tokens of this node at the given cache state (cache mode sizes). */
+  children?: MapNode[];
+}
+
+export interface MapGroupInfo {
+  key: string;
+  name: string;
+  /** Base colour `rgb(r,g,b)`; OpenClaw's colours for its groups (spec context-report.md §5.4). */
+  color: string;
+}
+
+export interface ContextMapDTO {
+  /** Root node (id ""), children are the groups in display order. */
+  root: MapNode;
+  groups: MapGroupInfo[];
+  /** Σ of every tracked tile, chars. */
+  trackedChars: number;
+  /** Billed prompt tokens of the last call (input + cacheRead + cacheWrite), null when unknown. */
+  actualTokens: number | null;
+  /** Context window (tokens), null when unknown. */
+  windowTokens: number | null;
+  /** actualTokens − ceil(trackedChars/4) when ≥ 0; null with a reason otherwise. */
+  untracked: { tokens: number | null; reason: string };
+  /** Tokenizer state for the tiktoken size mode. */
+  tokenizer: { state: "pending" | "ready" | "unavailable"; encoding: string | null; progress: number };
+}
