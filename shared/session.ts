@@ -1,0 +1,59 @@
+// Session-level types visible to the API and the web (SessionSummary rows, located parse issues, versions).
+// server/model/session.ts re-exports them so the server has one import point.
+
+export type StorageKind = "jsonl" | "sqlite";
+
+/**
+ * Why a transcript is not the live one of its key:
+ * - `reset` / `deleted`: JSONL `*.jsonl.reset.<ts>` / `*.jsonl.deleted.<ts>` archives, or SQLite archives
+ * - `ended`: an earlier SQLite session window of a key (previous_session_id chain)
+ * - `orphan`: a live-looking JSONL file that no sessions.json entry points to
+ * - `cold`: SQLite cold archive (decoded on demand)
+ */
+export type ArchivedKind = "reset" | "deleted" | "ended" | "orphan" | "cold";
+
+/** A located problem found while reading. Parsers never throw: they return these. */
+export interface ParseIssue {
+  /** Path relative to the state dir (e.g. `agents/main/sessions/x.jsonl`) or `<db path>#<table>`. */
+  source: string;
+  /** 1-based line number in a JSONL file. */
+  line?: number;
+  /** `transcript_events.seq` for SQLite rows. */
+  seq?: number;
+  /** Stable machine-readable code, e.g. `invalid-json`, `truncated-line`, `missing-parent`. */
+  code: string;
+  message: string;
+  severity: "error" | "warning";
+}
+
+export interface SessionRef {
+  agentId: string;
+  sessionId: string;
+}
+
+/** Which OpenClaw release (family) wrote a session; decides the algorithms used. */
+export interface VersionInfo {
+  /** e.g. "2026.9.6" from schema_meta.app_version, or null when unknown. */
+  appVersion: string | null;
+  /** Rule family: "2026.3" (E1/E2), "2026.7" (E3 / early SQLite), "2026.9" (E5). */
+  family: "2026.3" | "2026.7" | "2026.9";
+  /** Human explanation of the signals used. */
+  reason: string;
+}
+
+/** What the session list shows; also the `sessions --json` row. */
+export interface SessionSummary {
+  agentId: string;
+  sessionId: string;
+  sessionKey: string | null;
+  storage: StorageKind;
+  archived: ArchivedKind | null;
+  updatedAt: number | null;
+  model: string | null;
+  provider: string | null;
+  entryCount: number | null;
+  parseErrorCount: number;
+  /** Relative location: JSONL file path or `agents/<id>/agent/openclaw-agent.sqlite`. */
+  location: string;
+  sizeBytes: number | null;
+}
