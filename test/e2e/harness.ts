@@ -1,0 +1,96 @@
+// Shared e2e harness: starts the real server (built SPA in dist/web) as a child process on a free port,
+// launches Debian's headless Chromium through playwright-core, and keeps screenshots as test artifacts.
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Browser, chromium, type Page } from "playwright-core";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const REPO = path.resolve(here, "..", "..");
+export const ARTIFACTS = path.join(REPO, "test-results", "e2e");
+export const FIXTURES = path.join(REPO, "test", "fixtures");
+export const SHARED_FIXTURES = path.resolve(REPO, "..", "shared", "fixtures");
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export function chromiumAvailable(): boolean {
+  return existsSync(CHROMIUM) && existsSync(path.join(REPO, "dist", "web", "index.html"));
+}
+
+export interface RunningServer {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Start `clawscope serve` on port 0 and wait for its `listening <url>` line (no fixed sleeps). */
+export function startServer(args: string[], env: Record<string, string> = {}): Promise<RunningServer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [path.join(REPO, "server", "bin.mjs"), "serve", "--port", "0", "--no-open", ...args],
+      {
+        cwd: REPO,
+        env: { ...process.env, ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let stderr = "";
+    let buffered = "";
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`server did not start in 60 s\n${stderr}`));
+    }, 60_000);
+    child.stderr?.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.stdout?.on("data", (d: Buffer) => {
+      buffered += d.toString();
+      const m = /listening (\S+)/.exec(buffered);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        const url = m[1];
+        resolve({
+          url,
+          child,
+          stop: () =>
+            new Promise<void>((done) => {
+              if (child.exitCode !== null) return done();
+              child.once("exit", () => done());
+              child.kill("SIGTERM");
+            }),
+        });
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}\n${stderr}`));
+    });
+  });
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: false });
+  return file;
+}
