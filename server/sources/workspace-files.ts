@@ -1,0 +1,196 @@
+// Read-only reading of a workspace's bootstrap files (AGENTS.md, USER.md, …) for the truncation
+// report. Recorded paths name the machine that wrote the report; when they do not exist here they
+// are rebased onto the actual state dir — spec storage.md §7.
+
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { bootstrapFileNames } from "../openclaw/bootstrap-truncation.ts";
+
+export interface RebasedPath {
+  recorded: string;
+  actual: string;
+}
+
+export interface WorkspaceFilesRead {
+  /** Directory the files were read from (recorded, rebased or --workspace); null = unavailable. */
+  dir: string | null;
+  /** The workspaceDir recorded in the report. */
+  recordedDir: string | null;
+  /** Content by file name; null = missing or unreadable. */
+  files: Map<string, string | null>;
+  /** Actual path read per file name. */
+  readPaths: Map<string, string>;
+  /** Recorded → actual rebasings used for reading (display only; output keeps recorded strings). */
+  rebasedPaths: RebasedPath[];
+  /** Files that exist but could not be read (permission, not a file, too large). */
+  unreadable: { name: string; path: string; reason: string }[];
+  /** Why `dir` is null. */
+  unavailableReason: string | null;
+}
+
+/** Bootstrap files are small; refuse anything absurd rather than loading it into memory. */
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+/** Every bootstrap name any supported OpenClaw family injects (what-if may switch family). */
+export function allBootstrapFileNames(): string[] {
+  const names = new Set<string>();
+  for (const fam of ["2026.3", "2026.7", "2026.9"] as const)
+    for (const n of bootstrapFileNames(fam)) names.add(n);
+  return [...names];
+}
+
+/**
+ * The state dir a recorded workspaceDir lived in: the prefix before its last component when that
+ * is `workspace` or `workspace-<id>` — spec storage.md §7. Null otherwise (custom workspace).
+ */
+export function recordedStateDirOf(recordedWorkspaceDir: string): string | null {
+  const norm = recordedWorkspaceDir.replace(/\/+$/u, "");
+  const base = path.posix.basename(norm);
+  if (!/^workspace(?:-[^/]+)?$/u.test(base)) return null;
+  const parent = path.posix.dirname(norm);
+  return parent === "." || parent === "" ? null : parent;
+}
+
+/**
+ * Rebase a recorded absolute path lying under the recorded state dir onto the actual state dir
+ * (`…/.openclaw/workspace/USER.md` → `<stateDir>/workspace/USER.md`); null when it does not lie there.
+ */
+export function rebaseRecordedPath(
+  recorded: string,
+  recordedStateDir: string,
+  stateDir: string,
+): string | null {
+  const prefix = recordedStateDir.endsWith("/") ? recordedStateDir : `${recordedStateDir}/`;
+  if (!recorded.startsWith(prefix)) return null;
+  return path.join(stateDir, recorded.slice(prefix.length));
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+type ReadOutcome = { kind: "ok"; content: string } | { kind: "absent" } | { kind: "error"; reason: string };
+
+function readText(p: string): ReadOutcome {
+  let size: number;
+  try {
+    const st = statSync(p);
+    if (!st.isFile()) return { kind: "error", reason: "not a regular file" };
+    size = st.size;
+  } catch (e) {
+    const code = e instanceof Error && "code" in e ? String(e.code) : "";
+    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "absent" };
+    return { kind: "error", reason: e instanceof Error ? e.message : String(e) };
+  }
+  if (size > MAX_FILE_BYTES) return { kind: "error", reason: `larger than ${MAX_FILE_BYTES} bytes` };
+  try {
+    // readFileSync opens with flag "r": read-only, never creates or modifies the file.
+    return { kind: "ok", content: readFileSync(p, { encoding: "utf8", flag: "r" }) };
+  } catch (e) {
+    return { kind: "error", reason: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/**
+ * Read the bootstrap files of a session's workspace, read-only.
+ * Order of preference for each file: `workspaceOverride/<name>` (when given; no rebasing), else the
+ * recorded path (report row `path`, else `<recordedWorkspaceDir>/<name>`), else that path rebased
+ * onto `stateDir` when it lies under the recorded state dir.
+ */
+export function readWorkspaceFiles(opts: {
+  recordedWorkspaceDir: string | null;
+  stateDir: string | null;
+  /** Report rows (`injectedWorkspaceFiles[]`): name + recorded path. */
+  recordedFiles?: readonly { name: string; path: string }[];
+  /** `--workspace DIR`: read from here instead of the recorded/rebased dir. */
+  workspaceOverride?: string | null;
+  /** Names to read in addition to the report rows (default: every family's bootstrap names). */
+  names?: readonly string[];
+}): WorkspaceFilesRead {
+  const recordedDir = opts.recordedWorkspaceDir;
+  const out: WorkspaceFilesRead = {
+    dir: null,
+    recordedDir,
+    files: new Map(),
+    readPaths: new Map(),
+    rebasedPaths: [],
+    unreadable: [],
+    unavailableReason: null,
+  };
+  const recordedStateDir = recordedDir ? recordedStateDirOf(recordedDir) : null;
+  const rebase = (p: string): string | null =>
+    recordedStateDir && opts.stateDir ? rebaseRecordedPath(p, recordedStateDir, opts.stateDir) : null;
+
+  if (opts.workspaceOverride) {
+    const dir = path.resolve(opts.workspaceOverride);
+    if (!isDir(dir)) {
+      out.unavailableReason = `--workspace ${dir} is not a directory`;
+      return out;
+    }
+    out.dir = dir;
+  } else if (recordedDir && isDir(recordedDir)) {
+    out.dir = recordedDir;
+  } else if (recordedDir) {
+    const actual = rebase(recordedDir);
+    if (actual && isDir(actual)) {
+      out.dir = actual;
+      out.rebasedPaths.push({ recorded: recordedDir, actual });
+    } else {
+      out.unavailableReason = actual
+        ? `workspace ${recordedDir} does not exist here, nor rebased at ${actual}`
+        : `workspace ${recordedDir} does not exist here and does not lie under the recorded state dir`;
+      return out;
+    }
+  } else {
+    out.unavailableReason = "the report records no workspaceDir";
+    return out;
+  }
+  const dir = out.dir;
+
+  const wanted: { name: string; recordedPath: string | null }[] = [];
+  const seen = new Set<string>();
+  for (const f of opts.recordedFiles ?? []) {
+    if (seen.has(f.name)) continue;
+    seen.add(f.name);
+    wanted.push({ name: f.name, recordedPath: f.path || null });
+  }
+  for (const name of opts.names ?? allBootstrapFileNames()) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    wanted.push({ name, recordedPath: null });
+  }
+
+  for (const w of wanted) {
+    let candidates: string[];
+    if (opts.workspaceOverride) {
+      candidates = [path.join(dir, w.name)];
+    } else {
+      const recorded = w.recordedPath && path.isAbsolute(w.recordedPath) ? w.recordedPath : null;
+      candidates = recorded ? [recorded] : [path.join(recordedDir ?? dir, w.name)];
+      const reb = rebase(candidates[0] ?? "");
+      if (reb) candidates.push(reb);
+      if (!candidates.includes(path.join(dir, w.name)) && !recorded) candidates.push(path.join(dir, w.name));
+    }
+    let content: string | null = null;
+    for (const [i, p] of candidates.entries()) {
+      if (!existsSync(p)) continue;
+      const r = readText(p);
+      if (r.kind === "ok") {
+        content = r.content;
+        out.readPaths.set(w.name, p);
+        const first = candidates[0];
+        if (i > 0 && first !== undefined && first !== p)
+          out.rebasedPaths.push({ recorded: first, actual: p });
+      } else if (r.kind === "error") {
+        out.unreadable.push({ name: w.name, path: p, reason: r.reason });
+      }
+      break;
+    }
+    out.files.set(w.name, content);
+  }
+  return out;
+}
