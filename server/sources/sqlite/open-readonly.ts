@@ -1,0 +1,199 @@
+// Strictly read-only access to an OpenClaw SQLite store (spec storage.md §5).
+// - `new Database(path, {readonly: true, fileMustExist: true})`; no pragma writes, no checkpoint, no vacuum.
+// - Everything one request needs is read inside ONE deferred read transaction (`BEGIN` … `COMMIT` via
+//   `db.exec`): on a read-only connection a deferred BEGIN only ever takes a read lock / WAL read mark, so all
+//   tables come from the same snapshot while OpenClaw keeps writing. Commits still only in `-wal` are visible
+//   (normal WAL reader).
+// - The handle is closed after every request (no cache): a reader that stays open pins a WAL snapshot and
+//   delays OpenClaw's checkpoints, and opening costs well under a millisecond.
+// - When opening in place would make SQLite create `-wal`/`-shm` in the state dir, the snapshot copy of
+//   snapshot-fallback.ts is read instead.
+// - SQLITE_BUSY (writer holding an exclusive lock in rollback mode, WAL recovery) is retried with back-off.
+
+import fs from "node:fs";
+import Database from "better-sqlite3";
+import { makeSnapshotCopy, needsSnapshot, sidecars } from "./snapshot-fallback.ts";
+
+export interface ReadOptions {
+  /** SQLite busy handler wait per attempt (ms). */
+  busyTimeoutMs?: number;
+  /** Attempts after the first one when the database stays busy. */
+  retries?: number;
+}
+
+const DEFAULTS = { busyTimeoutMs: 500, retries: 3 };
+const BACKOFF_MS = [50, 150, 400, 800];
+
+export interface ReadSuccess<T> {
+  ok: true;
+  value: T;
+  /** Set when the data came from a temp copy; the reason. */
+  snapshotCopy: string | null;
+  /** Problems with the file that did not stop the read (e.g. truncation). */
+  warnings: string[];
+}
+
+export interface ReadFailure {
+  ok: false;
+  code:
+    | "database-missing"
+    | "not-a-database"
+    | "database-corrupt"
+    | "database-locked"
+    | "database-unreadable";
+  message: string;
+  status: 404 | 422 | 500;
+}
+
+export type ReadOutcome<T> = ReadSuccess<T> | ReadFailure;
+
+const SQLITE_MAGIC = "SQLite format 3\u0000";
+
+function readHeader(dbPath: string): Uint8Array {
+  const fd = fs.openSync(dbPath, "r");
+  try {
+    const buf = new Uint8Array(100);
+    const n = fs.readSync(fd, buf, 0, 100, 0);
+    return buf.subarray(0, n);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function u32be(b: Uint8Array, at: number): number {
+  return (((b[at] ?? 0) << 24) | ((b[at + 1] ?? 0) << 16) | ((b[at + 2] ?? 0) << 8) | (b[at + 3] ?? 0)) >>> 0;
+}
+
+/** Header page count vs file size (sqlite fileformat §1.3.7): a shorter file was truncated. */
+function truncationWarning(header: Uint8Array, fileSize: number, hasWal: boolean): string | null {
+  const rawPageSize = ((header[16] ?? 0) << 8) | (header[17] ?? 0);
+  const pageSize = rawPageSize === 1 ? 65536 : rawPageSize;
+  const pages = u32be(header, 28);
+  const valid = u32be(header, 24) === u32be(header, 92);
+  if (!valid || pages === 0 || pageSize === 0 || hasWal) return null;
+  const expected = pages * pageSize;
+  if (fileSize >= expected) return null;
+  return `database file is truncated: the header declares ${pages} pages of ${pageSize} bytes (${expected} bytes), the file has ${fileSize} bytes`;
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function sqliteCode(e: unknown): string | null {
+  return e instanceof Database.SqliteError ? e.code : null;
+}
+
+function classify(e: unknown, truncated: string | null): ReadFailure {
+  const code = sqliteCode(e) ?? "";
+  const msg = e instanceof Error ? e.message : String(e);
+  const suffix = truncated ? ` (${truncated})` : "";
+  if (code === "SQLITE_NOTADB") {
+    return {
+      ok: false,
+      code: "not-a-database",
+      message: `not a SQLite database: ${msg}${suffix}`,
+      status: 422,
+    };
+  }
+  if (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_IOERR_SHORT_READ" || truncated) {
+    return {
+      ok: false,
+      code: "database-corrupt",
+      message: `database is corrupt: ${msg}${suffix}`,
+      status: 422,
+    };
+  }
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
+    return {
+      ok: false,
+      code: "database-locked",
+      message: `database is locked by another process: ${msg}`,
+      status: 500,
+    };
+  }
+  return {
+    ok: false,
+    code: "database-unreadable",
+    message: `cannot read database: ${code ? `${code}: ` : ""}${msg}`,
+    status: 500,
+  };
+}
+
+/** One attempt: open read-only, run `fn` inside one read transaction, close. */
+function attempt<T>(dbPath: string, fn: (db: Database.Database) => T, busyTimeoutMs: number): T {
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
+  try {
+    db.exec("BEGIN");
+    try {
+      const value = fn(db);
+      db.exec("COMMIT");
+      return value;
+    } catch (e) {
+      if (db.inTransaction) db.exec("ROLLBACK");
+      throw e;
+    }
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Read a database with `fn` (all statements inside one read transaction). Never throws: failures are
+ * classified (missing / not a database / corrupt / locked / unreadable) with an HTTP-ish status.
+ */
+export function readDatabase<T>(
+  dbPath: string,
+  fn: (db: Database.Database) => T,
+  options?: ReadOptions,
+): ReadOutcome<T> {
+  const busyTimeoutMs = options?.busyTimeoutMs ?? DEFAULTS.busyTimeoutMs;
+  const retries = options?.retries ?? DEFAULTS.retries;
+  let header: Uint8Array;
+  let size: number;
+  try {
+    const st = fs.statSync(dbPath);
+    if (!st.isFile())
+      return { ok: false, code: "database-missing", message: `${dbPath} is not a file`, status: 404 };
+    size = st.size;
+    header = readHeader(dbPath);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    return { ok: false, code: "database-missing", message: `cannot open ${dbPath}: ${msg}`, status: 404 };
+  }
+  if (header.length < 100 || Buffer.from(header.subarray(0, 16)).toString("latin1") !== SQLITE_MAGIC) {
+    const what = size === 0 ? "the file is empty" : "the file does not start with the SQLite header";
+    return { ok: false, code: "not-a-database", message: `not a SQLite database: ${what}`, status: 422 };
+  }
+  const side = sidecars(dbPath, header);
+  const truncated = truncationWarning(header, size, side.wal);
+  const warnings = truncated ? [truncated] : [];
+  let snapshotReason = needsSnapshot(side);
+  let lastError: unknown = null;
+  for (let i = 0; i <= retries; i += 1) {
+    if (i > 0) sleepSync(BACKOFF_MS[i - 1] ?? 800);
+    let copy: ReturnType<typeof makeSnapshotCopy> | null = null;
+    try {
+      if (snapshotReason !== null) copy = makeSnapshotCopy(dbPath);
+      const value = attempt(copy ? copy.dbPath : dbPath, fn, busyTimeoutMs);
+      return { ok: true, value, snapshotCopy: snapshotReason, warnings };
+    } catch (e) {
+      lastError = e;
+      const code = sqliteCode(e) ?? "";
+      if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) continue;
+      // A WAL store whose -shm cannot be opened for writing (other owner, read-only mount): read a copy.
+      if (
+        snapshotReason === null &&
+        (side.wal || side.walMode) &&
+        (code === "SQLITE_CANTOPEN" || code.startsWith("SQLITE_READONLY"))
+      ) {
+        snapshotReason = `opening in place failed (${code})`;
+        continue;
+      }
+      return classify(e, truncated);
+    } finally {
+      copy?.dispose();
+    }
+  }
+  return classify(lastError, truncated);
+}

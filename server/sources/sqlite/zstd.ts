@@ -1,0 +1,122 @@
+// Guarded zstd decoding for SQLite-era blobs: `transcript_events.event_zstd` (one frame per event, agent
+// schema 23), `session_transcript_archives.archive_blob` (encoding "zstd") and cold archives
+// (`sessions/cold/*.jsonl.zst`) — spec storage.md §4.2.
+// fzstd trusts the frame header and allocates what it declares, so the frames are walked first and
+// the declared sizes checked against a cap: a damaged blob becomes an error string, never an
+// out-of-memory crash or a throw. fzstd does not verify the optional content checksum; callers compare
+// the decoded length with `event_utf8_bytes` and parse the text strictly (UTF-8 + JSON).
+
+import { decompress } from "fzstd";
+
+const ZSTD_MAGIC = 0xfd2fb528;
+/** Skippable frames: magic 0x184D2A50–0x184D2A5F (RFC 8878 §3.1.2). */
+const SKIPPABLE_MASK = 0xfffffff0;
+const SKIPPABLE_MAGIC = 0x184d2a50;
+
+export type ZstdResult = { ok: true; bytes: Uint8Array } | { ok: false; error: string };
+
+interface FrameWalk {
+  /** Sum of declared content sizes, or null when a frame does not declare one. */
+  declaredSize: number | null;
+  frames: number;
+}
+
+function u32le(b: Uint8Array, at: number): number {
+  return ((b[at] ?? 0) | ((b[at + 1] ?? 0) << 8) | ((b[at + 2] ?? 0) << 16) | ((b[at + 3] ?? 0) << 24)) >>> 0;
+}
+
+/**
+ * Walk the frame and block headers (RFC 8878 §3.1.1) without decoding: validates the structure and
+ * sums the declared content sizes, so the caller can refuse absurd sizes before allocating.
+ */
+export function walkZstdFrames(
+  data: Uint8Array,
+): { ok: true; walk: FrameWalk } | { ok: false; error: string } {
+  let pos = 0;
+  let frames = 0;
+  let declared: number | null = 0;
+  if (data.length < 4) return { ok: false, error: `zstd data too short (${data.length} bytes)` };
+  while (pos < data.length) {
+    if (pos + 4 > data.length)
+      return { ok: false, error: `trailing ${data.length - pos} bytes after frame ${frames}` };
+    const magic = u32le(data, pos);
+    if ((magic & SKIPPABLE_MASK) >>> 0 === SKIPPABLE_MAGIC) {
+      const size = u32le(data, pos + 4);
+      pos += 8 + size;
+      if (pos > data.length) return { ok: false, error: "skippable frame runs past the end of the data" };
+      continue;
+    }
+    if (magic !== ZSTD_MAGIC) {
+      return { ok: false, error: `bad zstd magic 0x${magic.toString(16).padStart(8, "0")} at byte ${pos}` };
+    }
+    pos += 4;
+    const fhd = data[pos];
+    if (fhd === undefined) return { ok: false, error: "missing frame header" };
+    pos += 1;
+    if ((fhd & 0x08) !== 0) return { ok: false, error: "reserved bit set in zstd frame header" };
+    const fcsFlag = fhd >> 6;
+    const singleSegment = (fhd & 0x20) !== 0;
+    const hasChecksum = (fhd & 0x04) !== 0;
+    const dictIdSize = [0, 1, 2, 4][fhd & 0x03] ?? 0;
+    if (!singleSegment) pos += 1; // window descriptor
+    pos += dictIdSize;
+    const fcsSize = fcsFlag === 0 ? (singleSegment ? 1 : 0) : ([0, 2, 4, 8][fcsFlag] ?? 0);
+    if (pos + fcsSize > data.length) return { ok: false, error: "zstd frame header truncated" };
+    let fcs: number | null = null;
+    if (fcsSize === 1) fcs = data[pos] ?? 0;
+    else if (fcsSize === 2) fcs = (data[pos] ?? 0) + ((data[pos + 1] ?? 0) << 8) + 256;
+    else if (fcsSize === 4) fcs = u32le(data, pos);
+    else if (fcsSize === 8) fcs = u32le(data, pos) + u32le(data, pos + 4) * 2 ** 32;
+    pos += fcsSize;
+    declared = declared === null || fcs === null ? null : declared + fcs;
+    // Blocks: 3-byte little-endian header (last flag, type, size); RLE blocks carry one byte.
+    for (;;) {
+      if (pos + 3 > data.length)
+        return { ok: false, error: `zstd block header truncated in frame ${frames}` };
+      const h = (data[pos] ?? 0) | ((data[pos + 1] ?? 0) << 8) | ((data[pos + 2] ?? 0) << 16);
+      pos += 3;
+      const last = (h & 1) === 1;
+      const type = (h >> 1) & 3;
+      const size = h >> 3;
+      if (type === 3) return { ok: false, error: `reserved zstd block type in frame ${frames}` };
+      pos += type === 1 ? 1 : size;
+      if (pos > data.length)
+        return { ok: false, error: `zstd block runs past the end of the data (frame ${frames})` };
+      if (last) break;
+    }
+    if (hasChecksum) pos += 4;
+    if (pos > data.length) return { ok: false, error: "zstd frame checksum truncated" };
+    frames += 1;
+  }
+  if (frames === 0) return { ok: false, error: "no zstd frame found" };
+  return { ok: true, walk: { declaredSize: declared, frames } };
+}
+
+/** Decompress after validating the frames; refuses declared sizes above `maxBytes`. Never throws. */
+export function decodeZstd(data: Uint8Array, maxBytes: number): ZstdResult {
+  const walked = walkZstdFrames(data);
+  if (!walked.ok) return walked;
+  const declared = walked.walk.declaredSize;
+  if (declared !== null && declared > maxBytes) {
+    return { ok: false, error: `zstd frames declare ${declared} bytes, above the ${maxBytes}-byte limit` };
+  }
+  try {
+    // No preallocated buffer: fzstd silently drops bytes written past a caller buffer.
+    const out = decompress(data);
+    if (out.length > maxBytes) return { ok: false, error: `decoded ${out.length} bytes, above the limit` };
+    return { ok: true, bytes: out };
+  } catch (e) {
+    return { ok: false, error: `zstd decode failed: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Strict UTF-8 decode (OpenClaw only compresses valid UTF-8 JSON — storage.md §4.2). */
+export function decodeUtf8(bytes: Uint8Array): { ok: true; text: string } | { ok: false; error: string } {
+  try {
+    return { ok: true, text: strictUtf8.decode(bytes) };
+  } catch {
+    return { ok: false, error: "decoded bytes are not valid UTF-8" };
+  }
+}
