@@ -23,7 +23,9 @@ export interface MapNode {
   source: string;
   /** Cache state at the last call (conversation leaves), when known. */
   cache?: CacheState;
-  /** Tokens of this node at the given cache state (cache mode sizes). */
+  /** Tokens of this node at the given cache state (cache mode sizes): estimated tokens split at the last call's
+   * cache-read / cache-write boundaries (see ContextMapDTO.cacheBasis). Groups: Σ children. */
+  cacheTokens?: { read: number; write: number; uncached: number };
   children?: MapNode[];
 }
 
@@ -48,4 +50,6 @@ export interface ContextMapDTO {
   untracked: { tokens: number | null; reason: string };
   /** Tokenizer state for the tiktoken size mode. */
   tokenizer: { state: "pending" | "ready" | "unavailable"; encoding: string | null; progress: number };
+  /** How the cache states / cacheTokens were derived (an estimate), or why they are unknown. */
+  cacheBasis?: string;
 }

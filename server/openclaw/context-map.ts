@@ -1,0 +1,816 @@
+// OpenClaw's `/context map` reproduced as data: group/leaf values per version, group colours, the caption text and
+// the recursive binary-split layout of the 1280×860 PNG, with the exact fill colours, so the web can draw the same
+// picture as SVG (and a PNG renderer can rasterise it). Pure: report + transcript messages in, picture out.
+// Source: `src/auto-reply/reply/context-treemap.ts` (7.1, 9.6) — spec context-report.md §5.4.
+// No real `/context map` image was captured: everything below follows the spec's reading of the code (UNVERIFIED
+// against a real PNG), and the places where the spec is silent are marked "ASSUMED".
+
+import { arr, isObject, type JsonObject, type JsonValue, num, obj, str } from "../../shared/json.ts";
+
+export type MapFamily = "2026.7" | "2026.9";
+
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface Rgb {
+  r: number;
+  g: number;
+  b: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Colours (spec §5.4 group table)
+
+export const OPENCLAW_GROUP_COLORS = {
+  conversation: { r: 201, g: 82, b: 96 },
+  workspace: { r: 58, g: 145, b: 91 },
+  system: { r: 222, g: 138, b: 46 },
+  tools: { r: 59, g: 118, b: 184 },
+  skills: { r: 132, g: 91, b: 173 },
+  /** 2026.7.1 `Current turn` / `Room event` group. */
+  currentTurn: { r: 72, g: 135, b: 197 },
+} as const satisfies Record<string, Rgb>;
+
+export function rgbString(c: Rgb): string {
+  return `rgb(${c.r},${c.g},${c.b})`;
+}
+
+/** Channel-wise `a + (b − a)·t`, t clamped to 0..1, truncated into 8-bit channels (spec §5.4 drawing details). */
+export function mix(a: Rgb, b: Rgb, t: number): Rgb {
+  const k = Math.min(1, Math.max(0, t));
+  const ch = (x: number, y: number) => Math.min(255, Math.max(0, Math.trunc(x + (y - x) * k)));
+  return { r: ch(a.r, b.r), g: ch(a.g, b.g), b: ch(a.b, b.b) };
+}
+
+const WHITE: Rgb = { r: 255, g: 255, b: 255 };
+const GROUP_DARK: Rgb = { r: 18, g: 22, b: 27 };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Number formatting and estimates (spec §3)
+
+const intFormat = new Intl.NumberFormat("en-US");
+
+/** `Intl.NumberFormat("en-US")`, no decimals (spec §3). */
+export function formatInt(n: number): string {
+  return intFormat.format(Math.round(n));
+}
+
+/** OpenClaw's token estimate, all versions: `ceil(max(0, chars) / 4)` (spec §3). */
+export function estimateTokens(chars: number): number {
+  return Math.ceil(Math.max(0, chars) / 4);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 2026.9.x weighted chars with the weight-2 floor used for tool results by the map (spec §5.4 conversation table,
+// pruning.md §2.3 class table). Implemented here because server/openclaw/estimate.ts did not exist when this file
+// was written. ASSUMED: the floor applies per code point (an ASCII char and a non-class astral char both count 2).
+
+function cpWeight(cp: number, units: number): number {
+  // Class A — common CJK etc., total weight 4.
+  if (
+    cp === 0xb7 ||
+    (cp >= 0x3000 && cp <= 0x319f) ||
+    (cp >= 0x4e00 && cp <= 0x9fa5) ||
+    (cp >= 0xac00 && cp <= 0xd7af) ||
+    (cp >= 0xff01 && cp <= 0xff60)
+  )
+    return 4;
+  // Class B — rare BMP, 12.
+  if (
+    (cp >= 0x1100 && cp <= 0x11ff) ||
+    (cp >= 0x2e80 && cp <= 0x2fff) ||
+    (cp >= 0x31a0 && cp <= 0x4dff) ||
+    (cp >= 0x9fa6 && cp <= 0x9fff) ||
+    (cp >= 0xa000 && cp <= 0xa4ff) ||
+    (cp >= 0xa700 && cp <= 0xa707) ||
+    (cp >= 0xa960 && cp <= 0xa97f) ||
+    (cp >= 0xd7b0 && cp <= 0xd7ff) ||
+    (cp >= 0xf900 && cp <= 0xfaff)
+  )
+    return 12;
+  // Class Cc — two-token symbols, 8.
+  if (
+    cp === 0x2c7 ||
+    (cp >= 0x2c9 && cp <= 0x2cb) ||
+    cp === 0x2d9 ||
+    (cp >= 0x2ea && cp <= 0x2eb) ||
+    cp === 0x305 ||
+    cp === 0x323 ||
+    (cp >= 0xfe10 && cp <= 0xfe4f) ||
+    (cp >= 0xff61 && cp <= 0xffdc) ||
+    (cp >= 0xffe0 && cp <= 0xffe6)
+  )
+    return 8;
+  // Class D, 12.
+  if (cp >= 0x1d360 && cp <= 0x1d371) return 12;
+  // Class E — supplementary ideographs etc., 16.
+  if (
+    (cp >= 0x16fe0 && cp <= 0x16fff) ||
+    (cp >= 0x1aff0 && cp <= 0x1afff) ||
+    (cp >= 0x1b000 && cp <= 0x1b16f) ||
+    (cp >= 0x1f200 && cp <= 0x1f2ff) ||
+    (cp >= 0x20000 && cp <= 0x2fa1f) ||
+    (cp >= 0x30000 && cp <= 0x3347f)
+  )
+    return 16;
+  return units;
+}
+
+// Any UTF-16 code unit above U+007F (surrogates included).
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/** 2026.9.x `weighted(text)` with a per-code-point minimum weight (1 = plain weighting, 2 = the map's tool-result floor). */
+export function weightedChars(text: string, minWeight = 1): number {
+  if (!NON_ASCII.test(text)) return text.length * Math.max(1, minWeight);
+  let total = 0;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0) ?? 0;
+    total += Math.max(minWeight, cpWeight(cp, ch.length));
+  }
+  return total;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Conversation leaves (2026.9.x): per-message estimate of spec §5.4.
+
+export interface ConversationBuckets {
+  user: number;
+  assistant: number;
+  toolResults: number;
+  summaries: number;
+  other: number;
+}
+
+function jsonLength(value: JsonValue | undefined): number {
+  try {
+    return JSON.stringify(value ?? null)?.length ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
+function blocksOf(message: JsonObject): JsonValue[] | null {
+  return arr(message, "content") ?? null;
+}
+
+/** user / custom content: string length, or Σ blocks (text length, image 8,000, other block JSON length). */
+function userLikeChars(message: JsonObject): number {
+  const content = message.content;
+  if (typeof content === "string") return content.length;
+  const blocks = blocksOf(message);
+  if (!blocks) return 0;
+  let total = 0;
+  for (const b of blocks) {
+    if (!isObject(b)) {
+      total += jsonLength(b);
+      continue;
+    }
+    const type = str(b, "type");
+    const text = str(b, "text");
+    if (type === "text" && text !== undefined) total += text.length;
+    else if (type === "image") total += 8000;
+    else total += jsonLength(b);
+  }
+  return total;
+}
+
+function assistantChars(message: JsonObject): number {
+  const blocks = blocksOf(message);
+  if (!blocks) return typeof message.content === "string" ? message.content.length : 0;
+  let total = 0;
+  for (const b of blocks) {
+    if (!isObject(b)) {
+      total += jsonLength(b);
+      continue;
+    }
+    const type = str(b, "type");
+    if (type === "text") total += str(b, "text")?.length ?? 0;
+    else if (type === "thinking")
+      total += str(b, "thinking")?.length ?? 0; // signature not counted
+    else if (type === "toolCall") {
+      let len = 128; // OpenClaw: 128 when JSON.stringify throws
+      try {
+        len = JSON.stringify(b.arguments ?? {}).length;
+      } catch {
+        len = 128;
+      }
+      total += len;
+    } else total += jsonLength(b);
+  }
+  return total;
+}
+
+function toolResultChars(message: JsonObject): number {
+  const content = message.content;
+  if (typeof content === "string") return weightedChars(content, 2);
+  const blocks = blocksOf(message);
+  if (!blocks) return 0;
+  let total = 0;
+  for (const b of blocks) {
+    if (!isObject(b)) {
+      total += 2 * jsonLength(b);
+      continue;
+    }
+    const type = str(b, "type");
+    const text = str(b, "text");
+    if (type === "text" && text !== undefined) total += weightedChars(text, 2);
+    else if (type === "image") total += 16000;
+    else total += 2 * jsonLength(b);
+  }
+  return total;
+}
+
+/** Wire prefix/suffix of summaries (transcript.md §6). */
+export const COMPACTION_SUMMARY_PREFIX =
+  "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
+export const COMPACTION_SUMMARY_SUFFIX = "\n</summary>";
+export const BRANCH_SUMMARY_PREFIX =
+  "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
+export const BRANCH_SUMMARY_SUFFIX = "</summary>";
+
+/** Summary text of a compactionSummary / branchSummary message (`summary` field, else its text content). */
+export function summaryText(message: JsonObject): string {
+  const s = str(message, "summary");
+  if (s !== undefined) return s;
+  const content = message.content;
+  if (typeof content === "string") return content;
+  const parts: string[] = [];
+  for (const b of blocksOf(message) ?? []) if (isObject(b)) parts.push(str(b, "text") ?? "");
+  return parts.join("");
+}
+
+/** Chars of one message for the 2026.9.x map, and its bucket. */
+export function openClawMessageEstimate(message: JsonObject): {
+  bucket: keyof ConversationBuckets;
+  chars: number;
+} {
+  const role = str(message, "role") ?? "";
+  const bucket: keyof ConversationBuckets =
+    role === "user"
+      ? "user"
+      : role === "assistant"
+        ? "assistant"
+        : role === "toolResult"
+          ? "toolResults"
+          : role === "branchSummary" || role === "compactionSummary"
+            ? "summaries"
+            : "other";
+  if (message.excludeFromContext === true) return { bucket, chars: 0 };
+  switch (role) {
+    case "user":
+      return { bucket, chars: userLikeChars(message) };
+    case "assistant":
+      return { bucket, chars: assistantChars(message) };
+    case "toolResult":
+      return { bucket, chars: toolResultChars(message) };
+    case "compactionSummary":
+      return {
+        bucket,
+        chars:
+          COMPACTION_SUMMARY_PREFIX.length + summaryText(message).length + COMPACTION_SUMMARY_SUFFIX.length,
+      };
+    case "branchSummary":
+      return {
+        bucket,
+        chars: BRANCH_SUMMARY_PREFIX.length + summaryText(message).length + BRANCH_SUMMARY_SUFFIX.length,
+      };
+    case "custom":
+      return { bucket, chars: userLikeChars(message) };
+    case "bashExecution": {
+      // ASSUMED rendering (pi's bash-execution text): command + output; exact template UNVERIFIED.
+      const command = str(message, "command") ?? "";
+      const output = str(message, "output") ?? "";
+      return { bucket, chars: `Ran \`${command}\`\n\`\`\`\n${output}\n\`\`\``.length };
+    }
+    default:
+      return { bucket, chars: 256 };
+  }
+}
+
+/** Σ per-message estimates by bucket over the messages OpenClaw reads for the map (spec §5.4). */
+export function conversationBuckets(messages: readonly JsonObject[]): ConversationBuckets {
+  const out: ConversationBuckets = { user: 0, assistant: 0, toolResults: 0, summaries: 0, other: 0 };
+  for (const m of messages) {
+    const { bucket, chars } = openClawMessageEstimate(m);
+    out[bucket] += chars;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Group values per version
+
+export interface OpenClawMapLeafValue {
+  name: string;
+  value: number;
+}
+
+export interface OpenClawMapGroupValue {
+  key: "conversation" | "currentTurn" | "workspace" | "system" | "tools" | "skills";
+  name: string;
+  color: Rgb;
+  /** Σ leaves (after dropping leaves ≤ 0). */
+  value: number;
+  leaves: OpenClawMapLeafValue[];
+}
+
+function positive(leaves: OpenClawMapLeafValue[]): OpenClawMapLeafValue[] {
+  return leaves.filter((l) => l.value > 0);
+}
+
+function group(
+  key: OpenClawMapGroupValue["key"],
+  name: string,
+  color: Rgb,
+  leaves: OpenClawMapLeafValue[],
+): OpenClawMapGroupValue {
+  const kept = positive(leaves);
+  return { key, name, color, value: kept.reduce((s, l) => s + l.value, 0), leaves: kept };
+}
+
+function objects(values: JsonValue[] | undefined): JsonObject[] {
+  return (values ?? []).filter(isObject);
+}
+
+/** Workspace-file leaves: `injectedChars` per file (native_unverified skipped) + `Project context frame`. */
+export function workspaceLeaves(report: JsonObject): OpenClawMapLeafValue[] {
+  const files = objects(arr(report, "injectedWorkspaceFiles")).filter(
+    (f) => str(f, "injectionStatus") !== "native_unverified",
+  );
+  const leaves = files.map((f) => ({
+    name: str(f, "name") ?? str(f, "path") ?? "(unknown)",
+    value: num(f, "injectedChars") ?? 0,
+  }));
+  const injected = leaves.reduce((s, l) => s + l.value, 0);
+  const projectContextChars = num(obj(report, "systemPrompt"), "projectContextChars") ?? 0;
+  leaves.push({ name: "Project context frame", value: Math.max(0, projectContextChars - injected) });
+  return leaves;
+}
+
+/** `Base instructions` = max(0, nonProjectContextChars − Σ skill blockChars). */
+export function baseInstructionsChars(report: JsonObject): number {
+  const nonProject = num(obj(report, "systemPrompt"), "nonProjectContextChars") ?? 0;
+  return Math.max(0, nonProject - skillLeaves(report).reduce((s, l) => s + l.value, 0));
+}
+
+export function toolLeaves(report: JsonObject): OpenClawMapLeafValue[] {
+  return objects(arr(obj(report, "tools"), "entries")).map((t) => ({
+    name: str(t, "name") ?? "(unknown)",
+    value: num(t, "schemaChars") ?? 0,
+  }));
+}
+
+export function skillLeaves(report: JsonObject): OpenClawMapLeafValue[] {
+  return objects(arr(obj(report, "skills"), "entries")).map((s) => ({
+    name: str(s, "name") ?? "(unknown)",
+    value: num(s, "blockChars") ?? 0,
+  }));
+}
+
+/**
+ * OpenClaw's map groups in OpenClaw's order, zero groups dropped (spec §5.4).
+ * 2026.9.x: `Conversation` first, built from `conversation` (the per-message estimate buckets) and currentTurn.
+ * 2026.7.1: `Current turn` (or `Room event`) first, from currentTurn only.
+ */
+export function openClawMapGroups(
+  family: MapFamily,
+  report: JsonObject,
+  conversation: ConversationBuckets,
+): OpenClawMapGroupValue[] {
+  const turn = obj(report, "currentTurn");
+  const groups: OpenClawMapGroupValue[] = [];
+  if (family === "2026.9") {
+    groups.push(
+      group("conversation", "Conversation", OPENCLAW_GROUP_COLORS.conversation, [
+        { name: "User", value: conversation.user },
+        { name: "Assistant", value: conversation.assistant },
+        { name: "Tool results", value: conversation.toolResults },
+        { name: "Summaries", value: conversation.summaries },
+        { name: "Other", value: conversation.other },
+        { name: "Runtime context", value: num(turn, "runtimeContextChars") ?? 0 },
+        { name: "Model-only prompt", value: num(turn, "modelOnlyPromptChars") ?? 0 },
+      ]),
+    );
+  } else {
+    groups.push(
+      group(
+        "currentTurn",
+        str(turn, "kind") === "room_event" ? "Room event" : "Current turn",
+        OPENCLAW_GROUP_COLORS.currentTurn,
+        [
+          { name: "Model prompt", value: num(turn, "promptChars") ?? 0 },
+          { name: "Runtime context", value: num(turn, "runtimeContextChars") ?? 0 },
+        ],
+      ),
+    );
+  }
+  groups.push(
+    group("workspace", "Workspace files", OPENCLAW_GROUP_COLORS.workspace, workspaceLeaves(report)),
+  );
+  groups.push(
+    group("system", "System prompt", OPENCLAW_GROUP_COLORS.system, [
+      { name: "Base instructions", value: baseInstructionsChars(report) },
+    ]),
+  );
+  groups.push(group("tools", "Tool schemas", OPENCLAW_GROUP_COLORS.tools, toolLeaves(report)));
+  groups.push(group("skills", "Skills", OPENCLAW_GROUP_COLORS.skills, skillLeaves(report)));
+  return groups.filter((g) => g.value > 0);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Binary-split layout (spec §5.4 "Layout — recursive binary split")
+
+export interface LaidOut<T> {
+  item: T;
+  rect: Rect;
+  /** Index in layout order (value-descending, stable). */
+  index: number;
+}
+
+/**
+ * Lays out items by OpenClaw's recursive binary split. Drops items ≤ 0, sorts by value descending (stable),
+ * then splits each range where the first part's sum is closest to half (greedy, never taking the last item),
+ * along the longer side (width ≥ height → left/right). Fractional coordinates. Iterative, so 10,000+ items are safe.
+ */
+export function binarySplitLayout<T extends { value: number }>(
+  items: readonly T[],
+  area: Rect,
+): LaidOut<T>[] {
+  const sorted = items.filter((i) => i.value > 0).sort((a, b) => b.value - a.value);
+  const prefix = new Float64Array(sorted.length + 1);
+  for (let i = 0; i < sorted.length; i++) prefix[i + 1] = (prefix[i] ?? 0) + (sorted[i]?.value ?? 0);
+  const sum = (a: number, b: number) => (prefix[b] ?? 0) - (prefix[a] ?? 0);
+  const rects: (Rect | null)[] = sorted.map(() => null);
+  const stack: { start: number; end: number; r: Rect }[] = [{ start: 0, end: sorted.length, r: area }];
+  while (stack.length > 0) {
+    const job = stack.pop();
+    if (!job) break;
+    const { start, end, r } = job;
+    if (end <= start || r.width <= 0 || r.height <= 0) continue;
+    if (end - start === 1) {
+      rects[start] = r;
+      continue;
+    }
+    const total = sum(start, end);
+    const half = total / 2;
+    let split = start + 1;
+    let first = sum(start, split);
+    while (split < end - 1) {
+      const next = first + (sorted[split]?.value ?? 0);
+      if (Math.abs(next - half) > Math.abs(first - half)) break;
+      first = next;
+      split++;
+    }
+    const ratio = total > 0 ? first / total : 0;
+    let a: Rect;
+    let b: Rect;
+    if (r.width >= r.height) {
+      const w = r.width * ratio;
+      a = { x: r.x, y: r.y, width: w, height: r.height };
+      b = { x: r.x + w, y: r.y, width: r.width - w, height: r.height };
+    } else {
+      const h = r.height * ratio;
+      a = { x: r.x, y: r.y, width: r.width, height: h };
+      b = { x: r.x, y: r.y + h, width: r.width, height: r.height - h };
+    }
+    // Push the second part first so the first part is processed first (order does not change the result).
+    stack.push({ start: split, end, r: b });
+    stack.push({ start, end: split, r: a });
+  }
+  const out: LaidOut<T>[] = [];
+  sorted.forEach((item, index) => {
+    const rect = rects[index];
+    if (rect) out.push({ item, rect, index });
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Text: 5×7 bitmap font rules (spec §5.4 drawing details)
+
+export const FONT_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ -./:_";
+
+export interface DrawText {
+  /** Text origin (top-left of the first glyph cell), px. */
+  x: number;
+  y: number;
+  /** Glyph scale; advance 6·scale, line height 9·scale. */
+  scale: number;
+  /** The characters drawn (upper-cased; characters outside the font render blank). */
+  text: string;
+  color: string;
+}
+
+/** Label sanitising: runs outside `[A-Za-z0-9/_.:-]` → one space, whitespace collapsed, trimmed, upper-cased. */
+export function sanitizeLabel(text: string): string {
+  return text
+    .replace(/[^A-Za-z0-9/_.:-]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toUpperCase();
+}
+
+/** Fits label lines into a box: max chars floor((w−12)/(6s)), max lines floor((h−12)/(9s)); origin (x+7, y+7+line·9s). */
+export function fitLabel(box: Rect, lines: readonly string[], scale: number, color: string): DrawText[] {
+  const maxChars = Math.floor((box.width - 12) / (6 * scale));
+  const maxLines = Math.floor((box.height - 12) / (9 * scale));
+  if (maxChars < 4 || maxLines < 1) return [];
+  return lines.slice(0, maxLines).map((line, i) => {
+    const s = sanitizeLabel(line);
+    return {
+      x: box.x + 7,
+      y: box.y + 7 + i * 9 * scale,
+      scale,
+      text: s.length > maxChars ? s.slice(0, maxChars - 1) : s,
+      color,
+    };
+  });
+}
+
+/** Unsanitised text (header title, footer): upper-cased; characters outside the font become blanks. */
+export function rawDrawText(text: string): string {
+  let out = "";
+  for (const ch of text.toUpperCase()) out += FONT_CHARS.includes(ch) ? ch : " ";
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The picture
+
+export const CANVAS = { width: 1280, height: 860 } as const;
+export const TREEMAP_AREA: Rect = { x: 22, y: 110, width: 940, height: 674 };
+
+const TEXT_LIGHT = "rgb(248,250,252)";
+const TEXT_DARK = "rgb(16,23,31)";
+
+export interface OpenClawMapLeafTile {
+  name: string;
+  value: number;
+  /** Layout rect inside the group's children area. */
+  rect: Rect;
+  /** Rect actually filled: the layout rect inset by 1.5 px. */
+  fillRect: Rect;
+  fill: string;
+  /** 1-px border colour (drawn on `fillRect`; ASSUMED). */
+  border: string;
+  shade: number;
+  /** Label lines (name, size) when the inner area exceeds 5,200 px²; scale 1 (ASSUMED). */
+  labelLines: DrawText[];
+}
+
+export interface OpenClawMapGroupTile {
+  key: OpenClawMapGroupValue["key"];
+  name: string;
+  /** Base colour. */
+  color: string;
+  /** Group fill = mix(base, rgb(18,22,27), 0.16). */
+  fill: string;
+  /** 3-px border colour. */
+  border: string;
+  value: number;
+  rect: Rect;
+  labelBox: Rect;
+  labelLines: DrawText[];
+  childrenArea: Rect;
+  leaves: OpenClawMapLeafTile[];
+}
+
+export interface OpenClawMapLegendItem {
+  name: string;
+  color: string;
+  value: number;
+  pct: number;
+  swatch: Rect;
+  swatchBorder: string;
+  labelBox: Rect;
+  labelLines: DrawText[];
+}
+
+export interface OpenClawMapPicture {
+  family: MapFamily;
+  width: number;
+  height: number;
+  background: string;
+  header: { rect: Rect; fill: string; title: DrawText; subtitle: DrawText };
+  area: Rect;
+  /** Groups in layout order (value-descending); `legend.items` keeps OpenClaw's group order. */
+  groups: OpenClawMapGroupTile[];
+  legend: { panel: Rect; fill: string; border: string; title: DrawText; items: OpenClawMapLegendItem[] };
+  footer: DrawText;
+  /** Σ group values. */
+  trackedChars: number;
+  /** The reply text that accompanies the PNG. */
+  caption: string;
+}
+
+export interface OpenClawMapInput {
+  family: MapFamily;
+  /** The stored `systemPromptReport` (must be `source:"run"`; see openClawMapUnavailable). */
+  report: JsonObject;
+  /** 2026.9.x conversation buckets (ignored for 2026.7). */
+  conversation: ConversationBuckets;
+  /** The fresh cached total (`Session tokens` rules, spec §4), null when unavailable. */
+  freshTotalTokens: number | null;
+  /** Context window tokens, null when unknown. */
+  windowTokens: number | null;
+}
+
+/** The exact three-line reply when no stored `run` report exists (spec §5.4). */
+export const MAP_UNAVAILABLE_TEXT =
+  "Context treemap unavailable.\nNo actual run context is cached for this session yet.\nSend a normal message, then run /context map again.";
+
+/** `/context map` never uses an estimate report: unavailable unless the stored report has `source:"run"`. */
+export function openClawMapUnavailable(report: JsonObject | null): boolean {
+  return !report || str(report, "source") !== "run";
+}
+
+function pair(chars: number): string {
+  return `${formatInt(chars)} chars (~${formatInt(estimateTokens(chars))} tok)`;
+}
+
+/** Caption lines (spec §5.4 caption table). */
+export function openClawMapCaption(
+  family: MapFamily,
+  report: JsonObject,
+  groups: readonly OpenClawMapGroupValue[],
+  freshTotalTokens: number | null,
+): string {
+  const tracked = groups.reduce((s, g) => s + g.value, 0);
+  const lines = ["Context treemap", `Source: ${str(report, "source") ?? ""}`, `Tracked: ${pair(tracked)}`];
+  if (family === "2026.9") {
+    const conv = groups.find((g) => g.key === "conversation")?.value ?? 0;
+    lines.push(`Conversation: ${pair(conv)}`);
+  }
+  lines.push(
+    freshTotalTokens !== null
+      ? `Actual cached context: ${formatInt(freshTotalTokens)} tok`
+      : "Actual cached context: unavailable",
+  );
+  return lines.join("\n");
+}
+
+function sizeLine(chars: number): string {
+  return `${formatInt(chars)} CH / ~${formatInt(estimateTokens(chars))} TOK`;
+}
+
+function luminance(c: Rgb): number {
+  return 0.299 * c.r + 0.587 * c.g + 0.114 * c.b;
+}
+
+function inset(r: Rect, d: number): Rect {
+  return { x: r.x + d, y: r.y + d, width: r.width - 2 * d, height: r.height - 2 * d };
+}
+
+/** Lays out the whole 1280×860 picture (spec §5.4 canvas table). */
+export function layoutOpenClawMap(input: OpenClawMapInput): OpenClawMapPicture {
+  const groups = openClawMapGroups(input.family, input.report, input.conversation);
+  const tracked = groups.reduce((s, g) => s + g.value, 0);
+  const tiles: OpenClawMapGroupTile[] = binarySplitLayout(groups, TREEMAP_AREA).map(
+    ({ item: g, rect, index: gi }) => {
+      const scale = rect.width > 260 && rect.height > 120 ? 2 : 1;
+      const labelBox: Rect = { x: rect.x + 4, y: rect.y + 4, width: rect.width - 8, height: 38 };
+      const top = rect.height > 92 ? 44 : 4;
+      const childrenArea: Rect = {
+        x: rect.x + 4,
+        y: rect.y + top,
+        width: rect.width - 8,
+        height: rect.height - (rect.height > 92 ? 48 : 8),
+      };
+      const leaves = binarySplitLayout(g.leaves, childrenArea).map(({ item: l, rect: lr, index: li }) => {
+        const shade = (li % 7) / 10 + (gi % 2) * 0.08;
+        const fillRgb = mix(g.color, WHITE, shade);
+        const fillRect = inset(lr, 1.5);
+        const inner = Math.max(0, fillRect.width) * Math.max(0, fillRect.height);
+        const textColor = luminance(fillRgb) > 150 ? TEXT_DARK : TEXT_LIGHT;
+        return {
+          name: l.name,
+          value: l.value,
+          rect: lr,
+          fillRect,
+          fill: rgbString(fillRgb),
+          border: "rgb(8,12,16)",
+          shade,
+          labelLines: inner > 5200 ? fitLabel(fillRect, [l.name, sizeLine(l.value)], 1, textColor) : [],
+        };
+      });
+      return {
+        key: g.key,
+        name: g.name,
+        color: rgbString(g.color),
+        fill: rgbString(mix(g.color, GROUP_DARK, 0.16)),
+        border: "rgb(14,18,22)",
+        value: g.value,
+        rect,
+        labelBox,
+        labelLines: fitLabel(labelBox, [g.name, sizeLine(g.value)], scale, TEXT_LIGHT),
+        childrenArea,
+        leaves,
+      };
+    },
+  );
+
+  const legendItems: OpenClawMapLegendItem[] = groups.map((g, i) => {
+    const y = 168 + i * 54;
+    const pct = tracked > 0 ? Math.round((100 * g.value) / tracked) : 0;
+    const labelBox: Rect = { x: 1030, y: y - 1, width: 212, height: 38 };
+    return {
+      name: g.name,
+      color: rgbString(g.color),
+      value: g.value,
+      pct,
+      swatch: { x: 1002, y, width: 18, height: 18 },
+      swatchBorder: "rgb(15,23,42)",
+      labelBox,
+      labelLines: fitLabel(labelBox, [g.name, `${pct} PCT`], 1, "rgb(30,41,59)"),
+    };
+  });
+
+  const provider = str(input.report, "provider") || "provider";
+  const model = str(input.report, "model") || "model";
+  const source = str(input.report, "source") ?? "";
+  const actual =
+    input.freshTotalTokens !== null
+      ? `ACTUAL CTX ${formatInt(input.freshTotalTokens)} TOK`
+      : "ACTUAL CTX UNKNOWN";
+  const windowPart =
+    input.windowTokens !== null && input.windowTokens > 0
+      ? `WINDOW ${formatInt(input.windowTokens)} TOK`
+      : "WINDOW UNKNOWN";
+  const footerText = `${formatInt(tracked)} CH / ~${formatInt(estimateTokens(tracked))} TOK / ${actual} / ${windowPart}`;
+
+  return {
+    family: input.family,
+    width: CANVAS.width,
+    height: CANVAS.height,
+    background: "rgb(238,241,245)",
+    header: {
+      rect: { x: 0, y: 0, width: 1280, height: 88 },
+      fill: "rgb(20,26,34)",
+      title: { x: 22, y: 24, scale: 3, text: "CONTEXT TREEMAP", color: "rgb(248,250,252)" },
+      subtitle: {
+        x: 22,
+        y: 58,
+        scale: 1,
+        text: sanitizeLabel(`${source} / ${provider} / ${model}`),
+        color: "rgb(176,196,222)",
+      },
+    },
+    area: TREEMAP_AREA,
+    groups: tiles,
+    legend: {
+      panel: { x: 984, y: 110, width: 274, height: 674 },
+      fill: "rgb(245,247,250)",
+      border: "rgb(213,220,228)",
+      title: { x: 1002, y: 128, scale: 2, text: "LEGEND", color: "rgb(30,41,59)" },
+      items: legendItems,
+    },
+    footer: { x: 22, y: 824, scale: 1, text: rawDrawText(footerText), color: "rgb(51,65,85)" },
+    trackedChars: tracked,
+    caption: openClawMapCaption(input.family, input.report, groups, input.freshTotalTokens),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Inputs taken from the session
+
+/** The `Session tokens` freshness rule (spec §4) that decides the caption's/footer's actual context. */
+export function mapFreshTotalTokens(entry: JsonObject | null, family: MapFamily): number | null {
+  const total = num(entry, "totalTokens");
+  if (total === undefined || total < 0) return null;
+  if (family === "2026.9") {
+    return entry?.totalTokensFresh === true && entry?.totalTokensVersion === 1 ? total : null;
+  }
+  return entry?.totalTokensFresh === false ? null : total;
+}
+
+/**
+ * The transcript messages the 2026.9.x map sums: every `message` entry on the active branch (pre-compaction ones
+ * and transcript-only assistants included — OpenClaw reads the whole session; UNVERIFIED, spec §5.4), plus the
+ * compaction summaries, non-empty branch summaries and `custom_message` rows on the branch.
+ */
+export function openClawMapMessages(
+  entries: readonly { type: string; raw: JsonObject }[],
+  branch: readonly number[],
+): JsonObject[] {
+  const out: JsonObject[] = [];
+  for (const i of branch) {
+    const e = entries[i];
+    if (!e) continue;
+    if (e.type === "message") {
+      const m = obj(e.raw, "message");
+      if (m) out.push(m);
+    } else if (e.type === "compaction") {
+      out.push({ role: "compactionSummary", summary: str(e.raw, "summary") ?? "" });
+    } else if (e.type === "branch_summary") {
+      const s = str(e.raw, "summary") ?? "";
+      if (s !== "") out.push({ role: "branchSummary", summary: s });
+    } else if (e.type === "custom_message") {
+      out.push({ role: "custom", content: e.raw.content ?? "" });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,751 @@
+// clawscope's context map: the complete, interactive version of OpenClaw's `/context map` (spec context-report.md
+// §5.4). Same report-derived groups and leaf values as OpenClaw's map (workspace files, system prompt, tool
+// schemas, skills) plus the current turn's unpersisted parts, the conversation actually sent (one leaf per
+// message part / tool result) and an "Untracked / provider overhead" tile. Pure: data in, DTO out.
+
+import { arr, isObject, type JsonObject, type JsonValue, num, obj, str } from "../../shared/json.ts";
+import type { CacheState, ContextMapDTO, MapGroupInfo, MapNode } from "../../shared/map.ts";
+import type { ContextMessage, LoadedSession } from "../model/session.ts";
+import {
+  BRANCH_SUMMARY_PREFIX,
+  BRANCH_SUMMARY_SUFFIX,
+  COMPACTION_SUMMARY_PREFIX,
+  COMPACTION_SUMMARY_SUFFIX,
+  estimateTokens,
+  formatInt,
+  OPENCLAW_GROUP_COLORS,
+  rgbString,
+  summaryText,
+} from "../openclaw/context-map.ts";
+
+export interface LastCallUsage {
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export interface BuildContextMapInput {
+  session: LoadedSession;
+  /** The stored `systemPromptReport` (null when the session has none). */
+  report: JsonObject | null;
+  /** The model-context list (transcript.md §7), projections applied: what was actually sent. */
+  contextMessages: ContextMessage[];
+  /** Usage of the last model call, null when unknown. */
+  lastCallUsage: LastCallUsage | null;
+  windowTokens: number | null;
+  /** Tokenizer counts by node id (of the texts from `contextMapTokenTexts`, plus any the caller added). */
+  tiktoken?: Map<string, number>;
+  /** Encoding name of those counts (default `cl100k_base`). */
+  tiktokenEncoding?: string;
+}
+
+/** OpenClaw's image estimate (pruning.md §2.3), used as the chars of an image block: images are not text. */
+export const IMAGE_CHARS = 8000;
+
+/** Group keys and display order; colours are OpenClaw's where OpenClaw has the group (spec §5.4). */
+export const MAP_GROUPS: MapGroupInfo[] = [
+  { key: "workspace", name: "Workspace files", color: rgbString(OPENCLAW_GROUP_COLORS.workspace) },
+  { key: "system", name: "System prompt", color: rgbString(OPENCLAW_GROUP_COLORS.system) },
+  { key: "tools", name: "Tool schemas", color: rgbString(OPENCLAW_GROUP_COLORS.tools) },
+  { key: "skills", name: "Skills", color: rgbString(OPENCLAW_GROUP_COLORS.skills) },
+  // 2026.7.1's `Current turn` colour; OpenClaw 9.x folds these leaves into its Conversation group.
+  { key: "current-turn", name: "Current turn", color: rgbString(OPENCLAW_GROUP_COLORS.currentTurn) },
+  { key: "conversation", name: "Conversation", color: rgbString(OPENCLAW_GROUP_COLORS.conversation) },
+  // clawscope's own tile (OpenClaw has none): neutral slate.
+  { key: "untracked", name: "Untracked / provider overhead", color: "rgb(120,128,140)" },
+];
+
+/** Path segment for ids: URL-safe, `/`-free. */
+export function idSegment(s: string): string {
+  return encodeURIComponent(s === "" ? "(empty)" : s);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Leaves
+
+interface LeafSpec {
+  id: string;
+  name: string;
+  group: string;
+  chars: number;
+  source: string;
+  /** Text to tokenise for the tiktoken mode (absent: the caller must supply a count by id, or none). */
+  text?: string;
+  /** Chars of parts that are not text (images, opaque blocks): counted as chars/4 in the tiktoken mode. */
+  nonTextChars: number;
+  /** Conversation leaves: position of the message in the context list (for the last-call boundary). */
+  messagePos?: number;
+}
+
+class IdAllocator {
+  private readonly used = new Set<string>();
+  take(base: string): string {
+    let id = base;
+    for (let n = 2; this.used.has(id); n++) id = `${base}~${n}`;
+    this.used.add(id);
+    return id;
+  }
+}
+
+function jsonLength(value: JsonValue | undefined): number {
+  try {
+    return JSON.stringify(value ?? null)?.length ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
+function preview(text: string, max = 60): string {
+  const one = text.replace(/\s+/g, " ").trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+/** Text + non-text chars of user / custom / toolResult content (string, or text / image / other blocks). */
+function contentParts(content: JsonValue | undefined): { text: string; nonText: number; images: number } {
+  if (typeof content === "string") return { text: content, nonText: 0, images: 0 };
+  if (!Array.isArray(content)) return { text: "", nonText: 0, images: 0 };
+  const texts: string[] = [];
+  let nonText = 0;
+  let images = 0;
+  for (const b of content) {
+    const text = isObject(b) ? str(b, "text") : undefined;
+    if (isObject(b) && str(b, "type") === "text" && text !== undefined) texts.push(text);
+    else if (isObject(b) && str(b, "type") === "image") {
+      nonText += IMAGE_CHARS;
+      images++;
+    } else nonText += jsonLength(b);
+  }
+  return { text: texts.join(""), nonText, images };
+}
+
+function partsSource(base: string, parts: { nonText: number; images: number }): string {
+  if (parts.nonText === 0) return base;
+  const img =
+    parts.images > 0
+      ? `${parts.images} image(s) × ${formatInt(IMAGE_CHARS)} chars (OpenClaw's image estimate)`
+      : "";
+  const other = parts.nonText - parts.images * IMAGE_CHARS;
+  const oth = other > 0 ? `${formatInt(other)} chars of other blocks as JSON` : "";
+  return `${base} + ${[img, oth].filter((s) => s !== "").join(" + ")}`;
+}
+
+/** Conversation leaves, in message order (one per user message, assistant part, tool call, tool result, summary). */
+function conversationLeaves(
+  session: LoadedSession,
+  messages: readonly ContextMessage[],
+  ids: IdAllocator,
+): LeafSpec[] {
+  const out: LeafSpec[] = [];
+  const push = (leaf: LeafSpec) => {
+    if (leaf.chars > 0) out.push(leaf);
+  };
+  messages.forEach((cm, pos) => {
+    const m = cm.message;
+    const entryId = session.transcript.entries[cm.entryIndex]?.id ?? `e${cm.entryIndex}`;
+    const n = pos + 1;
+    const where = `context message #${n} (transcript entry ${entryId})`;
+    switch (cm.role) {
+      case "user": {
+        const parts = contentParts(m.content);
+        push({
+          id: ids.take(`conversation/user/${idSegment(entryId)}`),
+          name: `#${n} ${preview(parts.text) || "(no text)"}`,
+          group: "conversation",
+          chars: parts.text.length + parts.nonText,
+          source: partsSource(`text length of ${where}`, parts),
+          text: parts.text,
+          nonTextChars: parts.nonText,
+          messagePos: pos,
+        });
+        break;
+      }
+      case "assistant": {
+        const blocks = arr(m, "content") ?? [];
+        const texts: string[] = [];
+        const thinking: string[] = [];
+        let other = 0;
+        const calls: { id: string; name: string; args: string }[] = [];
+        for (const b of blocks) {
+          if (!isObject(b)) {
+            other += jsonLength(b);
+            continue;
+          }
+          const type = str(b, "type");
+          if (type === "text") texts.push(str(b, "text") ?? "");
+          else if (type === "thinking") thinking.push(str(b, "thinking") ?? "");
+          else if (type === "redacted_thinking") thinking.push(str(b, "data") ?? "");
+          else if (type === "toolCall") {
+            let args = "";
+            try {
+              args = JSON.stringify(b.arguments ?? {});
+            } catch {
+              args = "";
+            }
+            calls.push({ id: str(b, "id") ?? "", name: str(b, "name") ?? "(unknown)", args });
+          } else other += jsonLength(b);
+        }
+        if (typeof m.content === "string") texts.push(m.content);
+        const text = texts.join("");
+        push({
+          id: ids.take(`conversation/assistant/text/${idSegment(entryId)}`),
+          name: `#${n} ${preview(text)}`,
+          group: "conversation",
+          chars: text.length + other,
+          source:
+            other > 0
+              ? `text blocks of ${where} + ${formatInt(other)} chars of other blocks as JSON`
+              : `text blocks of ${where}`,
+          text,
+          nonTextChars: other,
+          messagePos: pos,
+        });
+        const think = thinking.join("");
+        push({
+          id: ids.take(`conversation/assistant/thinking/${idSegment(entryId)}`),
+          name: `#${n} thinking`,
+          group: "conversation",
+          chars: think.length,
+          source: `thinking text of ${where} (signatures not counted, as OpenClaw's estimate)`,
+          text: think,
+          nonTextChars: 0,
+          messagePos: pos,
+        });
+        for (const c of calls) {
+          push({
+            id: ids.take(`conversation/assistant/tool-calls/${idSegment(c.id || `${entryId}-${c.name}`)}`),
+            name: `${c.name} ${preview(c.args, 40)}`,
+            group: "conversation",
+            chars: c.args.length,
+            source: `JSON.stringify(arguments) of tool call ${c.id || "(no id)"} in ${where} (name and id not counted)`,
+            text: c.args,
+            nonTextChars: 0,
+            messagePos: pos,
+          });
+        }
+        break;
+      }
+      case "toolResult": {
+        const parts = contentParts(m.content);
+        const tool = str(m, "toolName") ?? "(unknown tool)";
+        const callId = str(m, "toolCallId") ?? entryId;
+        push({
+          id: ids.take(`conversation/tool-results/${idSegment(tool)}/${idSegment(callId)}`),
+          name: `${tool} ${preview(parts.text, 40)}`,
+          group: "conversation",
+          chars: parts.text.length + parts.nonText,
+          source: partsSource(`text length of the ${tool} result ${callId} as sent (${where})`, parts),
+          text: parts.text,
+          nonTextChars: parts.nonText,
+          messagePos: pos,
+        });
+        break;
+      }
+      case "compactionSummary": {
+        const text = COMPACTION_SUMMARY_PREFIX + summaryText(m) + COMPACTION_SUMMARY_SUFFIX;
+        push({
+          id: ids.take("conversation/compaction-summary"),
+          name: "Compaction summary",
+          group: "conversation",
+          chars: text.length,
+          source: `wire text of the compaction summary (prefix + summary + suffix, transcript.md §6), ${where}`,
+          text,
+          nonTextChars: 0,
+          messagePos: pos,
+        });
+        break;
+      }
+      case "branchSummary": {
+        const text = BRANCH_SUMMARY_PREFIX + summaryText(m) + BRANCH_SUMMARY_SUFFIX;
+        push({
+          id: ids.take(`conversation/branch-summaries/${idSegment(entryId)}`),
+          name: `#${n} ${preview(summaryText(m))}`,
+          group: "conversation",
+          chars: text.length,
+          source: `wire text of the branch summary (prefix + summary + suffix, transcript.md §6), ${where}`,
+          text,
+          nonTextChars: 0,
+          messagePos: pos,
+        });
+        break;
+      }
+      default: {
+        const parts =
+          m.content !== undefined
+            ? contentParts(m.content)
+            : { text: str(m, "output") ?? str(m, "text") ?? "", nonText: 0, images: 0 };
+        push({
+          id: ids.take(`conversation/other/${idSegment(entryId)}`),
+          name: `#${n} ${cm.role}: ${preview(parts.text, 40)}`,
+          group: "conversation",
+          chars: parts.text.length + parts.nonText,
+          source: partsSource(`content length of the ${cm.role} message ${where}`, parts),
+          text: parts.text,
+          nonTextChars: parts.nonText,
+          messagePos: pos,
+        });
+      }
+    }
+  });
+  return out;
+}
+
+function reportObjects(report: JsonObject | null, path: [string, string] | [string]): JsonObject[] {
+  const holder = path.length === 2 ? obj(report, path[0]) : report;
+  const list = arr(holder, path.length === 2 ? path[1] : path[0]) ?? [];
+  return list.filter(isObject);
+}
+
+/** Report-derived leaves, with the same values as OpenClaw's map (spec §5.4). */
+function reportLeaves(report: JsonObject | null, ids: IdAllocator): Record<string, LeafSpec[]> {
+  const groups: Record<string, LeafSpec[]> = {
+    workspace: [],
+    system: [],
+    tools: [],
+    skills: [],
+    "current-turn": [],
+  };
+  if (!report) return groups;
+  const R = "systemPromptReport";
+  const leaf = (group: string, id: string, name: string, chars: number, source: string): void => {
+    if (chars > 0) groups[group]?.push({ id: ids.take(id), name, group, chars, source, nonTextChars: 0 });
+  };
+
+  let injected = 0;
+  reportObjects(report, ["injectedWorkspaceFiles"]).forEach((f, i) => {
+    if (str(f, "injectionStatus") === "native_unverified") return; // excluded from totals and map (9.6)
+    const name = str(f, "name") ?? str(f, "path") ?? "(unknown)";
+    const chars = num(f, "injectedChars") ?? 0;
+    injected += chars;
+    const flags = [f.truncated === true ? "truncated" : "", f.missing === true ? "missing" : ""].filter(
+      (s) => s,
+    );
+    leaf(
+      "workspace",
+      `workspace/${idSegment(name)}`,
+      name,
+      chars,
+      `${R}.injectedWorkspaceFiles[${i}].injectedChars${flags.length ? ` (${flags.join(", ")}; raw ${formatInt(num(f, "rawChars") ?? 0)} chars)` : ""}`,
+    );
+  });
+  const sp = obj(report, "systemPrompt");
+  const projectContextChars = num(sp, "projectContextChars") ?? 0;
+  leaf(
+    "workspace",
+    "workspace/project-context-frame",
+    "Project context frame",
+    Math.max(0, projectContextChars - injected),
+    `max(0, ${R}.systemPrompt.projectContextChars ${formatInt(projectContextChars)} − Σ injectedChars ${formatInt(injected)}): the Project Context headings around the files`,
+  );
+
+  const skills = reportObjects(report, ["skills", "entries"]);
+  const skillSum = skills.reduce((s, e) => s + (num(e, "blockChars") ?? 0), 0);
+  const nonProject = num(sp, "nonProjectContextChars") ?? 0;
+  leaf(
+    "system",
+    "system/base-instructions",
+    "Base instructions",
+    Math.max(0, nonProject - skillSum),
+    `max(0, ${R}.systemPrompt.nonProjectContextChars ${formatInt(nonProject)} − Σ skills.entries[].blockChars ${formatInt(skillSum)})`,
+  );
+
+  reportObjects(report, ["tools", "entries"]).forEach((t, i) => {
+    const name = str(t, "name") ?? "(unknown)";
+    leaf(
+      "tools",
+      `tools/${idSegment(name)}`,
+      name,
+      num(t, "schemaChars") ?? 0,
+      `${R}.tools.entries[${i}].schemaChars = JSON.stringify(parameters).length (name and description sent with it are not counted: they fall in Untracked)`,
+    );
+  });
+
+  skills.forEach((s, i) => {
+    const name = str(s, "name") ?? "(unknown)";
+    leaf(
+      "skills",
+      `skills/${idSegment(name)}`,
+      name,
+      num(s, "blockChars") ?? 0,
+      `${R}.skills.entries[${i}].blockChars`,
+    );
+  });
+
+  const turn = obj(report, "currentTurn");
+  leaf(
+    "current-turn",
+    "current-turn/runtime-context",
+    "Runtime context",
+    num(turn, "runtimeContextChars") ?? 0,
+    `${R}.currentTurn.runtimeContextChars: the runtime-context carrier appended at the request tail, never persisted`,
+  );
+  leaf(
+    "current-turn",
+    "current-turn/model-only-prompt",
+    "Model-only prompt",
+    num(turn, "modelOnlyPromptChars") ?? 0,
+    `${R}.currentTurn.modelOnlyPromptChars: hook additions that reach only the model`,
+  );
+  return groups;
+}
+
+/** The texts to count for the tiktoken size mode, keyed by the node ids `buildContextMap` will use. */
+export function contextMapTokenTexts(
+  session: LoadedSession,
+  contextMessages: readonly ContextMessage[],
+): { id: string; text: string }[] {
+  // Allocate report ids first, exactly as buildContextMap does, so colliding conversation ids get the same suffix.
+  const ids = new IdAllocator();
+  reportLeaves(session.entry ? (obj(session.entry, "systemPromptReport") ?? null) : null, ids);
+  return conversationLeaves(session, contextMessages, ids)
+    .filter((l) => l.text !== undefined && l.text !== "")
+    .map((l) => ({ id: l.id, text: l.text ?? "" }));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Cache state at the last call
+
+interface CacheSplit {
+  read: number;
+  write: number;
+  uncached: number;
+}
+
+/**
+ * Which messages the last call's prompt held: every context message before the last assistant message that carries
+ * a `usage` object (its reply). Returns that position, or null when no such assistant exists.
+ */
+function lastCallReplyPos(messages: readonly ContextMessage[]): number | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m && m.role === "assistant" && obj(m.message, "usage")) return i;
+  }
+  return null;
+}
+
+function overlap(a: number, b: number, lo: number, hi: number): number {
+  return Math.max(0, Math.min(b, hi) - Math.max(a, lo));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Nodes
+
+function leafNode(l: LeafSpec, tiktoken: Map<string, number> | undefined): MapNode {
+  const counted = tiktoken?.get(l.id);
+  const node: MapNode = {
+    id: l.id,
+    name: l.name,
+    group: l.group,
+    chars: l.chars,
+    estTokens: estimateTokens(l.chars),
+    tiktokenTokens: counted === undefined ? null : counted + estimateTokens(l.nonTextChars),
+    source: l.source,
+  };
+  return node;
+}
+
+function groupNode(id: string, name: string, group: string, children: MapNode[], source: string): MapNode {
+  let chars = 0;
+  let est = 0;
+  let tik: number | null = 0;
+  for (const c of children) {
+    chars += c.chars;
+    est += c.estTokens;
+    tik = tik === null || c.tiktokenTokens === null ? null : tik + c.tiktokenTokens;
+  }
+  const node: MapNode = { id, name, group, chars, estTokens: est, tiktokenTokens: tik, source, children };
+  const splits = children.map((c) => c.cacheTokens).filter((s) => s !== undefined);
+  if (splits.length > 0) {
+    node.cacheTokens = splits.reduce(
+      (s, c) => ({ read: s.read + c.read, write: s.write + c.write, uncached: s.uncached + c.uncached }),
+      { read: 0, write: 0, uncached: 0 },
+    );
+  }
+  return node;
+}
+
+/** Groups leaves by a key into subgroup nodes, in first-seen order. */
+function subgroups(
+  leaves: { spec: LeafSpec; node: MapNode }[],
+  keyOf: (l: LeafSpec) => string,
+  make: (key: string, nodes: MapNode[]) => MapNode,
+): MapNode[] {
+  const byKey = new Map<string, MapNode[]>();
+  for (const l of leaves) {
+    const k = keyOf(l.spec);
+    const list = byKey.get(k);
+    if (list) list.push(l.node);
+    else byKey.set(k, [l.node]);
+  }
+  return [...byKey.entries()].map(([k, nodes]) => make(k, nodes));
+}
+
+function conversationGroup(leaves: { spec: LeafSpec; node: MapNode }[]): MapNode {
+  const under = (prefix: string) => leaves.filter((l) => l.spec.id.startsWith(prefix));
+  const children: MapNode[] = [];
+  const user = under("conversation/user/");
+  if (user.length)
+    children.push(
+      groupNode(
+        "conversation/user",
+        "User",
+        "conversation",
+        user.map((l) => l.node),
+        "Σ user messages sent",
+      ),
+    );
+  const parts: [string, string, string][] = [
+    ["text", "Text", "Σ assistant text blocks"],
+    ["thinking", "Thinking", "Σ assistant thinking text"],
+    ["tool-calls", "Tool calls", "Σ tool-call arguments JSON"],
+  ];
+  const assistant = parts
+    .map(([k, name, src]) => {
+      const ls = under(`conversation/assistant/${k}/`);
+      return ls.length
+        ? groupNode(
+            `conversation/assistant/${k}`,
+            name,
+            "conversation",
+            ls.map((l) => l.node),
+            src,
+          )
+        : null;
+    })
+    .filter((n): n is MapNode => n !== null);
+  if (assistant.length)
+    children.push(
+      groupNode(
+        "conversation/assistant",
+        "Assistant",
+        "conversation",
+        assistant,
+        "Σ assistant messages sent",
+      ),
+    );
+  const results = under("conversation/tool-results/");
+  if (results.length) {
+    const byTool = subgroups(
+      results,
+      (s) => s.id.split("/")[2] ?? "",
+      (seg, nodes) =>
+        groupNode(
+          `conversation/tool-results/${seg}`,
+          decodeURIComponent(seg),
+          "conversation",
+          nodes,
+          `Σ ${decodeURIComponent(seg)} results as sent (after pruning projections)`,
+        ),
+    );
+    children.push(
+      groupNode(
+        "conversation/tool-results",
+        "Tool results",
+        "conversation",
+        byTool,
+        "Σ tool results as sent, by tool",
+      ),
+    );
+  }
+  const compaction = under("conversation/compaction-summary");
+  for (const l of compaction) children.push(l.node);
+  const branches = under("conversation/branch-summaries/");
+  if (branches.length)
+    children.push(
+      groupNode(
+        "conversation/branch-summaries",
+        "Branch summaries",
+        "conversation",
+        branches.map((l) => l.node),
+        "Σ branch summaries sent",
+      ),
+    );
+  const other = under("conversation/other/");
+  if (other.length)
+    children.push(
+      groupNode(
+        "conversation/other",
+        "Other",
+        "conversation",
+        other.map((l) => l.node),
+        "Σ custom / bashExecution / other messages sent",
+      ),
+    );
+  return groupNode(
+    "conversation",
+    "Conversation",
+    "conversation",
+    children,
+    "the model-context message list (transcript.md §7) with pruning projections applied: string lengths of what was sent; images count 8,000 chars (OpenClaw's estimate)",
+  );
+}
+
+/** Builds clawscope's complete context map (see file header). */
+export function buildContextMap(input: BuildContextMapInput): ContextMapDTO {
+  const { session, report, contextMessages, lastCallUsage, windowTokens, tiktoken } = input;
+  const ids = new IdAllocator();
+  const byGroup = reportLeaves(report, ids);
+  const conv = conversationLeaves(session, contextMessages, ids);
+
+  // Which conversation leaves were in the last call's prompt.
+  const replyPos = lastCallReplyPos(contextMessages);
+  const inLastCall = (l: LeafSpec) =>
+    l.messagePos === undefined || (replyPos !== null && l.messagePos < replyPos);
+
+  // Prompt order on the wire (Anthropic: tools, system, messages; runtime context at the tail): used to place the
+  // last call's cache boundaries. Within the system prompt, the project context runs to the end (spec §2).
+  const order: LeafSpec[] = [
+    ...(byGroup.tools ?? []),
+    ...(byGroup.system ?? []),
+    ...(byGroup.skills ?? []),
+    ...(byGroup.workspace ?? []),
+    ...conv.filter(inLastCall),
+    ...(byGroup["current-turn"] ?? []),
+  ];
+  const actualTokens = lastCallUsage
+    ? lastCallUsage.input + lastCallUsage.cacheRead + lastCallUsage.cacheWrite
+    : null;
+  const cacheOf = new Map<string, { state: CacheState; split: CacheSplit }>();
+  let cacheBasis: string;
+  if (lastCallUsage && actualTokens !== null && actualTokens > 0 && replyPos !== null) {
+    const totalEst = order.reduce((s, l) => s + estimateTokens(l.chars), 0);
+    const scale = totalEst > 0 ? actualTokens / totalEst : 0;
+    const readEnd = lastCallUsage.cacheRead;
+    const writeEnd = lastCallUsage.cacheRead + lastCallUsage.cacheWrite;
+    let pos = 0;
+    for (const l of order) {
+      const est = estimateTokens(l.chars);
+      const a = pos * scale;
+      const b = (pos + est) * scale;
+      pos += est;
+      const span = b - a;
+      const fr = span > 0 ? overlap(a, b, 0, readEnd) / span : 0;
+      const fw = span > 0 ? overlap(a, b, readEnd, writeEnd) / span : 0;
+      const read = Math.round(est * fr);
+      const write = Math.min(est - read, Math.round(est * fw));
+      const split = { read, write, uncached: est - read - write };
+      const state: CacheState =
+        split.read >= split.write && split.read >= split.uncached
+          ? "read"
+          : split.write >= split.uncached
+            ? "write"
+            : "uncached";
+      cacheOf.set(l.id, { state, split });
+    }
+    cacheBasis = `estimate: the last call billed ${formatInt(lastCallUsage.cacheRead)} cache-read + ${formatInt(lastCallUsage.cacheWrite)} cache-write + ${formatInt(lastCallUsage.input)} uncached input tokens, in prompt order (tools, system prompt, messages, runtime context); each tile is placed by its chars/4 position scaled to the billed total`;
+  } else {
+    cacheBasis =
+      lastCallUsage === null
+        ? "unknown: no usage recorded for the last call"
+        : "unknown: the last call's reply is not in the model-context list";
+  }
+
+  const nodesById = new Map<string, MapNode>();
+  const toNode = (l: LeafSpec): { spec: LeafSpec; node: MapNode } => {
+    const node = leafNode(l, tiktoken);
+    nodesById.set(l.id, node);
+    const c = cacheOf.get(l.id);
+    if (c) {
+      node.cache = c.state;
+      node.cacheTokens = c.split;
+    } else if (l.messagePos !== undefined || lastCallUsage !== null) {
+      node.cache = "unknown";
+    }
+    if (l.messagePos !== undefined && !inLastCall(l)) {
+      node.source += "; not yet sent (after the last call)";
+    }
+    return { spec: l, node };
+  };
+
+  const groupSources: Record<string, string> = {
+    workspace:
+      "systemPromptReport.injectedWorkspaceFiles + project context frame (= systemPrompt.projectContextChars)",
+    system: "systemPromptReport.systemPrompt.nonProjectContextChars − Σ skills",
+    tools: "systemPromptReport.tools.schemaChars",
+    skills: "systemPromptReport.skills.entries[].blockChars",
+    "current-turn": "systemPromptReport.currentTurn (parts sent with the last run but never persisted)",
+  };
+  const children: MapNode[] = [];
+  for (const g of MAP_GROUPS) {
+    if (g.key === "conversation") {
+      if (conv.length) children.push(conversationGroup(conv.map(toNode)));
+      continue;
+    }
+    if (g.key === "untracked") continue;
+    const leaves = byGroup[g.key] ?? [];
+    if (leaves.length)
+      children.push(
+        groupNode(
+          g.key,
+          g.name,
+          g.key,
+          leaves.map((l) => toNode(l).node),
+          groupSources[g.key] ?? g.name,
+        ),
+      );
+  }
+
+  const trackedChars = children.reduce((s, c) => s + c.chars, 0);
+  const lastCallChars = order.reduce((s, l) => s + l.chars, 0);
+  let untracked: ContextMapDTO["untracked"];
+  if (actualTokens === null) {
+    untracked = { tokens: null, reason: "not observed: no usage recorded for the last call" };
+  } else {
+    const diff = actualTokens - estimateTokens(lastCallChars);
+    untracked =
+      diff >= 0
+        ? {
+            tokens: diff,
+            reason: `billed prompt tokens of the last call ${formatInt(actualTokens)} (input + cacheRead + cacheWrite) − ceil(${formatInt(lastCallChars)} tracked chars in that prompt / 4)`,
+          }
+        : {
+            tokens: null,
+            reason: `not observed: the tracked estimate (~${formatInt(estimateTokens(lastCallChars))} tok) exceeds the last call's billed ${formatInt(actualTokens)} tok`,
+          };
+  }
+  if (untracked.tokens !== null && untracked.tokens > 0) {
+    // Tokenizer view of the same difference, once every tile of that prompt has a count.
+    let tik: number | null = null;
+    let tikSum = 0;
+    let complete = true;
+    for (const l of order) {
+      const t = nodesById.get(l.id)?.tiktokenTokens;
+      if (typeof t === "number") tikSum += t;
+      else complete = false;
+    }
+    if (complete && actualTokens !== null && actualTokens - tikSum >= 0) tik = actualTokens - tikSum;
+    children.push({
+      id: "untracked",
+      name: "Untracked / provider overhead",
+      group: "untracked",
+      chars: 0, // a token quantity only: not drawn in the chars mode
+      estTokens: untracked.tokens,
+      tiktokenTokens: tik,
+      source: `${untracked.reason}: tool names/descriptions, message framing, provider-side text and tokenizer differences`,
+      cache: "unknown",
+    });
+  }
+
+  const tokenizable = [...children.flatMap(allLeaves)].filter((n) => n.group !== "untracked");
+  const counted = tokenizable.filter((n) => n.tiktokenTokens !== null).length;
+  const root = groupNode("", "Context", "", children, "Σ groups");
+  root.chars = trackedChars;
+
+  return {
+    root,
+    groups: MAP_GROUPS.filter((g) => children.some((c) => c.group === g.key)),
+    trackedChars,
+    actualTokens,
+    windowTokens,
+    untracked,
+    tokenizer: {
+      state: tiktoken === undefined ? "unavailable" : counted === tokenizable.length ? "ready" : "pending",
+      encoding: tiktoken === undefined ? null : (input.tiktokenEncoding ?? "cl100k_base"),
+      progress: tokenizable.length > 0 ? counted / tokenizable.length : 1,
+    },
+    cacheBasis,
+  };
+}
+
+function allLeaves(n: MapNode): MapNode[] {
+  return n.children?.length ? n.children.flatMap(allLeaves) : [n];
+}

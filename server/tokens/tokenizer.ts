@@ -1,0 +1,369 @@
+// Tokenizer counts for the map's "tokenizer tokens" size mode, computed OFF the request path: texts are queued,
+// counted in a worker thread (fallback: setImmediate-chunked batches on the main thread), cached by content hash,
+// and reported through progress + batch events. Request handlers only ever read what is cached.
+//
+// Encoding: js-tiktoken `cl100k_base` (or `o200k_base`). These are OpenAI tokenizers: for Claude, Gemini and the
+// other models OpenClaw drives they only APPROXIMATE the real count (the provider's billed `usage` is the truth).
+// OpenClaw itself never tokenises: its own numbers are chars/4 estimates (spec context-report.md §3).
+//
+// js-tiktoken's BPE is quadratic in the length of one pre-tokenised piece (a 16,000-letter run takes ~30 s), so
+// any run of more than `maxRunChars` non-whitespace characters (base64 images, minified code, hashes) is never
+// tokenised: it counts as ceil(chars/4) and the result says how many chars were estimated.
+
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import { LruCache, type TokenCount, textKey } from "./token-cache.ts";
+
+export type TokenizerEncoding = "cl100k_base" | "o200k_base";
+export const DEFAULT_ENCODING: TokenizerEncoding = "cl100k_base";
+export const DEFAULT_MAX_RUN_CHARS = 1000;
+
+export interface TextPlan {
+  /** Parts to tokenise, in order. */
+  pieces: string[];
+  /** Chars of the long runs left out of `pieces`. */
+  estimatedChars: number;
+  /** Σ ceil(run length / 4) over those runs. */
+  estimatedTokens: number;
+}
+
+/** Splits a text into tokenisable pieces and long unbroken runs (estimated). Pure. */
+export function planText(text: string, maxRunChars = DEFAULT_MAX_RUN_CHARS): TextPlan {
+  const pieces: string[] = [];
+  let estimatedChars = 0;
+  let estimatedTokens = 0;
+  const re = new RegExp(`\\S{${maxRunChars + 1},}`, "g");
+  let last = 0;
+  for (const m of text.matchAll(re)) {
+    const at = m.index ?? 0;
+    if (at > last) pieces.push(text.slice(last, at));
+    estimatedChars += m[0].length;
+    estimatedTokens += Math.ceil(m[0].length / 4);
+    last = at + m[0].length;
+  }
+  if (last < text.length) pieces.push(text.slice(last));
+  return { pieces, estimatedChars, estimatedTokens };
+}
+
+/** Anything with `encode(text, allowedSpecial, disallowedSpecial)` (js-tiktoken's Tiktoken). */
+export interface Encoder {
+  encode(text: string, allowedSpecial?: string[] | "all", disallowedSpecial?: string[] | "all"): number[];
+}
+
+/** Counts one planned text. Special-token strings inside the text count as plain text (never throw). */
+export function countPlanned(encoder: Encoder, plan: TextPlan): TokenCount {
+  let tokens = plan.estimatedTokens;
+  for (const p of plan.pieces) tokens += encoder.encode(p, [], []).length;
+  return { tokens, estimatedChars: plan.estimatedChars };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+export interface CountRequestResult {
+  /** Counts available now (cached), by item id. */
+  counts: Map<string, number>;
+  /** Ids among `counts` whose count includes chars/4 estimates of long runs, with the estimated chars. */
+  estimatedChars: Map<string, number>;
+  /** Items of this request not counted yet (queued). */
+  pending: number;
+  total: number;
+}
+
+export interface TokenizerProgress {
+  state: "idle" | "working" | "unavailable";
+  encoding: TokenizerEncoding;
+  /** Distinct texts counted / queued since the queue was last idle. */
+  done: number;
+  total: number;
+  /** Why counting is unavailable (state "unavailable"). */
+  error?: string;
+}
+
+export interface BatchEvent {
+  /** Texts counted in this batch. */
+  counted: number;
+  done: number;
+  total: number;
+}
+
+export interface TokenCounterOptions {
+  encoding?: TokenizerEncoding;
+  /** Cache budget (distinct texts). Default 100,000. */
+  maxEntries?: number;
+  maxRunChars?: number;
+  /** Max chars per batch sent to the worker (one long text still forms its own batch). Default 200,000. */
+  batchChars?: number;
+  /** `worker` (default) or `inline` (setImmediate-chunked on the main thread). */
+  mode?: "worker" | "inline";
+}
+
+interface Job {
+  key: string;
+  plan: TextPlan;
+}
+
+interface WorkerReply {
+  key: string;
+  tokens: number;
+}
+
+// The worker is plain CommonJS evaluated from a string, so it runs the same under tsx, vitest and plain node
+// (no TypeScript loader needed in the worker). It receives resolved module paths.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const { Tiktoken } = require(workerData.lite);
+const ranks = require(workerData.ranks);
+const enc = new Tiktoken(ranks.default || ranks);
+parentPort.on("message", (jobs) => {
+  const out = [];
+  for (const j of jobs) {
+    let tokens = 0;
+    for (const p of j.pieces) tokens += enc.encode(p, [], []).length;
+    out.push({ key: j.key, tokens });
+  }
+  parentPort.postMessage(out);
+});
+`;
+
+function isReplyList(value: unknown): value is WorkerReply[] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (v: unknown) =>
+        typeof v === "object" &&
+        v !== null &&
+        "key" in v &&
+        "tokens" in v &&
+        typeof v.key === "string" &&
+        typeof v.tokens === "number",
+    )
+  );
+}
+
+/** Background token counter with a content-hash cache. One per process is enough. */
+export class TokenCounter {
+  readonly encoding: TokenizerEncoding;
+  private readonly cache: LruCache<string, TokenCount>;
+  private readonly maxRunChars: number;
+  private readonly batchChars: number;
+  private mode: "worker" | "inline";
+  private readonly queue = new Map<string, Job>();
+  private inFlight: Job[] = [];
+  private busy = false;
+  private done = 0;
+  private total = 0;
+  private error: string | undefined;
+  private worker: Worker | null = null;
+  private inlineEncoder: Encoder | null = null;
+  private readonly listeners = new Set<(e: BatchEvent) => void>();
+  private idleWaiters: (() => void)[] = [];
+  private closed = false;
+
+  constructor(options: TokenCounterOptions = {}) {
+    this.encoding = options.encoding ?? DEFAULT_ENCODING;
+    this.cache = new LruCache(options.maxEntries ?? 100_000);
+    this.maxRunChars = options.maxRunChars ?? DEFAULT_MAX_RUN_CHARS;
+    this.batchChars = options.batchChars ?? 200_000;
+    this.mode = options.mode ?? "worker";
+  }
+
+  /** Cached counts now; the rest is queued (never counted on the caller's stack). */
+  requestCounts(items: readonly { id: string; text: string }[]): CountRequestResult {
+    const counts = new Map<string, number>();
+    const estimatedChars = new Map<string, number>();
+    let pending = 0;
+    const fresh: Job[] = [];
+    for (const item of items) {
+      const key = textKey(item.text);
+      const hit = this.cache.get(key);
+      if (hit) {
+        counts.set(item.id, hit.tokens);
+        if (hit.estimatedChars > 0) estimatedChars.set(item.id, hit.estimatedChars);
+        continue;
+      }
+      pending++;
+      if (this.error !== undefined || this.queue.has(key) || this.inFlight.some((j) => j.key === key))
+        continue;
+      const job = { key, plan: planText(item.text, this.maxRunChars) };
+      this.queue.set(key, job);
+      fresh.push(job);
+    }
+    if (fresh.length > 0) {
+      if (!this.busy && this.queue.size === fresh.length) {
+        this.done = 0;
+        this.total = 0;
+      }
+      this.total += fresh.length;
+      this.kick();
+    }
+    return { counts, estimatedChars, pending, total: items.length };
+  }
+
+  /** Subscribes to batch completions; returns the unsubscribe function. */
+  onBatch(listener: (e: BatchEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  progress(): TokenizerProgress {
+    const p: TokenizerProgress = {
+      state: this.error !== undefined ? "unavailable" : this.busy || this.queue.size > 0 ? "working" : "idle",
+      encoding: this.encoding,
+      done: this.done,
+      total: this.total,
+    };
+    if (this.error !== undefined) p.error = this.error;
+    return p;
+  }
+
+  /** Resolves once nothing is queued or in flight (CLI, tests). */
+  idle(): Promise<void> {
+    if (!this.busy && this.queue.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.queue.clear();
+    const w = this.worker;
+    this.worker = null;
+    if (w) await w.terminate();
+    this.settleIdle();
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+
+  private kick(): void {
+    if (this.busy || this.closed || this.queue.size === 0) {
+      if (!this.busy) this.settleIdle();
+      return;
+    }
+    this.busy = true;
+    const batch: Job[] = [];
+    let chars = 0;
+    for (const job of this.queue.values()) {
+      const size = job.plan.pieces.reduce((s, p) => s + p.length, 0);
+      if (batch.length > 0 && chars + size > this.batchChars) break;
+      batch.push(job);
+      chars += size;
+    }
+    for (const j of batch) this.queue.delete(j.key);
+    this.inFlight = batch;
+    if (this.mode === "worker") this.sendToWorker(batch);
+    else setImmediate(() => this.countInline(batch));
+  }
+
+  private sendToWorker(batch: Job[]): void {
+    try {
+      const w = this.ensureWorker();
+      w.ref();
+      w.postMessage(batch.map((j) => ({ key: j.key, pieces: j.plan.pieces })));
+    } catch (e) {
+      this.workerFailed(e);
+    }
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const require = createRequire(import.meta.url);
+    const w = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: {
+        lite: require.resolve("js-tiktoken/lite"),
+        ranks: require.resolve(`js-tiktoken/ranks/${this.encoding}`),
+      },
+    });
+    w.on("message", (msg: unknown) => {
+      if (!isReplyList(msg)) return;
+      const tokensByKey = new Map(msg.map((r) => [r.key, r.tokens]));
+      this.finish(this.inFlight.map((j) => ({ job: j, tokens: tokensByKey.get(j.key) ?? null })));
+    });
+    w.on("error", (e) => this.workerFailed(e));
+    w.on("exit", (code) => {
+      if (this.worker === w && !this.closed)
+        this.workerFailed(new Error(`tokenizer worker exited with code ${code}`));
+    });
+    this.worker = w;
+    return w;
+  }
+
+  /** Worker unusable: count on the main thread instead (chunked with setImmediate), re-queueing the batch. */
+  private workerFailed(e: unknown): void {
+    const w = this.worker;
+    this.worker = null;
+    if (w) void w.terminate();
+    if (this.mode === "inline" || this.closed) return;
+    this.mode = "inline";
+    const batch = this.inFlight;
+    this.inFlight = [];
+    for (const j of batch) this.queue.set(j.key, j);
+    this.busy = false;
+    process.emitWarning(
+      `clawscope: tokenizer worker failed (${e instanceof Error ? e.message : String(e)}); counting inline`,
+    );
+    this.kick();
+  }
+
+  private async loadInlineEncoder(): Promise<Encoder> {
+    if (this.inlineEncoder) return this.inlineEncoder;
+    const { Tiktoken } = await import("js-tiktoken/lite");
+    const ranks =
+      this.encoding === "o200k_base"
+        ? (await import("js-tiktoken/ranks/o200k_base")).default
+        : (await import("js-tiktoken/ranks/cl100k_base")).default;
+    this.inlineEncoder = new Tiktoken(ranks);
+    return this.inlineEncoder;
+  }
+
+  private async countInline(batch: Job[]): Promise<void> {
+    let encoder: Encoder;
+    try {
+      encoder = await this.loadInlineEncoder();
+    } catch (e) {
+      this.error = `js-tiktoken unavailable: ${e instanceof Error ? e.message : String(e)}`;
+      this.queue.clear();
+      this.inFlight = [];
+      this.busy = false;
+      this.settleIdle();
+      return;
+    }
+    if (this.closed) return;
+    this.finish(
+      batch.map((job) => ({
+        job,
+        tokens: countPlanned(encoder, { ...job.plan, estimatedTokens: 0 }).tokens,
+      })),
+    );
+  }
+
+  private finish(results: { job: Job; tokens: number | null }[]): void {
+    let counted = 0;
+    for (const { job, tokens } of results) {
+      if (tokens === null) continue;
+      this.cache.set(job.key, {
+        tokens: tokens + job.plan.estimatedTokens,
+        estimatedChars: job.plan.estimatedChars,
+      });
+      counted++;
+    }
+    this.done += results.length;
+    this.inFlight = [];
+    this.busy = false;
+    if (this.queue.size === 0) this.worker?.unref();
+    const event: BatchEvent = { counted, done: this.done, total: this.total };
+    for (const l of this.listeners) l(event);
+    this.kick();
+  }
+
+  private settleIdle(): void {
+    if (this.busy || this.queue.size > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+}
+
+/** Convenience constructor. */
+export function createTokenCounter(options?: TokenCounterOptions): TokenCounter {
+  return new TokenCounter(options);
+}
