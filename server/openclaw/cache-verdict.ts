@@ -1,0 +1,487 @@
+// Prompt-cache miss attribution per model call (spec cache-and-cost.md §5–§6) and the cache lifetime
+// OpenClaw asks for (§2.1 `cacheRetention`). Pure: transcript + calls in, one verdict with evidence per call out.
+//
+// Lineage: the previous call m of call n is the latest earlier call (append order, every branch) with the
+// same provider and model — the provider keeps a separate cache per model (§1 "Invalidation").
+// Expected read of n ≈ the prefix m left cached = P(m) − input(m) (§5 "expected read of call n").
+
+import type { CacheVerdict, PrefixChangeCause, VerdictEvidence } from "../../shared/cost.ts";
+import { arr, isObject, type JsonObject, type JsonValue, num, obj, str } from "../../shared/json.ts";
+import type { Transcript, TranscriptEntry } from "../model/session.ts";
+import { indexById } from "../model/tree.ts";
+
+/** One model call (a non-transcript-only assistant message) with its usage buckets. */
+export interface ModelCall {
+  entryIndex: number;
+  entryId: string | null;
+  /** Request start in ms (assistant `message.timestamp`, else the envelope timestamp), null if unknown. */
+  startMs: number | null;
+  provider: string | null;
+  model: string | null;
+  api: string | null;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** `usage.cacheWrite1h` when recorded (E5, Anthropic `ephemeral_1h_input_tokens`), else null. */
+  cacheWrite1h: number | null;
+}
+
+export interface CacheTtl {
+  /** Cache lifetime in ms; null = no caching requested (`cacheRetention: none`). */
+  ms: number | null;
+  source: string;
+}
+
+export type CacheRetention = "none" | "short" | "long";
+
+/** §1/§2.1: `short` = 5-minute ephemeral cache, `long` = 1 hour (Anthropic `ttl:"1h"`). */
+export const CACHE_TTL_MS: Record<CacheRetention, number | null> = {
+  none: null,
+  short: 5 * 60_000,
+  long: 60 * 60_000,
+};
+
+export interface ClassifyInput {
+  transcript: Transcript;
+  /** Calls in append order. */
+  calls: ModelCall[];
+  /** Cache lifetime that applied to the prefix cached by `previous` (the lineage call before `call`). */
+  ttlFor: (call: ModelCall, previous: ModelCall) => CacheTtl;
+  /** Minimum cacheable prompt tokens for a call's model, when known. */
+  minCacheableFor: (call: ModelCall) => number | null;
+  /** Calls (entry ids) at which a pruning round changed the request (caller's replay, pruning.md §5). */
+  pruningRoundCallIds?: ReadonlySet<string>;
+  /** Rule family: ≤ 2026.7 rounds apply to one call only, so the next call is sent unpruned (§6). */
+  family: "2026.3" | "2026.7" | "2026.9";
+  /** Transcript-only assistant predicate (transcript.md §8); such replies sit between merged user messages. */
+  isTranscriptOnly: (message: JsonObject) => boolean;
+}
+
+export interface CallVerdict {
+  verdict: CacheVerdict;
+  evidence: VerdictEvidence;
+  /** Every prefix-change signal seen since the previous lineage call (whatever the verdict). */
+  signals: PrefixChangeCause[];
+}
+
+export function promptTokens(c: Pick<ModelCall, "input" | "cacheRead" | "cacheWrite">): number {
+  return c.input + c.cacheRead + c.cacheWrite;
+}
+
+/**
+ * Deficits up to this count as a hit: Anthropic's lookback and OpenAI's 1,024/128-token read steps make
+ * the read differ slightly from the previous prefix (§3). Heuristic, not an OpenClaw number.
+ */
+export function hitTolerance(expectedRead: number): number {
+  return Math.max(1024, Math.round(expectedRead * 0.05));
+}
+
+function lineageKey(c: ModelCall): string {
+  return `${(c.provider ?? "").toLowerCase()}\u0000${(c.model ?? "").toLowerCase()}`;
+}
+
+/** Providers whose usage has no write counter: `cacheWrite 0` means unknown (§3). */
+function lacksWriteCounter(call: ModelCall, lineageWrote: boolean): boolean {
+  if (call.api === "anthropic-messages" || call.api === "bedrock-converse-stream") return false;
+  return !lineageWrote;
+}
+
+function message(e: TranscriptEntry): JsonObject | undefined {
+  return e.type === "message" ? obj(e.raw, "message") : undefined;
+}
+
+/** Key set of `prunedToolResults` of an E5 projection snapshot (transcript.md §9.1), or null when not one. */
+function snapshotPrunedKeys(e: TranscriptEntry): Set<string> | null {
+  if (e.type !== "custom" || str(e.raw, "customType") !== "openclaw.cache-ttl") return null;
+  const pruned = arr(obj(e.raw, "data"), "prunedToolResults");
+  if (!pruned) return null;
+  const keys = new Set<string>();
+  for (const p of pruned) {
+    if (isObject(p)) keys.add(`${str(p, "key") ?? "?"}|${str(p, "mode") ?? "?"}`);
+  }
+  return keys;
+}
+
+/** Snapshot entries whose pruned set gained a key or changed a mode vs the previous snapshot (append order). */
+function changedSnapshots(entries: TranscriptEntry[]): Map<number, number> {
+  const changed = new Map<number, number>();
+  let prev = new Set<string>();
+  for (const e of entries) {
+    if (e.type === "reset") prev = new Set();
+    const keys = snapshotPrunedKeys(e);
+    if (!keys) continue;
+    let added = 0;
+    for (const k of keys) if (!prev.has(k)) added++;
+    if (added > 0) changed.set(e.index, added);
+    prev = keys;
+  }
+  return changed;
+}
+
+interface PathScan {
+  /** Entries on n's ancestor path appended after m (append order). */
+  between: TranscriptEntry[];
+  /** Whether m is an ancestor of n. */
+  mOnPath: boolean;
+}
+
+function entryLabel(e: TranscriptEntry): string {
+  return e.id ?? `#${e.index}`;
+}
+
+export function formatMs(ms: number): string {
+  return ms >= 60_000 ? `${(ms / 60_000).toFixed(1)} min` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Classify every call (spec §6, first matching cause; a matching read is a hit whatever else happened). */
+export function classifyCacheCalls(input: ClassifyInput): CallVerdict[] {
+  const { transcript, calls } = input;
+  const entries = transcript.entries;
+  const { byId } = indexById(entries, "transcript");
+  const parentOf = (e: TranscriptEntry): TranscriptEntry | undefined => {
+    if (e.parentId === null) return undefined;
+    const i = byId.get(e.parentId);
+    return i === undefined ? undefined : entries[i];
+  };
+  const snapshots = changedSnapshots(entries);
+  const roundIds = input.pruningRoundCallIds ?? new Set<string>();
+
+  const scanPath = (n: ModelCall, mIndex: number): PathScan => {
+    const between: TranscriptEntry[] = [];
+    let mOnPath = false;
+    const seen = new Set<number>();
+    let cur = entries[n.entryIndex];
+    cur = cur ? parentOf(cur) : undefined;
+    while (cur && !seen.has(cur.index)) {
+      seen.add(cur.index);
+      if (cur.index === mIndex) {
+        mOnPath = true;
+        break;
+      }
+      if (cur.index < mIndex) break;
+      between.push(cur);
+      cur = parentOf(cur);
+    }
+    between.reverse();
+    return { between, mOnPath };
+  };
+
+  /** The user message that started m's run and the context message just before it, on m's path. */
+  const mergedUserPair = (m: ModelCall): { first: TranscriptEntry; prompt: TranscriptEntry } | null => {
+    const seen = new Set<number>();
+    let cur = entries[m.entryIndex];
+    cur = cur ? parentOf(cur) : undefined;
+    let prompt: TranscriptEntry | undefined;
+    while (cur && !seen.has(cur.index)) {
+      seen.add(cur.index);
+      const msg = message(cur);
+      if (cur.type === "compaction" || cur.type === "reset") return null;
+      if (msg) {
+        const role = str(msg, "role");
+        const skip = input.isTranscriptOnly(msg) || msg.excludeFromContext === true;
+        if (!skip) {
+          if (!prompt) {
+            // Skip m's own run (assistant / toolResult rows of a tool loop) up to the prompt that started it.
+            if (role === "user") prompt = cur;
+          } else {
+            return role === "user" ? { first: cur, prompt } : null;
+          }
+        }
+      }
+      cur = parentOf(cur);
+    }
+    return null;
+  };
+
+  const lastOfLineage = new Map<string, ModelCall>();
+  const lineageWrites = new Set<string>();
+  const out: CallVerdict[] = [];
+  for (let i = 0; i < calls.length; i++) {
+    const n = calls[i];
+    if (!n) continue;
+    const P = promptTokens(n);
+    const min = input.minCacheableFor(n);
+    const lk = lineageKey(n);
+    const m = lastOfLineage.get(lk);
+    lastOfLineage.set(lk, n);
+    if (n.cacheWrite > 0) lineageWrites.add(lk);
+    const noWriteCounter = lacksWriteCounter(n, lineageWrites.has(lk));
+    const ev: VerdictEvidence = {
+      summary: "",
+      previousCallEntryId: m?.entryId ?? null,
+      lineageGapMs: m && m.startMs !== null && n.startMs !== null ? n.startMs - m.startMs : null,
+      cacheTtlMs: null,
+      cacheTtlSource: "",
+      expectedRead: null,
+      missDeficit: null,
+      newSuffix: null,
+      toleranceTokens: null,
+      minCacheableTokens: min,
+      cause: null,
+      signalEntryIds: [],
+      alsoMatched: [],
+      writeCounterMissing: noWriteCounter,
+    };
+    let signalCauses: PrefixChangeCause[] = [];
+    const done = (verdict: CacheVerdict, summary: string): void => {
+      ev.summary = summary;
+      out.push({ verdict, evidence: ev, signals: signalCauses });
+    };
+
+    // Below minimum: a marked prefix shorter than the model minimum is simply not cached (§1).
+    if (min !== null && P < min && n.cacheRead === 0 && n.cacheWrite === 0) {
+      done("below-minimum", `prompt ${P} tokens < model minimum ${min}: nothing read or written`);
+      continue;
+    }
+
+    if (!m) {
+      const other = i > 0 ? calls[i - 1] : undefined;
+      if (other) {
+        ev.previousCallEntryId = other.entryId;
+        done(
+          "model-switch",
+          `first call of ${n.provider ?? "?"}/${n.model ?? "?"} after ${other.provider ?? "?"}/${other.model ?? "?"}: separate cache per model, write ${n.cacheWrite}`,
+        );
+      } else {
+        done(
+          "cold-start",
+          n.cacheRead > 0
+            ? `first call of the session; read ${n.cacheRead} (a prefix still warm from another session with identical bytes)`
+            : `first call of the session: write ${n.cacheWrite}, nothing to read`,
+        );
+      }
+      continue;
+    }
+
+    const { between, mOnPath } = scanPath(n, m.entryIndex);
+    const reset = between.filter((e) => e.type === "reset");
+    if (reset.length > 0) {
+      ev.signalEntryIds = reset.map(entryLabel);
+      done(
+        "cold-start",
+        `reset entry since the previous call: the history starts over (write ${n.cacheWrite})`,
+      );
+      continue;
+    }
+
+    const ttl = input.ttlFor(n, m);
+    ev.cacheTtlMs = ttl.ms;
+    ev.cacheTtlSource = ttl.source;
+    const expected = noWriteCounter ? promptTokens(m) : promptTokens(m) - m.input;
+    ev.expectedRead = expected;
+    ev.missDeficit = Math.max(0, expected - n.cacheRead);
+    ev.newSuffix = P - expected;
+    const tol = hitTolerance(expected);
+    ev.toleranceTokens = tol;
+
+    if (expected <= 0 && n.cacheRead === 0) {
+      done(
+        "cold-start",
+        `previous call ${m.entryId ?? `#${m.entryIndex}`} cached nothing (caching off or unsupported): nothing to read`,
+      );
+      continue;
+    }
+    if (n.cacheRead > 0 && ev.missDeficit <= tol) {
+      done(
+        "hit",
+        `read ${n.cacheRead} of the expected ${expected} (deficit ${ev.missDeficit} ≤ tolerance ${tol}); write ${n.cacheWrite} for the new suffix of ${Math.max(0, ev.newSuffix)}`,
+      );
+      continue;
+    }
+
+    // Signals of a prefix change between m and n (on n's path).
+    const signals: { cause: PrefixChangeCause; ids: string[]; text: string }[] = [];
+    const compactions = between.filter((e) => e.type === "compaction");
+    if (compactions.length > 0) {
+      signals.push({
+        cause: "compaction",
+        ids: compactions.map(entryLabel),
+        text: "compaction since the previous call rewrote the history",
+      });
+    }
+    const snaps = between.filter((e) => snapshots.has(e.index));
+    const inputRound = n.entryId !== null && roundIds.has(n.entryId);
+    if (snaps.length > 0 || inputRound) {
+      const added = snaps.reduce((s, e) => s + (snapshots.get(e.index) ?? 0), 0);
+      signals.push({
+        cause: "pruning-round",
+        ids: snaps.map(entryLabel),
+        text:
+          snaps.length > 0
+            ? `pruning round: projection snapshot marks ${added} more tool result(s) pruned`
+            : "pruning round on this call (replay)",
+      });
+    }
+    if (input.family !== "2026.9" && m.entryId !== null && roundIds.has(m.entryId)) {
+      signals.push({
+        cause: "unpruned-after-round",
+        ids: [m.entryId],
+        text: "the previous call was pruned; ≤ 2026.7 sends this one unpruned again",
+      });
+    }
+    const pair = mergedUserPair(m);
+    const newRun = between.some((e) => {
+      const msg = message(e);
+      return msg !== undefined && str(msg, "role") === "user" && msg.excludeFromContext !== true;
+    });
+    if (pair && newRun) {
+      signals.push({
+        cause: "merged-user-messages",
+        ids: [entryLabel(pair.first), entryLabel(pair.prompt)],
+        text: "two consecutive user messages were merged for the previous call and the earlier one took the newer timestamp prefix; re-sent as history they differ",
+      });
+    }
+    const thinking = between.filter((e) => e.type === "thinking_level_change");
+    if (thinking.length > 0) {
+      signals.push({
+        cause: "thinking-level-change",
+        ids: thinking.map(entryLabel),
+        text: "thinking level changed",
+      });
+    }
+    signalCauses = signals.map((s) => s.cause);
+    if (!mOnPath) {
+      ev.alsoMatched.push("branch: the previous call is not an ancestor of this one");
+    }
+
+    const gap = ev.lineageGapMs;
+    if (ttl.ms !== null && gap !== null && gap > ttl.ms) {
+      ev.alsoMatched.push(...signals.map((s) => `${s.cause}: ${s.text}`));
+      ev.signalEntryIds = signals.flatMap((s) => s.ids);
+      done(
+        "ttl-expired",
+        `gap ${formatMs(gap)} > cache TTL ${formatMs(ttl.ms)} (${ttl.source}): read ${n.cacheRead} of the expected ${expected}, re-wrote ${n.cacheWrite}`,
+      );
+      continue;
+    }
+
+    const first = signals[0];
+    if (first) {
+      ev.cause = first.cause;
+      ev.signalEntryIds = first.ids;
+      ev.alsoMatched.push(...signals.slice(1).map((s) => `${s.cause}: ${s.text}`));
+      done(
+        "prefix-changed",
+        `${first.text}: read ${n.cacheRead} of the expected ${expected}, write ${n.cacheWrite} vs new suffix ${Math.max(0, ev.newSuffix)}`,
+      );
+      continue;
+    }
+    if (!noWriteCounter && n.cacheWrite > Math.max(0, ev.newSuffix) + tol) {
+      ev.cause = "unknown";
+      done(
+        "prefix-changed",
+        `write ${n.cacheWrite} ≫ new suffix ${Math.max(0, ev.newSuffix)} and read ${n.cacheRead} < expected ${expected}: something early changed (bootstrap files, system prompt, tools, an edited or merged message)`,
+      );
+      continue;
+    }
+    done(
+      "unexplained",
+      `read ${n.cacheRead} < expected ${expected} within the TTL and no transcript signal: provider eviction or routing`,
+    );
+  }
+  return out;
+}
+
+// ---- cacheRetention and durations from config (spec cache-and-cost.md §2.1, §7) ----
+
+/**
+ * OpenClaw duration strings (`"20s"`, `"30m"`, `"1h"`, `"0m"`) → ms. Bare numbers / unknown units → null
+ * (their default unit is not pinned down in the spec; shown as unknown rather than guessed).
+ */
+export function parseDurationMs(value: JsonValue | undefined): number | null {
+  if (typeof value !== "string") return null;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$/i.exec(value);
+  if (!m || m[1] === undefined || m[2] === undefined) return null;
+  const n = Number(m[1]);
+  const unit = m[2].toLowerCase();
+  const factor =
+    unit === "ms" ? 1 : unit === "s" ? 1000 : unit === "m" ? 60_000 : unit === "h" ? 3_600_000 : 86_400_000;
+  return n * factor;
+}
+
+function retentionOf(params: JsonObject | undefined): { value: CacheRetention; key: string } | null {
+  if (!params) return null;
+  const r = str(params, "cacheRetention");
+  if (r === "none" || r === "short" || r === "long") return { value: r, key: "cacheRetention" };
+  const legacy = str(params, "cacheControlTtl");
+  if (legacy === "5m") return { value: "short", key: "cacheControlTtl" };
+  if (legacy === "1h") return { value: "long", key: "cacheControlTtl" };
+  return null;
+}
+
+/** `agents.list[]` (7.1) or `agents.entries.<id>` (9.x) block of one agent. */
+export function agentBlock(
+  config: JsonObject | null,
+  agentId: string,
+): { block: JsonObject; path: string } | null {
+  const agents = obj(config, "agents");
+  const list = arr(agents, "list");
+  if (list) {
+    for (let i = 0; i < list.length; i++) {
+      const a = list[i];
+      if (isObject(a) && str(a, "id") === agentId) return { block: a, path: `agents.list[${i}]` };
+    }
+  }
+  const entry = obj(obj(agents, "entries"), agentId);
+  return entry ? { block: entry, path: `agents.entries.${agentId}` } : null;
+}
+
+/**
+ * Effective `cacheRetention` (§2.1): merge order, later wins: `agents.defaults.params` →
+ * `agents.defaults.models["provider/model"].params` → per-agent model params → per-agent `params`.
+ * Unset on direct `anthropic` / `anthropic-vertex` → `short`. Elsewhere unset → null (unknown).
+ */
+export function resolveCacheRetention(
+  config: JsonObject | null,
+  agentId: string,
+  provider: string | null,
+  model: string | null,
+): { value: CacheRetention | null; source: string } {
+  const defaults = obj(obj(config, "agents"), "defaults");
+  const key = provider && model ? `${provider}/${model}` : null;
+  const layers: { params: JsonObject | undefined; path: string }[] = [
+    { params: obj(defaults, "params"), path: "agents.defaults.params" },
+  ];
+  if (key) {
+    layers.push({
+      params: obj(obj(obj(defaults, "models"), key), "params"),
+      path: `agents.defaults.models["${key}"].params`,
+    });
+  }
+  const agent = agentBlock(config, agentId);
+  if (agent) {
+    if (key) {
+      layers.push({
+        params: obj(obj(obj(agent.block, "models"), key), "params"),
+        path: `${agent.path}.models["${key}"].params`,
+      });
+    }
+    layers.push({ params: obj(agent.block, "params"), path: `${agent.path}.params` });
+  }
+  let found: { value: CacheRetention; source: string } | null = null;
+  for (const l of layers) {
+    const r = retentionOf(l.params);
+    if (r) found = { value: r.value, source: `config ${l.path}.${r.key}` };
+  }
+  if (found) return found;
+  if (provider === "anthropic" || provider === "anthropic-vertex") {
+    return { value: "short", source: `unset → short on direct ${provider} (OpenClaw default, spec §2.1)` };
+  }
+  return { value: null, source: "unset (provider default unknown; 5-minute lifetime assumed)" };
+}
+
+/** Cache lifetime for a retention value; unknown → 5 minutes (labelled as assumed). */
+export function cacheTtlForRetention(retention: CacheRetention | null, source: string): CacheTtl {
+  if (retention === null) return { ms: CACHE_TTL_MS.short, source: `assumed 5 min (${source})` };
+  const ms = CACHE_TTL_MS[retention];
+  return {
+    ms,
+    source: `${retention === "long" ? "1 h" : retention === "short" ? "5 min" : "no cache"} (${source})`,
+  };
+}
+
+/** Numeric usage field helper shared with the cost report. */
+export function usageNumber(usage: JsonObject | undefined, key: string): number {
+  return num(usage, key) ?? 0;
+}

@@ -1,0 +1,872 @@
+// Per-call and per-session cost + prompt-cache report (spec cache-and-cost.md §4–§7, transcript.md §4, §8).
+// Pure: a LoadedSession (+ config, pricing overrides, optional pruning rounds from the replay) in, DTO out.
+//
+// Totals sum over ALL assistant messages of the transcript (every branch — each one was billed), excluding
+// transcript-only assistants (gateway-injected replies, delivery mirrors); `activeBranchTotals` is what the
+// context displays describe (cache-and-cost.md §4 "Rules for clawscope").
+
+import type {
+  CostAllDTO,
+  CostCallDTO,
+  CostReportDTO,
+  CostSource,
+  CostTotalsDTO,
+  CostTotalsRowDTO,
+  CounterfactualDTO,
+  GapCostDTO,
+  HeartbeatFlag,
+  HeartbeatInfo,
+  PruningRoundCostDTO,
+  WriteTierInfo,
+} from "../../shared/cost.ts";
+import { arr, isObject, type JsonObject, num, obj, str } from "../../shared/json.ts";
+import {
+  costOf,
+  minCacheableTokens,
+  type PriceRates,
+  type PricingOverrides,
+  priceFor,
+  type ResolvedPrice,
+  type UsageBuckets,
+} from "../../shared/pricing.ts";
+import type { LoadedSession, Transcript, TranscriptEntry } from "../model/session.ts";
+import { indexById } from "../model/tree.ts";
+import {
+  agentBlock,
+  type CacheRetention,
+  type CacheTtl,
+  type CallVerdict,
+  cacheTtlForRetention,
+  classifyCacheCalls,
+  formatMs,
+  type ModelCall,
+  parseDurationMs,
+  promptTokens,
+  resolveCacheRetention,
+} from "../openclaw/cache-verdict.ts";
+
+export interface PruningRoundInput {
+  /** Entry id of the assistant message (model call) whose request the round changed. */
+  entryId: string;
+  charsRemoved: number;
+}
+
+export interface CostReportInput {
+  session: LoadedSession;
+  config: JsonObject | null;
+  pricing?: PricingOverrides;
+  /** Rounds from the pruning replay (pruning.md §5): as run when pruning is on, predicted when it is off. */
+  pruningRounds?: PruningRoundInput[];
+  /** Cache lifetime override (ms). The fixtures' mock uses the scenario's pruning ttl (fixtures.md §1). */
+  cacheTtlMs?: number;
+  /** Counterfactual: bootstrap files trimmed by this many chars. */
+  bootstrapTrimChars?: number;
+}
+
+/** ESTIMATE used to turn removed chars into tokens (labelled wherever it is used). */
+const CHARS_PER_TOKEN = 4;
+
+/**
+ * Transcript-only assistant (transcript.md §8 [code 9.6]): never sent to a model, excluded from usage,
+ * cost and cache statistics. Private on purpose: the shared predicate belongs to the context-messages
+ * module (helper E); swap to it once exported.
+ */
+function isTranscriptOnlyAssistant(m: JsonObject): boolean {
+  if (str(m, "role") !== "assistant") return false;
+  const provider = str(m, "provider");
+  const model = str(m, "model");
+  if (provider === "openclaw" && (model === "delivery-mirror" || model === "gateway-injected")) return true;
+  if (provider === "clawdbot" && model === "delivery-mirror") return true;
+  const kind = str(obj(m, "openclawDeliveryMirror"), "kind");
+  if (
+    kind === "channel-final" ||
+    kind === "channel-final-suppressed" ||
+    kind === "message-tool-source-reply" ||
+    kind === "cron-direct-delivery-context"
+  ) {
+    return true;
+  }
+  // Message-tool mirrors: transcript-only for usage (UNVERIFIED for context, transcript.md §8).
+  return m.openclawMessageToolMirror !== undefined;
+}
+
+interface CallRow extends ModelCall {
+  responseId: string | null;
+  stopReason: string | null;
+  recordedCost: number | null;
+  providerBilled: boolean;
+  onActiveBranch: boolean;
+}
+
+function messageOf(e: TranscriptEntry): JsonObject | undefined {
+  return e.type === "message" ? obj(e.raw, "message") : undefined;
+}
+
+function startMsOf(e: TranscriptEntry, m: JsonObject): number | null {
+  const t = num(m, "timestamp");
+  if (t !== undefined) return t;
+  if (e.timestamp !== null) {
+    const p = Date.parse(e.timestamp);
+    if (Number.isFinite(p)) return p;
+  }
+  return null;
+}
+
+/** Model calls of a transcript (every branch, append order) and the count of transcript-only assistants. */
+export function extractModelCalls(transcript: Transcript): { calls: CallRow[]; transcriptOnly: number } {
+  const active = new Set(transcript.activeBranch);
+  const calls: CallRow[] = [];
+  let transcriptOnly = 0;
+  for (const e of transcript.entries) {
+    const m = messageOf(e);
+    if (!m || str(m, "role") !== "assistant") continue;
+    if (isTranscriptOnlyAssistant(m)) {
+      transcriptOnly++;
+      continue;
+    }
+    const usage = obj(m, "usage");
+    const cost = obj(usage, "cost");
+    calls.push({
+      entryIndex: e.index,
+      entryId: e.id,
+      startMs: startMsOf(e, m),
+      provider: str(m, "provider") ?? null,
+      model: str(m, "model") ?? null,
+      api: str(m, "api") ?? null,
+      input: num(usage, "input") ?? 0,
+      output: num(usage, "output") ?? 0,
+      cacheRead: num(usage, "cacheRead") ?? 0,
+      cacheWrite: num(usage, "cacheWrite") ?? 0,
+      cacheWrite1h: num(usage, "cacheWrite1h") ?? null,
+      responseId: str(m, "responseId") ?? null,
+      stopReason: str(m, "stopReason") ?? null,
+      recordedCost: num(cost, "total") ?? null,
+      providerBilled: str(cost, "totalOrigin") === "provider-billed",
+      onActiveBranch: active.has(e.index),
+    });
+  }
+  return { calls, transcriptOnly };
+}
+
+/** Explicit `models.providers.<p>.models[].cost` prices from config (spec §4 precedence, below agent models.json). */
+function configPricing(config: JsonObject | null): PricingOverrides {
+  const out: PricingOverrides = {};
+  const providers = obj(obj(config, "models"), "providers");
+  if (!providers) return out;
+  for (const [provider, pv] of Object.entries(providers)) {
+    if (!isObject(pv)) continue;
+    const models = arr(pv, "models") ?? [];
+    for (const mv of models) {
+      if (!isObject(mv)) continue;
+      const id = str(mv, "id");
+      const cost = obj(mv, "cost");
+      if (!id || !cost) continue;
+      const entry: PricingOverrides[string] = {
+        source: `config models.providers.${provider}.models[${id}].cost`,
+      };
+      for (const k of ["input", "output", "cacheRead", "cacheWrite"] as const) {
+        const v = num(cost, k);
+        if (v !== undefined) entry[k] = v;
+      }
+      out[`${provider}/${id}`] = entry;
+    }
+  }
+  return out;
+}
+
+function emptyTotals(): CostTotalsDTO {
+  return {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    costUsd: 0,
+    hitRate: null,
+    calls: 0,
+    unpricedCalls: 0,
+    cacheWrite1h: 0,
+    writeAwareHitRate: null,
+    transcriptOnlyExcluded: 0,
+  };
+}
+
+/** cacheRead / (input + cacheRead + cacheWrite) — the issue's hit rate. */
+export function readHitRate(b: Pick<UsageBuckets, "input" | "cacheRead" | "cacheWrite">): number | null {
+  const p = b.input + b.cacheRead + b.cacheWrite;
+  return p > 0 ? b.cacheRead / p : null;
+}
+
+/**
+ * Spec write-aware hit rate `(1 − r)/0.9`, `r = (input + 0.1·read + 1.25·write5m + 2·write1h) / P`
+ * (cache-and-cost.md §5, Anthropic multipliers).
+ */
+export function writeAwareHitRate(
+  b: Pick<UsageBuckets, "input" | "cacheRead" | "cacheWrite" | "cacheWrite1h">,
+): number | null {
+  const p = b.input + b.cacheRead + b.cacheWrite;
+  if (p <= 0) return null;
+  const w1h = Math.min(b.cacheWrite1h, b.cacheWrite);
+  const r = (b.input + 0.1 * b.cacheRead + 1.25 * (b.cacheWrite - w1h) + 2 * w1h) / p;
+  return (1 - r) / 0.9;
+}
+
+/** Sum buckets first, then apply the rates (never average per-call percentages, §5). */
+export function sumTotals(calls: CostCallDTO[], transcriptOnlyExcluded: number): CostTotalsDTO {
+  const t = emptyTotals();
+  for (const c of calls) {
+    t.input += c.input;
+    t.output += c.output;
+    t.cacheRead += c.cacheRead;
+    t.cacheWrite += c.cacheWrite;
+    t.cacheWrite1h += c.writeTier.cacheWrite1h;
+    t.calls++;
+    if (c.costUsd === null) t.unpricedCalls++;
+    else t.costUsd += c.costUsd;
+  }
+  t.hitRate = readHitRate(t);
+  t.writeAwareHitRate = writeAwareHitRate(t);
+  t.transcriptOnlyExcluded = transcriptOnlyExcluded;
+  return t;
+}
+
+function writeTierOf(call: ModelCall, retention: CacheRetention | null): WriteTierInfo {
+  if (call.cacheWrite === 0)
+    return { tier: "none", cacheWrite1h: 0, source: call.cacheWrite1h !== null ? "usage" : "default" };
+  if (call.cacheWrite1h !== null) {
+    const w = Math.min(call.cacheWrite1h, call.cacheWrite);
+    return {
+      tier: w === 0 ? "5m" : w === call.cacheWrite ? "1h" : "mixed",
+      cacheWrite1h: w,
+      source: "usage",
+    };
+  }
+  if (retention === "long") return { tier: "1h", cacheWrite1h: call.cacheWrite, source: "config" };
+  if (retention === "short") return { tier: "5m", cacheWrite1h: 0, source: "config" };
+  return { tier: "5m", cacheWrite1h: 0, source: "default" };
+}
+
+function buckets(c: ModelCall, w1h: number): UsageBuckets {
+  return {
+    input: c.input,
+    output: c.output,
+    cacheRead: c.cacheRead,
+    cacheWrite: c.cacheWrite,
+    cacheWrite1h: w1h,
+  };
+}
+
+/** Write price for a call's tier (1 h = 2 × input, spec §1/§4). */
+function writeRate(rates: PriceRates, tier: WriteTierInfo): number {
+  return tier.tier === "1h" ? 2 * rates.input : rates.cacheWrite;
+}
+
+interface HeartbeatDetect {
+  signals: string[];
+}
+
+function textOf(m: JsonObject): string {
+  const c = m.content;
+  if (typeof c === "string") return c;
+  if (!Array.isArray(c)) return "";
+  const parts: string[] = [];
+  for (const b of c) if (isObject(b) && str(b, "type") === "text") parts.push(str(b, "text") ?? "");
+  return parts.join("\n");
+}
+
+/**
+ * Heartbeat signals for one call (documented, text-based, UNVERIFIED against every OpenClaw version):
+ * - the run's prompt (nearest user message on the call's path) mentions `HEARTBEAT.md` or `HEARTBEAT_OK`
+ *   (OpenClaw's default heartbeat prompt asks to read HEARTBEAT.md and reply HEARTBEAT_OK);
+ * - the call's reply text is exactly `HEARTBEAT_OK`.
+ */
+function heartbeatSignals(
+  transcript: Transcript,
+  byId: Map<string, number>,
+  call: ModelCall,
+): HeartbeatDetect {
+  const signals: string[] = [];
+  const e = transcript.entries[call.entryIndex];
+  const m = e ? messageOf(e) : undefined;
+  if (m && textOf(m).trim() === "HEARTBEAT_OK") signals.push("reply is HEARTBEAT_OK");
+  let cur = e;
+  const seen = new Set<number>();
+  while (cur && cur.parentId !== null && !seen.has(cur.index)) {
+    seen.add(cur.index);
+    const pi = byId.get(cur.parentId);
+    cur = pi === undefined ? undefined : transcript.entries[pi];
+    const pm = cur ? messageOf(cur) : undefined;
+    if (pm && str(pm, "role") === "user") {
+      const t = textOf(pm);
+      if (t.includes("HEARTBEAT.md") || t.includes("HEARTBEAT_OK"))
+        signals.push("prompt mentions HEARTBEAT.md / HEARTBEAT_OK");
+      break;
+    }
+  }
+  return { signals };
+}
+
+function mostUsedModel(calls: ModelCall[]): { provider: string | null; model: string | null } {
+  const counts = new Map<string, { provider: string | null; model: string | null; n: number }>();
+  for (const c of calls) {
+    const k = `${c.provider}/${c.model}`;
+    const v = counts.get(k) ?? { provider: c.provider, model: c.model, n: 0 };
+    v.n++;
+    counts.set(k, v);
+  }
+  let best: { provider: string | null; model: string | null; n: number } | null = null;
+  for (const v of counts.values()) if (!best || v.n > best.n) best = v;
+  return best ?? { provider: null, model: null };
+}
+
+/** Heartbeat cadence vs cache TTL vs pruning ttl (spec cache-and-cost.md §7 table). */
+function heartbeatInfo(
+  config: JsonObject | null,
+  agentId: string,
+  sessionKey: string | null,
+  cacheTtlMs: number | null,
+  heartbeatCalls: number,
+  heartbeatCostUsd: number,
+): HeartbeatInfo {
+  const defaults = obj(obj(config, "agents"), "defaults");
+  const agent = agentBlock(config, agentId);
+  let everyValue = obj(defaults, "heartbeat")?.every;
+  let everySource = "agents.defaults.heartbeat.every";
+  const agentEvery = agent ? obj(agent.block, "heartbeat")?.every : undefined;
+  if (agentEvery !== undefined && agent) {
+    everyValue = agentEvery;
+    everySource = `${agent.path}.heartbeat.every`;
+  }
+  const everyMs = parseDurationMs(everyValue);
+  const pruning = obj(defaults, "contextPruning");
+  const pruningMode = str(pruning, "mode") ?? null;
+  let pruningTtlMs: number | null = null;
+  if (pruningMode === "cache-ttl") {
+    // Manual `cache-ttl` without `ttl` → 5m (spec §7); smart defaults may have written 1h instead.
+    pruningTtlMs = pruning?.ttl === undefined ? 5 * 60_000 : parseDurationMs(pruning.ttl);
+  }
+  const flags: HeartbeatFlag[] = [];
+  if (everyValue === undefined) {
+    everySource = "unset: smart defaults may apply (30m API key, 1h OAuth; spec §7)";
+    flags.push({
+      kind: "heartbeat-unknown",
+      severity: "info",
+      message: "heartbeat.every is not set; smart defaults may apply",
+    });
+  } else if (everyMs === 0) {
+    flags.push({ kind: "heartbeat-off", severity: "info", message: "heartbeat.every is 0: heartbeats off" });
+  } else if (everyMs !== null && cacheTtlMs !== null) {
+    if (everyMs < cacheTtlMs) {
+      flags.push({
+        kind: "heartbeat-keeps-cache-warm",
+        severity: "info",
+        message: `heartbeat every ${formatMs(everyMs)} < cache TTL ${formatMs(cacheTtlMs)}: the cache stays warm; pruning never fires while heartbeats run; cost = the heartbeat calls (mostly reads)`,
+      });
+    } else if (pruningMode === "cache-ttl" && pruningTtlMs !== null && everyMs < pruningTtlMs) {
+      flags.push({
+        kind: "cost-trap-rewrite-every-heartbeat",
+        severity: "warning",
+        message: `cache TTL ${formatMs(cacheTtlMs)} < heartbeat every ${formatMs(everyMs)} < pruning ttl ${formatMs(pruningTtlMs)}: every heartbeat re-writes the whole unpruned prompt (×1.25) and pruning never fires`,
+      });
+    }
+  }
+  if (
+    pruningMode === "cache-ttl" &&
+    pruningTtlMs !== null &&
+    cacheTtlMs !== null &&
+    pruningTtlMs !== cacheTtlMs
+  ) {
+    flags.push({
+      kind: "pruning-ttl-mismatch",
+      severity: "warning",
+      message: `pruning ttl ${formatMs(pruningTtlMs)} ≠ cache TTL ${formatMs(cacheTtlMs)}: pruning ${pruningTtlMs < cacheTtlMs ? "busts a still-warm cache" : "fires too late to save the re-write"}; match ttl to the cache TTL`,
+    });
+  }
+  return {
+    cronSession: sessionKey?.includes(":cron:") === true,
+    heartbeatCalls,
+    heartbeatCostUsd,
+    signals: [
+      "session key contains `:cron:` → cron run",
+      "run prompt mentions HEARTBEAT.md / HEARTBEAT_OK → heartbeat call",
+      "reply text exactly HEARTBEAT_OK → heartbeat call",
+    ],
+    heartbeatEveryMs: everyMs,
+    heartbeatEverySource: everySource,
+    cacheTtlMs,
+    pruningMode,
+    pruningTtlMs,
+    flags,
+  };
+}
+
+interface PricedCall {
+  row: CallRow;
+  dto: CostCallDTO;
+  price: ResolvedPrice | null;
+  verdict: CallVerdict;
+}
+
+/** Scenario cost: as-run cost + (cost of the changed buckets − cost of the actual buckets) at table rates. */
+function scenarioCost(priced: PricedCall[], change: (p: PricedCall) => UsageBuckets | null): number {
+  let total = 0;
+  for (const p of priced) {
+    const asRun = p.dto.costUsd ?? 0;
+    const changed = p.price ? change(p) : null;
+    if (!p.price || !changed) {
+      total += asRun;
+      continue;
+    }
+    total += asRun + costOf(changed, p.price) - costOf(buckets(p.row, p.dto.writeTier.cacheWrite1h), p.price);
+  }
+  return total;
+}
+
+function removeFromFront(b: UsageBuckets, tokens: number): UsageBuckets {
+  // The bootstrap sits in the stable system block at the start of the prompt (§2.2): it leaves the read
+  // part first, then the written part, then the uncached input.
+  let t = tokens;
+  const read = Math.min(b.cacheRead, t);
+  t -= read;
+  const write = Math.min(b.cacheWrite, t);
+  t -= write;
+  const input = Math.min(b.input, t);
+  const w1h = Math.min(b.cacheWrite1h, b.cacheWrite - write);
+  return {
+    ...b,
+    cacheRead: b.cacheRead - read,
+    cacheWrite: b.cacheWrite - write,
+    input: b.input - input,
+    cacheWrite1h: w1h,
+  };
+}
+
+/** The cost + cache report of one session. */
+export function buildCostReport(input: CostReportInput): CostReportDTO {
+  const { session, config } = input;
+  const transcript = session.transcript;
+  const agentId = session.summary.agentId;
+  const { calls: rows, transcriptOnly } = extractModelCalls(transcript);
+  const overrides: PricingOverrides = { ...configPricing(config), ...(input.pricing ?? {}) };
+  const notes: string[] = [];
+
+  const retentionCache = new Map<string, { value: CacheRetention | null; source: string }>();
+  const retentionFor = (c: ModelCall): { value: CacheRetention | null; source: string } => {
+    const k = `${c.provider}/${c.model}`;
+    let r = retentionCache.get(k);
+    if (!r) {
+      r = resolveCacheRetention(config, agentId, c.provider, c.model);
+      retentionCache.set(k, r);
+    }
+    return r;
+  };
+  const ttlFor = (c: ModelCall, previous: ModelCall): CacheTtl => {
+    if (input.cacheTtlMs !== undefined) return { ms: input.cacheTtlMs, source: "override" };
+    // The prefix `previous` cached lives as long as the tier it was written/refreshed with.
+    if (previous.cacheWrite1h !== null && previous.cacheWrite1h > 0)
+      return { ms: 3_600_000, source: "usage cacheWrite1h" };
+    const r = retentionFor(c);
+    return cacheTtlForRetention(r.value, r.source);
+  };
+  const roundIds = new Set((input.pruningRounds ?? []).map((r) => r.entryId));
+  const verdicts = classifyCacheCalls({
+    transcript,
+    calls: rows,
+    ttlFor,
+    minCacheableFor: (c) => minCacheableTokens(c.api, c.model)?.tokens ?? null,
+    pruningRoundCallIds: roundIds,
+    family: session.version.family,
+    isTranscriptOnly: isTranscriptOnlyAssistant,
+  });
+
+  const { byId } = indexById(transcript.entries, session.summary.location);
+  const priced: PricedCall[] = [];
+  let prevStart: number | null = null;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    const v = verdicts[i];
+    if (!row || !v) continue;
+    const retention = retentionFor(row).value;
+    const tier = writeTierOf(row, retention);
+    const price = priceFor(row.provider, row.model, overrides);
+    const b = buckets(row, tier.cacheWrite1h);
+    const computed = price ? costOf(b, price) : null;
+    const tokens = row.input + row.output + row.cacheRead + row.cacheWrite;
+    let costUsd: number | null;
+    let costSource: CostSource;
+    let priceSource: string | null;
+    if (row.recordedCost !== null && row.recordedCost > 0) {
+      costUsd = row.recordedCost;
+      costSource = row.providerBilled ? "provider-billed" : "recorded";
+      priceSource = row.providerBilled ? "usage.cost.total (provider-billed)" : "usage.cost.total";
+    } else if (tokens === 0) {
+      costUsd = row.recordedCost ?? 0;
+      costSource = "recorded";
+      priceSource = "no tokens";
+    } else if (price && computed !== null) {
+      costUsd = computed;
+      costSource = "pricing-table";
+      priceSource = price.source;
+    } else {
+      costUsd = null;
+      costSource = "unpriced";
+      priceSource =
+        row.recordedCost === 0
+          ? `recorded cost 0 and no price known for ${row.provider ?? "?"}/${row.model ?? "?"}`
+          : `no recorded cost and no price known for ${row.provider ?? "?"}/${row.model ?? "?"}`;
+    }
+    // ≤ 2026.3 priced every write at the 5-minute rate; with `long` retention show the 1 h correction (§4).
+    const oneHourWriteCorrectionUsd =
+      session.version.family === "2026.3" &&
+      retention === "long" &&
+      price &&
+      row.recordedCost !== null &&
+      row.recordedCost > 0
+        ? (row.cacheWrite * (2 * price.rates.input - price.rates.cacheWrite)) / 1e6
+        : null;
+    const deficit = v.evidence.missDeficit ?? 0;
+    const missCostUsd =
+      v.verdict !== "hit" && price && deficit > 0
+        ? (deficit * (writeRate(price.rates, tier) - price.rates.cacheRead)) / 1e6
+        : v.verdict === "hit"
+          ? 0
+          : null;
+    const hb = heartbeatSignals(transcript, byId, row);
+    const dto: CostCallDTO = {
+      entryId: row.entryId,
+      responseId: row.responseId,
+      timestamp: row.startMs !== null ? new Date(row.startMs).toISOString() : null,
+      provider: row.provider,
+      model: row.model,
+      input: row.input,
+      output: row.output,
+      cacheRead: row.cacheRead,
+      cacheWrite: row.cacheWrite,
+      costUsd,
+      costSource,
+      hitRate: readHitRate(row),
+      verdict: v.verdict,
+      gapMs: prevStart !== null && row.startMs !== null ? row.startMs - prevStart : null,
+      entryIndex: row.entryIndex,
+      onActiveBranch: row.onActiveBranch,
+      api: row.api,
+      stopReason: row.stopReason,
+      promptTokens: promptTokens(row),
+      writeAwareHitRate: writeAwareHitRate(b),
+      writeTier: tier,
+      priceSource,
+      recordedCostUsd: row.recordedCost,
+      computedCostUsd: computed,
+      oneHourWriteCorrectionUsd,
+      evidence: v.evidence,
+      missCostUsd,
+      heartbeat: hb.signals.length > 0,
+      heartbeatSignals: hb.signals,
+    };
+    if (row.startMs !== null) prevStart = row.startMs;
+    priced.push({ row, dto, price, verdict: v });
+  }
+  const callDtos = priced.map((p) => p.dto);
+  const totals = sumTotals(callDtos, transcriptOnly);
+  const activeBranchTotals = sumTotals(
+    callDtos.filter((c) => c.onActiveBranch),
+    transcriptOnly,
+  );
+  if (totals.unpricedCalls > 0) {
+    notes.push(
+      `${totals.unpricedCalls} call(s) have no recorded cost and no known price: costUsd excludes them`,
+    );
+  }
+
+  // ---- expired gaps ----
+  const gapCosts: GapCostDTO[] = [];
+  for (const p of priced) {
+    if (p.verdict.verdict !== "ttl-expired") continue;
+    const ev = p.verdict.evidence;
+    const tokens = Math.min(ev.missDeficit ?? 0, p.row.cacheWrite);
+    gapCosts.push({
+      callEntryId: p.row.entryId,
+      gapMs: ev.lineageGapMs ?? 0,
+      cacheTtlMs: ev.cacheTtlMs ?? 0,
+      rewrittenTokens: tokens,
+      premiumUsd: p.price
+        ? (tokens * (writeRate(p.price.rates, p.dto.writeTier) - p.price.rates.cacheRead)) / 1e6
+        : null,
+    });
+  }
+
+  // ---- pruning rounds: rewrite paid vs chars saved ----
+  const charsById = new Map((input.pruningRounds ?? []).map((r) => [r.entryId, r.charsRemoved]));
+  const roundCalls = priced.filter(
+    (p) =>
+      (p.row.entryId !== null && charsById.has(p.row.entryId)) || p.verdict.signals.includes("pruning-round"),
+  );
+  const pruningRounds: PruningRoundCostDTO[] = [];
+  const affected = (k: PricedCall): PricedCall[] => {
+    // Later calls of the same lineage until the history is rewritten anyway (compaction / reset) or,
+    // ≤ 2026.7, only the round's own call (rounds there apply to one request, pruning.md §1.8).
+    const startIdx = priced.indexOf(k);
+    const out: PricedCall[] = [k];
+    if (session.version.family !== "2026.9") return out;
+    for (let j = startIdx + 1; j < priced.length; j++) {
+      const p = priced[j];
+      if (!p) continue;
+      if (p.row.provider !== k.row.provider || p.row.model !== k.row.model) continue;
+      if (p.verdict.signals.includes("compaction") || p.verdict.verdict === "cold-start") break;
+      out.push(p);
+    }
+    return out;
+  };
+  for (const k of roundCalls) {
+    const id = k.row.entryId ?? `#${k.row.entryIndex}`;
+    const chars = k.row.entryId !== null ? (charsById.get(k.row.entryId) ?? null) : null;
+    const expired = k.verdict.verdict === "ttl-expired";
+    const rewriteTokens = expired ? 0 : Math.min(k.verdict.evidence.missDeficit ?? 0, k.row.cacheWrite);
+    const rates = k.price?.rates ?? null;
+    const later = affected(k);
+    const perCall = chars !== null ? Math.round(chars / CHARS_PER_TOKEN) : null;
+    let saved: number | null = null;
+    if (rates && perCall !== null) {
+      saved = 0;
+      for (const p of later) {
+        const rate =
+          p === k || p.verdict.verdict !== "hit" ? writeRate(rates, p.dto.writeTier) : rates.cacheRead;
+        saved += (perCall * rate) / 1e6;
+      }
+    }
+    pruningRounds.push({
+      callEntryId: id,
+      charsRemoved: chars,
+      origin: chars !== null ? "input" : "snapshot",
+      rewriteTokens,
+      rewriteCostUsd: rates
+        ? (rewriteTokens * (writeRate(rates, k.dto.writeTier) - rates.cacheRead)) / 1e6
+        : null,
+      estTokensSavedPerCall: perCall,
+      laterCalls: later.length,
+      estSavedUsd: saved,
+      note: expired
+        ? "the cache had expired anyway (TTL): the round adds no rewrite of its own"
+        : "the round changed an early tool result: everything after it was re-written",
+    });
+  }
+
+  // ---- counterfactuals ----
+  const counterfactuals: CounterfactualDTO[] = [];
+  const asRun = totals.costUsd;
+  const cf = (
+    id: CounterfactualDTO["id"],
+    label: string,
+    cost: number | null,
+    assumptions: string[],
+  ): void => {
+    counterfactuals.push({
+      id,
+      label,
+      costUsd: cost,
+      deltaUsd: cost === null ? null : cost - asRun,
+      assumptions,
+    });
+  };
+  const pricedNote = `calls without a known price keep their as-run cost (${priced.filter((p) => !p.price).length} such call(s))`;
+  cf("as-run", "As run", asRun, [
+    "recorded usage.cost where meaningful, else the pricing table",
+    ...(totals.unpricedCalls ? [`${totals.unpricedCalls} unpriced call(s) count as 0`] : []),
+  ]);
+  cf(
+    "no-caching",
+    "No prompt caching",
+    scenarioCost(priced, (p) => ({
+      input: promptTokens(p.row),
+      output: p.row.output,
+      cacheRead: 0,
+      cacheWrite: 0,
+      cacheWrite1h: 0,
+    })),
+    ["every prompt token billed at the uncached input rate", "same calls, same prompts", pricedNote],
+  );
+  cf(
+    "retention-1h",
+    "1-hour cache retention",
+    scenarioCost(priced, (p) => {
+      const b = buckets(p.row, p.row.cacheWrite);
+      const ev = p.verdict.evidence;
+      if (p.verdict.verdict === "ttl-expired" && ev.lineageGapMs !== null && ev.lineageGapMs <= 3_600_000) {
+        const moved = Math.min(ev.missDeficit ?? 0, b.cacheWrite);
+        return {
+          ...b,
+          cacheRead: b.cacheRead + moved,
+          cacheWrite: b.cacheWrite - moved,
+          cacheWrite1h: b.cacheWrite - moved,
+        };
+      }
+      return b;
+    }),
+    [
+      "every cache write priced at the 1-hour rate (2 × input)",
+      "TTL-expired calls with a gap ≤ 1 h read the previous prefix instead of re-writing it",
+      "pruning, heartbeats and prompts unchanged",
+      pricedNote,
+    ],
+  );
+  const pruningMode = str(obj(obj(obj(config, "agents"), "defaults"), "contextPruning"), "mode") ?? null;
+  const roundsWithChars = roundCalls.filter((k) => k.row.entryId !== null && charsById.has(k.row.entryId));
+  if (roundCalls.length > 0 && pruningMode !== "off") {
+    // Pruning was on: what if it had been off?
+    const deltas = new Map<PricedCall, UsageBuckets>();
+    const get = (p: PricedCall): UsageBuckets =>
+      deltas.get(p) ?? buckets(p.row, p.dto.writeTier.cacheWrite1h);
+    for (const k of roundCalls) {
+      const kb = get(k);
+      if (k.verdict.verdict !== "ttl-expired") {
+        const moved = Math.min(k.verdict.evidence.missDeficit ?? 0, kb.cacheWrite);
+        deltas.set(k, {
+          ...kb,
+          cacheRead: kb.cacheRead + moved,
+          cacheWrite: kb.cacheWrite - moved,
+          cacheWrite1h: Math.min(kb.cacheWrite1h, kb.cacheWrite - moved),
+        });
+      }
+      const chars = k.row.entryId !== null ? charsById.get(k.row.entryId) : undefined;
+      if (chars === undefined) continue;
+      const t = Math.round(chars / CHARS_PER_TOKEN);
+      for (const p of affected(k)) {
+        const b = get(p);
+        if (p === k ? k.verdict.verdict === "ttl-expired" : p.verdict.verdict !== "hit") {
+          deltas.set(p, {
+            ...b,
+            cacheWrite: b.cacheWrite + t,
+            cacheWrite1h: p.dto.writeTier.tier === "1h" ? b.cacheWrite1h + t : b.cacheWrite1h,
+          });
+        } else {
+          deltas.set(p, { ...b, cacheRead: b.cacheRead + t });
+        }
+      }
+    }
+    cf(
+      "pruning-off",
+      "Pruning off",
+      scenarioCost(priced, (p) => deltas.get(p) ?? null),
+      [
+        `${roundCalls.length} pruning round(s) undone; ${roundsWithChars.length} with a known size from the replay`,
+        "a round that busted a warm cache would have been a read of the previous prefix",
+        `removed chars come back as chars / ${CHARS_PER_TOKEN} tokens (ESTIMATE) on the round's call and every later call of the lineage until a compaction or reset: read on hits, written on misses`,
+        "no compaction that the larger context might have triggered",
+        pricedNote,
+      ],
+    );
+  } else if (roundCalls.length > 0) {
+    const deltas = new Map<PricedCall, UsageBuckets>();
+    const get = (p: PricedCall): UsageBuckets =>
+      deltas.get(p) ?? buckets(p.row, p.dto.writeTier.cacheWrite1h);
+    for (const k of roundsWithChars) {
+      const chars = k.row.entryId !== null ? (charsById.get(k.row.entryId) ?? 0) : 0;
+      const t = Math.round(chars / CHARS_PER_TOKEN);
+      const kb = get(k);
+      if (k.verdict.verdict === "hit") {
+        // Upper bound: the first pruned result's position is unknown, so what was read is re-written.
+        deltas.set(k, { ...kb, cacheRead: 0, cacheWrite: kb.cacheWrite + kb.cacheRead });
+      }
+      for (const p of affected(k)) {
+        const b = get(p);
+        const fromRead = p !== k && p.verdict.verdict === "hit";
+        deltas.set(
+          p,
+          fromRead
+            ? { ...b, cacheRead: Math.max(0, b.cacheRead - t) }
+            : {
+                ...b,
+                cacheWrite: Math.max(0, b.cacheWrite - t),
+                cacheWrite1h: Math.min(b.cacheWrite1h, Math.max(0, b.cacheWrite - t)),
+              },
+        );
+      }
+    }
+    cf(
+      "pruning-on",
+      "Pruning on (current settings)",
+      scenarioCost(priced, (p) => deltas.get(p) ?? null),
+      [
+        `${roundsWithChars.length} round(s) predicted by the replay with the current settings`,
+        "each round's call re-writes what it read (upper bound: the first pruned result's position is unknown)",
+        `removed chars leave as chars / ${CHARS_PER_TOKEN} tokens (ESTIMATE) from that call and every later call of the lineage`,
+        pricedNote,
+      ],
+    );
+  }
+  if (input.bootstrapTrimChars !== undefined && input.bootstrapTrimChars > 0) {
+    const t = Math.round(input.bootstrapTrimChars / CHARS_PER_TOKEN);
+    cf(
+      "bootstrap-trimmed",
+      `Bootstrap trimmed by ${input.bootstrapTrimChars} chars`,
+      scenarioCost(priced, (p) => removeFromFront(buckets(p.row, p.dto.writeTier.cacheWrite1h), t)),
+      [
+        `${input.bootstrapTrimChars} chars ≈ ${t} tokens (chars / ${CHARS_PER_TOKEN}, ESTIMATE) less on every call`,
+        "bootstrap files sit in the cached stable system block: the saving comes off the read part first, then the written part, then uncached input",
+        "the trim itself would bust the cache once (not counted)",
+        pricedNote,
+      ],
+    );
+  }
+
+  // ---- heartbeat ----
+  const main = mostUsedModel(rows);
+  const mainRetention = resolveCacheRetention(config, agentId, main.provider, main.model);
+  const ttl =
+    input.cacheTtlMs !== undefined
+      ? { ms: input.cacheTtlMs, source: "override" }
+      : cacheTtlForRetention(mainRetention.value, mainRetention.source);
+  const hbCalls = callDtos.filter((c) => c.heartbeat);
+  const heartbeat = heartbeatInfo(
+    config,
+    agentId,
+    session.summary.sessionKey,
+    ttl.ms,
+    hbCalls.length,
+    hbCalls.reduce((s, c) => s + (c.costUsd ?? 0), 0),
+  );
+
+  return {
+    calls: callDtos,
+    totals,
+    agentId,
+    sessionId: session.summary.sessionId,
+    sessionKey: session.summary.sessionKey,
+    activeBranchTotals,
+    retention: {
+      value: mainRetention.value,
+      source: mainRetention.source,
+      cacheTtlMs: ttl.ms,
+      ttlSource: ttl.source,
+    },
+    gapCosts,
+    pruningRounds,
+    counterfactuals,
+    heartbeat,
+    notes,
+  };
+}
+
+/** `cost --all --json`: one totals row per session (archived included) plus the grand total. */
+export function buildCostTotals(
+  sessions: LoadedSession[],
+  options?: { config?: JsonObject | null; pricing?: PricingOverrides },
+): CostAllDTO {
+  const rows: CostTotalsRowDTO[] = [];
+  const all: CostCallDTO[] = [];
+  let transcriptOnly = 0;
+  for (const session of sessions) {
+    const report = buildCostReport({ session, config: options?.config ?? null, pricing: options?.pricing });
+    all.push(...report.calls);
+    transcriptOnly += report.totals.transcriptOnlyExcluded;
+    rows.push({
+      ...report.totals,
+      agentId: session.summary.agentId,
+      sessionId: session.summary.sessionId,
+      sessionKey: session.summary.sessionKey,
+      archived: session.summary.archived,
+      cronSession: report.heartbeat.cronSession,
+      heartbeatCalls: report.heartbeat.heartbeatCalls,
+    });
+  }
+  return { sessions: rows, totals: sumTotals(all, transcriptOnly) };
+}

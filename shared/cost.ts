@@ -1,0 +1,234 @@
+// Cost / cache report DTOs (CLI `cost --session REF --json`, `cost --all --json`, API, web).
+// The first-level names of CostCallDTO / CostTotalsDTO are a fixed contract; everything else is extra.
+// Semantics: spec cache-and-cost.md §4–§7, transcript.md §4 and §8.
+
+/**
+ * Cache verdict of one model call (cache-and-cost.md §6, first matching cause):
+ * - `cold-start`: no earlier call in this session (or after a `reset`)
+ * - `hit`: read ≈ the prefix the previous call of the same lineage cached
+ * - `ttl-expired`: idle gap to the previous call of the lineage longer than the cache lifetime
+ * - `prefix-changed`: read stopped early and the write is much larger than the new suffix
+ *   (compaction, pruning round, merged user messages, thinking change, bootstrap/system edits …; see `cause`)
+ * - `model-switch`: first call of this provider/model after calls of another one
+ * - `below-minimum`: prompt shorter than the model's minimum cacheable length, nothing read or written
+ * - `unexplained`: a miss none of the signals explains (provider eviction/routing)
+ */
+export type CacheVerdict =
+  | "cold-start"
+  | "hit"
+  | "ttl-expired"
+  | "prefix-changed"
+  | "model-switch"
+  | "below-minimum"
+  | "unexplained";
+
+/** Sub-cause of `prefix-changed` (and secondary signals of other verdicts). */
+export type PrefixChangeCause =
+  | "compaction"
+  | "pruning-round"
+  | "unpruned-after-round"
+  | "merged-user-messages"
+  | "thinking-level-change"
+  | "unknown";
+
+export interface VerdictEvidence {
+  /** One-line human explanation with the numbers used. */
+  summary: string;
+  /** Entry id of the previous call of the same lineage (provider + model), if any. */
+  previousCallEntryId: string | null;
+  /** Gap (ms) between the previous lineage call's start and this call's start. */
+  lineageGapMs: number | null;
+  /** Cache lifetime used for this call (ms) and where it came from. */
+  cacheTtlMs: number | null;
+  cacheTtlSource: string;
+  /** `P(m) − input(m)` of the previous lineage call (its cached prefix), when known. */
+  expectedRead: number | null;
+  /** `max(0, expectedRead − cacheRead)`. */
+  missDeficit: number | null;
+  /** `P(n) − expectedRead`: what is new since the previous call. */
+  newSuffix: number | null;
+  /** Deficits up to this are still a hit (token rounding, lookback). */
+  toleranceTokens: number | null;
+  /** Minimum cacheable tokens for the model, when known. */
+  minCacheableTokens: number | null;
+  cause: PrefixChangeCause | null;
+  /** Entry ids of the transcript rows that are the signal (compaction, snapshot, user messages …). */
+  signalEntryIds: string[];
+  /** Other causes that also match (e.g. a pruning round on a TTL-expired call). */
+  alsoMatched: string[];
+  /** Provider without a cache-write counter: `cacheWrite 0` means unknown, not "nothing written" (§3). */
+  writeCounterMissing: boolean;
+}
+
+export type WriteTier = "5m" | "1h" | "mixed" | "none";
+
+export interface WriteTierInfo {
+  tier: WriteTier;
+  /** Tokens of `cacheWrite` in the 1-hour tier (usage `cacheWrite1h`, or all writes when config says `long`). */
+  cacheWrite1h: number;
+  source: "usage" | "config" | "default";
+}
+
+export type CostSource = "recorded" | "provider-billed" | "pricing-table" | "unpriced";
+
+export interface CostCallDTO {
+  entryId: string | null;
+  responseId: string | null;
+  /** ISO request start (assistant `message.timestamp` when numeric, else the envelope timestamp). */
+  timestamp: string | null;
+  provider: string | null;
+  model: string | null;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** USD; null when no recorded cost and no price is known. */
+  costUsd: number | null;
+  costSource: CostSource;
+  /** cacheRead / (input + cacheRead + cacheWrite); null for an empty prompt. */
+  hitRate: number | null;
+  verdict: CacheVerdict;
+  /** Idle gap (ms) since the previous model call of the session (any model); null for the first. */
+  gapMs: number | null;
+  // ---- extras ----
+  /** Index in the transcript's entries (append order). */
+  entryIndex: number;
+  onActiveBranch: boolean;
+  api: string | null;
+  stopReason: string | null;
+  promptTokens: number;
+  /** Spec write-aware hit rate `(1 − r)/0.9` (cache-and-cost.md §5). */
+  writeAwareHitRate: number | null;
+  writeTier: WriteTierInfo;
+  /** Where the price came from (catalog row, override key) or why there is none. */
+  priceSource: string | null;
+  /** The recorded `usage.cost.total` (may be 0 for unpriced models). */
+  recordedCostUsd: number | null;
+  /** Cost recomputed from the pricing table (when a price is known), for comparison. */
+  computedCostUsd: number | null;
+  /** ≤ 2026.3 data with `cacheRetention: long`: OpenClaw priced every write at the 5-minute rate (§4). */
+  oneHourWriteCorrectionUsd: number | null;
+  evidence: VerdictEvidence;
+  /** Extra cost of the miss deficit: `deficit × (writePrice − readPrice) / 1e6` (null when unpriced). */
+  missCostUsd: number | null;
+  heartbeat: boolean;
+  heartbeatSignals: string[];
+}
+
+export interface CostTotalsDTO {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** Sum of known call costs (USD); see `unpricedCalls`. */
+  costUsd: number;
+  /** Aggregate: buckets summed first, then cacheRead / (input + cacheRead + cacheWrite). */
+  hitRate: number | null;
+  // ---- extras ----
+  calls: number;
+  unpricedCalls: number;
+  cacheWrite1h: number;
+  writeAwareHitRate: number | null;
+  /** Assistant messages left out as transcript-only (delivery mirrors, gateway-injected replies). */
+  transcriptOnlyExcluded: number;
+}
+
+export interface GapCostDTO {
+  callEntryId: string | null;
+  gapMs: number;
+  cacheTtlMs: number;
+  /** Tokens re-written because the cache had expired. */
+  rewrittenTokens: number;
+  /** Premium paid over reading them: tokens × (write − read price). */
+  premiumUsd: number | null;
+}
+
+export interface PruningRoundCostDTO {
+  callEntryId: string;
+  charsRemoved: number | null;
+  /** Where the round came from: the caller's replay (`input`) or a 2026.9.x projection snapshot. */
+  origin: "input" | "snapshot";
+  /** Cache rewrite attributable to the round (0 when the cache had expired anyway). */
+  rewriteTokens: number;
+  rewriteCostUsd: number | null;
+  /** ESTIMATE: charsRemoved / 4 tokens not re-sent on every later call of the lineage. */
+  estTokensSavedPerCall: number | null;
+  laterCalls: number;
+  estSavedUsd: number | null;
+  note: string;
+}
+
+export interface CounterfactualDTO {
+  id: "as-run" | "no-caching" | "retention-1h" | "pruning-off" | "pruning-on" | "bootstrap-trimmed";
+  label: string;
+  costUsd: number | null;
+  /** costUsd − as-run costUsd. */
+  deltaUsd: number | null;
+  assumptions: string[];
+}
+
+export type HeartbeatFlagKind =
+  | "heartbeat-off"
+  | "heartbeat-keeps-cache-warm"
+  | "cost-trap-rewrite-every-heartbeat"
+  | "pruning-ttl-mismatch"
+  | "heartbeat-unknown";
+
+export interface HeartbeatFlag {
+  kind: HeartbeatFlagKind;
+  severity: "info" | "warning";
+  message: string;
+}
+
+export interface HeartbeatInfo {
+  /** Session key contains `:cron:` (cron/scheduled run). */
+  cronSession: boolean;
+  heartbeatCalls: number;
+  heartbeatCostUsd: number;
+  /** How heartbeat calls were detected (documented signals). */
+  signals: string[];
+  heartbeatEveryMs: number | null;
+  heartbeatEverySource: string;
+  cacheTtlMs: number | null;
+  pruningMode: string | null;
+  pruningTtlMs: number | null;
+  flags: HeartbeatFlag[];
+}
+
+export interface CostReportDTO {
+  calls: CostCallDTO[];
+  totals: CostTotalsDTO;
+  // ---- extras ----
+  agentId: string;
+  sessionId: string;
+  sessionKey: string | null;
+  /** Totals of the calls on the active branch only (what the context displays describe). */
+  activeBranchTotals: CostTotalsDTO;
+  /** Effective cache retention and TTL used for verdicts. */
+  retention: {
+    value: "none" | "short" | "long" | null;
+    source: string;
+    cacheTtlMs: number | null;
+    ttlSource: string;
+  };
+  gapCosts: GapCostDTO[];
+  pruningRounds: PruningRoundCostDTO[];
+  counterfactuals: CounterfactualDTO[];
+  heartbeat: HeartbeatInfo;
+  notes: string[];
+}
+
+export interface CostTotalsRowDTO extends CostTotalsDTO {
+  agentId: string;
+  sessionId: string;
+  sessionKey: string | null;
+  archived: string | null;
+  cronSession: boolean;
+  heartbeatCalls: number;
+}
+
+export interface CostAllDTO {
+  sessions: CostTotalsRowDTO[];
+  /** Sum over every session row (archived included); buckets summed before rates. */
+  totals: CostTotalsDTO;
+}
