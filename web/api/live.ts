@@ -1,0 +1,86 @@
+// SSE → query invalidation. The server watches the state dir and pushes change events; the UI refetches only
+// what changed. EventSource's own retry is replaced by an explicit exponential backoff (1 s … 30 s) so a
+// stopped server does not get hammered and the header can show the connection state.
+
+import type { QueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { isObject, str } from "../../shared/json.ts";
+import { keys } from "./queries.ts";
+import type { LiveEvent } from "./types.ts";
+
+export type LiveState = "connecting" | "live" | "reconnecting" | "unsupported";
+
+export function parseLiveEvent(data: string): LiveEvent | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  if (!isObject(v)) return null;
+  const type = str(v, "type");
+  if (type === "sessions-changed") return { type };
+  if (type === "session-changed") {
+    const agentId = str(v, "agentId");
+    const sessionId = str(v, "sessionId");
+    if (agentId !== undefined && sessionId !== undefined) return { type, agentId, sessionId };
+  }
+  return null;
+}
+
+export function applyLiveEvent(client: QueryClient, ev: LiveEvent): void {
+  if (ev.type === "sessions-changed") {
+    void client.invalidateQueries({ queryKey: keys.sessions });
+    void client.invalidateQueries({ queryKey: keys.allCost });
+    return;
+  }
+  void client.invalidateQueries({ queryKey: keys.session(ev.agentId, ev.sessionId) });
+  void client.invalidateQueries({ queryKey: keys.sessions });
+  void client.invalidateQueries({ queryKey: keys.allCost });
+}
+
+/** Connect to /api/events while mounted; returns the connection state. */
+export function useLiveUpdates(client: QueryClient): LiveState {
+  const [state, setState] = useState<LiveState>(
+    typeof EventSource === "undefined" ? "unsupported" : "connecting",
+  );
+  useEffect(() => {
+    if (typeof EventSource === "undefined") return;
+    let es: EventSource | null = null;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let attempt = 0;
+    let stopped = false;
+    const connect = () => {
+      if (stopped) return;
+      es = new EventSource("/api/events");
+      es.onopen = () => {
+        attempt = 0;
+        setState("live");
+      };
+      es.onmessage = (m: MessageEvent<string>) => {
+        const ev = parseLiveEvent(m.data);
+        if (ev) applyLiveEvent(client, ev);
+      };
+      es.onerror = () => {
+        es?.close();
+        es = null;
+        if (stopped) return;
+        setState("reconnecting");
+        const delay = Math.min(30_000, 1000 * 2 ** attempt);
+        attempt++;
+        timer = setTimeout(() => {
+          // Anything may have changed while disconnected.
+          void client.invalidateQueries();
+          connect();
+        }, delay);
+      };
+    };
+    connect();
+    return () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      es?.close();
+    };
+  }, [client]);
+  return state;
+}

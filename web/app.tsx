@@ -1,0 +1,119 @@
+// App shell: header (state dir, live status, theme, shortcuts), demo banner, and the two pages
+// (session picker, session view with tabs). All view state is in the URL (see router.ts).
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { useLiveUpdates } from "./api/live.ts";
+import { stateQuery } from "./api/queries.ts";
+import { hrefWithGlobals, navigate, onLinkClick, setParams, TABS, useRoute } from "./router.ts";
+import { isTyping, ShortcutSheet } from "./ui/shortcuts.tsx";
+import { useTheme } from "./ui/theme.ts";
+import { SessionView } from "./views/session-view.tsx";
+import { SessionsView } from "./views/sessions/sessions-view.tsx";
+
+export function App() {
+  const client = useQueryClient();
+  const live = useLiveUpdates(client);
+  const { route, params } = useRoute();
+  const [dark, toggleDark] = useTheme(params.get("dark"));
+  const [help, setHelp] = useState(false);
+  const state = useQuery(stateQuery());
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.metaKey || e.ctrlKey || e.altKey) return;
+      if (isTyping(e.target)) return;
+      if (e.key === "?") {
+        e.preventDefault();
+        setHelp((h) => !h);
+      } else if (e.key === "d") {
+        toggleDark();
+      } else if (e.key === "g") {
+        navigate(hrefWithGlobals("/"));
+      } else if (e.key === "/") {
+        const box = document.querySelector<HTMLInputElement>("[data-search-box]");
+        if (box) {
+          e.preventDefault();
+          box.focus();
+          box.select();
+        }
+      } else if (/^[1-9]$/.test(e.key) && route.kind === "session") {
+        const tab = TABS[Number(e.key) - 1];
+        if (tab) setParams({ tab }, { replace: false });
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [toggleDark, route.kind]);
+
+  const home = hrefWithGlobals("/");
+  return (
+    <div className="app">
+      <header className="app-header">
+        <a className="brand" href={home} onClick={(e) => onLinkClick(e, home)} data-testid="home-link">
+          clawscope
+        </a>
+        <span className="state-dir" title={state.data?.reason} data-testid="state-dir">
+          {state.data ? state.data.stateDir : state.error ? "state dir unknown" : "…"}
+        </span>
+        <span
+          className={`live live-${live}`}
+          data-testid="live-status"
+          title="Live updates from the state dir"
+        >
+          {live === "live"
+            ? "● live"
+            : live === "reconnecting"
+              ? "○ reconnecting…"
+              : live === "connecting"
+                ? "○ connecting…"
+                : "live updates unsupported"}
+        </span>
+        <span className="spacer" />
+        <button
+          type="button"
+          onClick={toggleDark}
+          aria-label="Toggle dark mode"
+          data-testid="theme-toggle"
+          aria-pressed={dark}
+        >
+          {dark ? "☀ Light" : "☾ Dark"}
+        </button>
+        <button
+          type="button"
+          onClick={() => setHelp(true)}
+          aria-label="Keyboard shortcuts"
+          data-testid="shortcuts-button"
+        >
+          ?
+        </button>
+      </header>
+      {state.data?.demo ? (
+        <div className="demo-banner" role="note" data-testid="demo-banner">
+          <strong>Demo data.</strong> No OpenClaw state dir was found, so clawscope is showing its bundled
+          demo state dir (<code>{state.data.stateDir}</code>). {state.data.reason} Start with{" "}
+          <code>--state-dir &lt;path&gt;</code> or set <code>OPENCLAW_STATE_DIR</code> to inspect your own
+          sessions.
+        </div>
+      ) : null}
+      <main className="app-main">
+        {route.kind === "sessions" ? (
+          <SessionsView params={params} />
+        ) : route.kind === "session" ? (
+          <SessionView agentId={route.agentId} sessionId={route.sessionId} params={params} />
+        ) : (
+          <div className="error-panel" role="alert" data-testid="not-found">
+            <h3>Page not found</h3>
+            <p>
+              No view at <code>{route.path}</code>.{" "}
+              <a href={home} onClick={(e) => onLinkClick(e, home)}>
+                Back to the sessions
+              </a>
+            </p>
+          </div>
+        )}
+      </main>
+      <ShortcutSheet open={help} onClose={() => setHelp(false)} />
+    </div>
+  );
+}

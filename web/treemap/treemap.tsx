@@ -1,0 +1,296 @@
+// SVG treemap of a laid-out MapNode tree. Every tile is a <rect> with data-id / data-value and a <title>
+// (so tests and the browser's find see it); labels are <text>. Styles are presentation attributes, not CSS,
+// so the PNG export can serialise the SVG as it is. Hover uses one delegated handler (no per-tile state) so a
+// 10,000-leaf map does not re-render its tiles on every mouse move.
+
+import { type MouseEvent, memo, type ReactNode, useCallback, useMemo, useState } from "react";
+import type { MapNode, SizeMode } from "../../shared/map.ts";
+import { fmtInt, fmtPct } from "../ui/format.ts";
+import { FloatingTooltip } from "../ui/tooltip.tsx";
+import {
+  CACHE_COLORS,
+  CACHE_LABELS,
+  css,
+  fallbackColor,
+  groupFill,
+  leafFill,
+  type Rgb,
+  textOn,
+} from "./colors.ts";
+import type { TileRect, TreemapLayout } from "./layout.ts";
+
+export const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+
+export function formatSize(value: number, mode: SizeMode, exact: boolean): string {
+  switch (mode) {
+    case "chars":
+      return `${fmtInt(value)} chars`;
+    case "estTokens":
+    case "cache":
+      return `~${fmtInt(value)} tok`;
+    case "tiktoken":
+      return exact ? `${fmtInt(value)} tok` : `~${fmtInt(value)} tok`;
+  }
+}
+
+export interface TreemapProps {
+  layout: TreemapLayout;
+  mode: SizeMode;
+  /** Base colour per top-level group key. */
+  colors: Map<string, Rgb>;
+  /** Σ of the whole tree (not just the zoomed view) in this size mode, for "share of total". */
+  grandTotal: number;
+  /** Search: matching ids and their ancestors; null when no search is active. */
+  search: { matches: Set<string>; withAncestors: Set<string> } | null;
+  onZoom: (id: string) => void;
+  /** Id of the current view root (zoom). */
+  viewRootId: string;
+  title: string;
+  /** Exact tokenizer counts available (tiktoken mode). */
+  exact: boolean;
+}
+
+function truncateLabel(text: string, width: number, px: number): string | null {
+  const max = Math.floor((width - 6) / (px * 0.6));
+  if (max < 3) return null;
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function tileFill(r: TileRect, mode: SizeMode, colors: Map<string, Rgb>): Rgb {
+  if (mode === "cache" && !r.isGroup) return CACHE_COLORS[r.node.cache ?? "unknown"];
+  const base = colors.get(r.group) ?? fallbackColor(r.groupIndex);
+  if (mode === "cache") return [90, 98, 110];
+  return r.isGroup ? groupFill(base) : leafFill(base, r.index, r.groupIndex);
+}
+
+const Tiles = memo(function Tiles({
+  layout,
+  mode,
+  colors,
+  search,
+  exact,
+}: Pick<TreemapProps, "layout" | "mode" | "colors" | "search" | "exact">) {
+  const out: ReactNode[] = [];
+  for (const r of layout.rects) {
+    const fill = tileFill(r, mode, colors);
+    const dim = search !== null && !search.withAncestors.has(r.id);
+    const match = search?.matches.has(r.id) ?? false;
+    const label = `${r.name} — ${formatSize(r.value, mode, exact)}`;
+    const textColor = textOn(fill);
+    let text: ReactNode = null;
+    if (r.isGroup) {
+      if (r.header > 0) {
+        const t = truncateLabel(`${r.name} · ${formatSize(r.value, mode, exact)}`, r.w, 11);
+        if (t)
+          text = (
+            <text
+              x={r.x + 4}
+              y={r.y + 13}
+              fontSize={11}
+              fontWeight={600}
+              fill={textColor}
+              fontFamily={FONT}
+              pointerEvents="none"
+            >
+              {t}
+            </text>
+          );
+      }
+    } else if (r.w > 30 && r.h > 14) {
+      const name = truncateLabel(r.name, r.w, 11);
+      const size = r.h > 30 ? truncateLabel(formatSize(r.value, mode, exact), r.w, 10) : null;
+      if (name)
+        text = (
+          <text
+            x={r.x + 4}
+            y={r.y + 13}
+            fontSize={11}
+            fill={textColor}
+            fontFamily={FONT}
+            pointerEvents="none"
+          >
+            {name}
+            {size ? (
+              <tspan x={r.x + 4} dy={13} fontSize={10} opacity={0.85}>
+                {size}
+              </tspan>
+            ) : null}
+          </text>
+        );
+    }
+    out.push(
+      <g key={r.id} opacity={dim ? 0.22 : 1} className={r.isGroup ? "tile tile-group" : "tile tile-leaf"}>
+        <rect
+          x={r.x}
+          y={r.y}
+          width={r.w}
+          height={r.h}
+          fill={css(fill)}
+          stroke={match ? "rgb(255,212,0)" : r.isGroup ? "rgb(14,18,22)" : "rgb(8,12,16)"}
+          strokeWidth={match ? 2.5 : r.isGroup ? 1 : 0.5}
+          data-id={r.id}
+          data-value={r.value}
+          data-group={r.isGroup ? "1" : undefined}
+          data-match={match ? "1" : undefined}
+          data-testid={r.isGroup ? "treemap-group" : "treemap-leaf"}
+          tabIndex={r.isGroup ? 0 : undefined}
+          role={r.isGroup ? "button" : undefined}
+          aria-label={r.isGroup ? `Zoom into ${r.name}` : undefined}
+        >
+          <title>{label}</title>
+        </rect>
+        {text}
+      </g>,
+    );
+  }
+  return <>{out}</>;
+});
+
+export function Treemap(props: TreemapProps) {
+  const { layout, mode, colors, grandTotal, search, onZoom, viewRootId, title, exact } = props;
+  const byId = useMemo(() => new Map(layout.rects.map((r) => [r.id, r])), [layout]);
+  const [hover, setHover] = useState<{ r: TileRect; x: number; y: number } | null>(null);
+
+  const tileAt = useCallback(
+    (target: EventTarget | null): TileRect | null => {
+      if (!(target instanceof Element)) return null;
+      const el = target.closest("[data-id]");
+      const id = el?.getAttribute("data-id");
+      return id === null || id === undefined ? null : (byId.get(id) ?? null);
+    },
+    [byId],
+  );
+
+  // Click drills one level: into the direct child of the view root that contains the tile.
+  const zoomTarget = useCallback(
+    (r: TileRect): string | null => {
+      let cur: TileRect | undefined = r;
+      while (cur && cur.parentId !== null && cur.parentId !== viewRootId) cur = byId.get(cur.parentId);
+      if (!cur) return r.isGroup ? r.id : r.parentId;
+      return cur.isGroup ? cur.id : null;
+    },
+    [byId, viewRootId],
+  );
+
+  const onMove = (e: MouseEvent<SVGSVGElement>) => {
+    const r = tileAt(e.target);
+    setHover(r ? { r, x: e.clientX, y: e.clientY } : null);
+  };
+  const onClick = (e: MouseEvent<SVGSVGElement>) => {
+    const r = tileAt(e.target);
+    if (!r) return;
+    const z = zoomTarget(r);
+    if (z !== null && z !== viewRootId) onZoom(z);
+  };
+  const onKeyDown = (e: React.KeyboardEvent<SVGSVGElement>) => {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    const r = tileAt(e.target);
+    if (r?.isGroup) {
+      e.preventDefault();
+      onZoom(r.id);
+    }
+  };
+
+  return (
+    <div className="treemap" data-testid="treemap">
+      <svg
+        xmlns="http://www.w3.org/2000/svg"
+        width={layout.width}
+        height={layout.height}
+        viewBox={`0 0 ${layout.width} ${layout.height}`}
+        role="img"
+        aria-label={title}
+        onMouseMove={onMove}
+        onMouseLeave={() => setHover(null)}
+        onClick={onClick}
+        onKeyDown={onKeyDown}
+        data-testid="treemap-svg"
+        data-culled={layout.culled}
+        fontFamily={FONT}
+      >
+        <Tiles layout={layout} mode={mode} colors={colors} search={search} exact={exact} />
+        {hover ? (
+          <rect
+            x={hover.r.x}
+            y={hover.r.y}
+            width={hover.r.w}
+            height={hover.r.h}
+            fill="none"
+            stroke="rgb(255,255,255)"
+            strokeWidth={2}
+            pointerEvents="none"
+            data-export-skip="1"
+          />
+        ) : null}
+      </svg>
+      {hover ? (
+        <FloatingTooltip x={hover.x} y={hover.y} testId="treemap-tooltip">
+          <TileDetails r={hover.r} mode={mode} viewTotal={layout.total} grandTotal={grandTotal} />
+        </FloatingTooltip>
+      ) : null}
+    </div>
+  );
+}
+
+function TileDetails({
+  r,
+  mode,
+  viewTotal,
+  grandTotal,
+}: {
+  r: TileRect;
+  mode: SizeMode;
+  viewTotal: number;
+  grandTotal: number;
+}) {
+  const n: MapNode = r.node;
+  return (
+    <div className="tile-details">
+      <div className="tile-name">{n.name}</div>
+      <div className="mono small muted">{n.id}</div>
+      <table>
+        <tbody>
+          <tr>
+            <th>chars</th>
+            <td>{fmtInt(n.chars)}</td>
+          </tr>
+          <tr>
+            <th>est. tokens</th>
+            <td>~{fmtInt(n.estTokens)}</td>
+          </tr>
+          <tr>
+            <th>tokenizer</th>
+            <td>{n.tiktokenTokens === null ? "pending / n.a." : fmtInt(n.tiktokenTokens)}</td>
+          </tr>
+          {n.cache ? (
+            <tr>
+              <th>cache</th>
+              <td>{CACHE_LABELS[n.cache]}</td>
+            </tr>
+          ) : null}
+          {r.depth > 1 ? (
+            <tr>
+              <th>share of group</th>
+              <td>{fmtPct(r.parentValue > 0 ? r.value / r.parentValue : null)}</td>
+            </tr>
+          ) : null}
+          {viewTotal !== grandTotal ? (
+            <tr>
+              <th>share of view</th>
+              <td>{fmtPct(viewTotal > 0 ? r.value / viewTotal : null)}</td>
+            </tr>
+          ) : null}
+          <tr>
+            <th>share of total</th>
+            <td>{fmtPct(grandTotal > 0 ? r.value / grandTotal : null)}</td>
+          </tr>
+        </tbody>
+      </table>
+      <div className="small">
+        <span className="muted">source: </span>
+        {n.source}
+      </div>
+      {r.isGroup ? <div className="small muted">{mode === "cache" ? "" : "Click to zoom in"}</div> : null}
+    </div>
+  );
+}

@@ -1,0 +1,129 @@
+import { type ReactNode, useMemo, useState } from "react";
+
+export interface Column<R> {
+  key: string;
+  label: string;
+  render: (row: R) => ReactNode;
+  /** Enables sorting on this column. */
+  sortValue?: (row: R) => number | string | null;
+  align?: "left" | "right" | "center";
+  title?: string;
+}
+
+/** A sortable table. Header buttons have data-testid `sort-<key>`; rows get `rowTestId(row)`. */
+export function Table<R>({
+  columns,
+  rows,
+  rowKey,
+  rowTestId,
+  rowClass,
+  onRowClick,
+  initialSort,
+  testId,
+  caption,
+  empty = "Nothing to show.",
+  selectedKey,
+}: {
+  columns: Column<R>[];
+  rows: R[];
+  rowKey: (row: R) => string;
+  rowTestId?: (row: R) => string;
+  rowClass?: (row: R) => string | undefined;
+  onRowClick?: (row: R) => void;
+  initialSort?: { key: string; dir: "asc" | "desc" };
+  testId: string;
+  caption?: string;
+  empty?: string;
+  selectedKey?: string | null;
+}) {
+  const [sort, setSort] = useState(initialSort ?? null);
+  const sorted = useMemo(() => {
+    if (!sort) return rows;
+    const col = columns.find((c) => c.key === sort.key);
+    const sv = col?.sortValue;
+    if (!sv) return rows;
+    const dir = sort.dir === "asc" ? 1 : -1;
+    return [...rows].sort((a, b) => {
+      const va = sv(a);
+      const vb = sv(b);
+      if (va === vb) return 0;
+      if (va === null) return 1;
+      if (vb === null) return -1;
+      return (va < vb ? -1 : 1) * dir;
+    });
+  }, [rows, columns, sort]);
+  return (
+    <table className="table" data-testid={testId}>
+      {caption ? <caption>{caption}</caption> : null}
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <th
+              key={c.key}
+              className={c.align ? `align-${c.align}` : undefined}
+              title={c.title}
+              aria-sort={sort?.key === c.key ? (sort.dir === "asc" ? "ascending" : "descending") : undefined}
+            >
+              {c.sortValue ? (
+                <button
+                  type="button"
+                  className="sort-button"
+                  data-testid={`sort-${c.key}`}
+                  onClick={() =>
+                    setSort((s) =>
+                      s?.key === c.key
+                        ? { key: c.key, dir: s.dir === "asc" ? "desc" : "asc" }
+                        : { key: c.key, dir: "desc" },
+                    )
+                  }
+                >
+                  {c.label}
+                  {sort?.key === c.key ? (sort.dir === "asc" ? " ▲" : " ▼") : ""}
+                </button>
+              ) : (
+                c.label
+              )}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {sorted.length === 0 ? (
+          <tr>
+            <td colSpan={columns.length} className="empty">
+              {empty}
+            </td>
+          </tr>
+        ) : (
+          sorted.map((r) => {
+            const k = rowKey(r);
+            const cls = [
+              rowClass?.(r),
+              onRowClick ? "clickable" : undefined,
+              selectedKey === k ? "selected" : undefined,
+            ]
+              .filter(Boolean)
+              .join(" ");
+            return (
+              <tr
+                key={k}
+                className={cls || undefined}
+                data-testid={rowTestId?.(r)}
+                onClick={onRowClick ? () => onRowClick(r) : undefined}
+                onKeyDown={onRowClick ? (e) => (e.key === "Enter" ? onRowClick(r) : undefined) : undefined}
+                tabIndex={onRowClick ? 0 : undefined}
+                aria-selected={selectedKey !== undefined ? selectedKey === k : undefined}
+              >
+                {columns.map((c) => (
+                  <td key={c.key} className={c.align ? `align-${c.align}` : undefined}>
+                    {c.render(r)}
+                  </td>
+                ))}
+              </tr>
+            );
+          })
+        )}
+      </tbody>
+    </table>
+  );
+}

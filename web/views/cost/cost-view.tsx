@@ -1,0 +1,6 @@
+import { Pending } from "../../ui/pending.tsx";
+import type { SessionViewProps } from "../session-view.tsx";
+
+export function CostView(_props: SessionViewProps) {
+  return <Pending what="cost" />;
+}

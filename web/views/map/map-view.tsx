@@ -1,0 +1,337 @@
+// The map tab: size-mode switch, search, zoom with breadcrumbs, legend, footer, PNG export and the
+// "OpenClaw map" toggle. URL state: size, zoom, q, oc.
+
+import { useQuery } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { ContextMapDTO, MapNode, SizeMode } from "../../../shared/map.ts";
+import { mapQuery } from "../../api/queries.ts";
+import { setParams } from "../../router.ts";
+import {
+  CACHE_COLORS,
+  CACHE_LABELS,
+  CACHE_STATES,
+  css,
+  fallbackColor,
+  parseRgb,
+  type Rgb,
+} from "../../treemap/colors.ts";
+import { exportMapPng } from "../../treemap/export-png.ts";
+import { indexTree, layoutTreemap, pathTo, searchTree, sizeOf } from "../../treemap/layout.ts";
+import { readOpenClawMap } from "../../treemap/openclaw-map.ts";
+import { OpenClawMapView } from "../../treemap/openclaw-map-view.tsx";
+import { formatSize, Treemap } from "../../treemap/treemap.tsx";
+import { useElementWidth } from "../../treemap/use-size.ts";
+import { fmtInt, fmtPct } from "../../ui/format.ts";
+import { isTyping } from "../../ui/shortcuts.tsx";
+import { QueryPanel } from "../../ui/status.tsx";
+import type { SessionViewProps } from "../session-view.tsx";
+
+const MODES: { key: SizeMode; label: string; hint: string }[] = [
+  { key: "chars", label: "Chars", hint: "JS string length (UTF-16 code units)" },
+  { key: "estTokens", label: "Est. tokens", hint: "OpenClaw's estimate: ceil(chars / 4)" },
+  { key: "tiktoken", label: "Tokenizer", hint: "Counted with a real tokenizer (js-tiktoken)" },
+  {
+    key: "cache",
+    label: "Cache state",
+    hint: "Est. tokens, coloured by prompt-cache state at the last call",
+  },
+];
+
+function parseMode(v: string | null): SizeMode {
+  return v === "estTokens" || v === "tiktoken" || v === "cache" ? v : "chars";
+}
+
+export function MapView({ agentId, sessionId, params }: SessionViewProps) {
+  const query = useQuery(mapQuery(agentId, sessionId));
+  return (
+    <QueryPanel query={query} label="the context map">
+      {(dto) => <MapPanel dto={dto} agentId={agentId} sessionId={sessionId} params={params} />}
+    </QueryPanel>
+  );
+}
+
+function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto: ContextMapDTO }) {
+  const mode = parseMode(params.get("size"));
+  const q = params.get("q") ?? "";
+  const openclaw = useMemo(() => readOpenClawMap(dto), [dto]);
+  const showOc = params.get("oc") === "1" && openclaw !== null;
+  const index = indexTree(dto.root);
+  const zoomParam = params.get("zoom") ?? "";
+  const viewRoot: MapNode = index.byId.get(zoomParam) ?? dto.root;
+  const crumbs = pathTo(index, dto.root, viewRoot.id);
+
+  const colors = useMemo(() => {
+    const m = new Map<string, Rgb>();
+    dto.groups.forEach((g, i) => {
+      m.set(g.key, parseRgb(g.color) ?? fallbackColor(i));
+    });
+    return m;
+  }, [dto]);
+
+  const boxRef = useRef<HTMLDivElement>(null);
+  const svgHost = useRef<HTMLDivElement>(null);
+  const width = useElementWidth(boxRef);
+  const mapWidth = Math.max(320, width);
+  const mapHeight = Math.max(360, Math.min(760, Math.round(mapWidth * 0.56)));
+  const layout = useMemo(
+    () => layoutTreemap(viewRoot, { width: mapWidth, height: mapHeight, mode }),
+    [viewRoot, mapWidth, mapHeight, mode],
+  );
+  const search = useMemo(() => (q.trim() === "" ? null : searchTree(index, q)), [index, q]);
+  const grandTotal = useMemo(() => layoutTotal(dto.root, mode), [dto, mode]);
+  const exact = dto.tokenizer.state === "ready";
+
+  const zoomTo = useCallback((id: string) => setParams({ zoom: id === "" ? null : id }), []);
+  const zoomOut = useCallback(() => {
+    const parent = index.parentOf.get(viewRoot.id);
+    if (parent !== undefined && parent !== null) zoomTo(parent);
+  }, [index, viewRoot.id, zoomTo]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || isTyping(e.target) || document.querySelector("dialog[open]")) return;
+      if ((e.key === "Escape" || e.key === "Backspace") && viewRoot.id !== dto.root.id) {
+        e.preventDefault();
+        zoomOut();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [zoomOut, viewRoot.id, dto.root.id]);
+
+  const legend = useMemo(() => {
+    if (mode === "cache") {
+      const sums = new Map<string, number>();
+      const walk = (n: MapNode) => {
+        if (n.children && n.children.length > 0) n.children.forEach(walk);
+        else sums.set(n.cache ?? "unknown", (sums.get(n.cache ?? "unknown") ?? 0) + sizeOf(n, mode));
+      };
+      walk(viewRoot);
+      return CACHE_STATES.map((k) => ({
+        key: k,
+        label: CACHE_LABELS[k],
+        color: css(CACHE_COLORS[k]),
+        value: sums.get(k) ?? 0,
+      }));
+    }
+    return dto.groups.map((g, i) => {
+      let value = 0;
+      for (const c of dto.root.children ?? []) if (c.group === g.key) value += layoutTotal(c, mode);
+      return { key: g.key, label: g.name, color: css(colors.get(g.key) ?? fallbackColor(i)), value };
+    });
+  }, [dto, mode, colors, viewRoot]);
+  const legendTotal = mode === "cache" ? layoutTotal(viewRoot, mode) : grandTotal;
+
+  const trackedTok = Math.ceil(dto.trackedChars / 4);
+  const footer = `${fmtInt(dto.trackedChars)} chars tracked (~${fmtInt(trackedTok)} tok) / actual ctx ${
+    dto.actualTokens === null ? "unknown" : `${fmtInt(dto.actualTokens)} tok`
+  } / window ${dto.windowTokens === null || dto.windowTokens <= 0 ? "unknown" : `${fmtInt(dto.windowTokens)} tok`}`;
+
+  const [exporting, setExporting] = useState<string | null>(null);
+  const onExport = async () => {
+    const svg = svgHost.current?.querySelector("svg");
+    if (!svg) return;
+    setExporting("Exporting…");
+    try {
+      await exportMapPng({
+        svg,
+        title: showOc ? "OpenClaw context map" : "Context map",
+        subtitle: `${agentId} / ${sessionId}${viewRoot.id ? ` / ${crumbs.map((c) => c.name).join(" › ")}` : ""} — sized by ${
+          MODES.find((m) => m.key === mode)?.label ?? mode
+        }`,
+        legend: legend.map((l) => ({
+          label: l.label,
+          color: l.color,
+          detail: `${fmtPct(legendTotal > 0 ? l.value / legendTotal : null, 0)} · ${formatSize(l.value, mode, exact)}`,
+        })),
+        footer,
+        filename: `clawscope-map-${agentId}-${sessionId}${viewRoot.id ? `-${viewRoot.id.replace(/[^A-Za-z0-9._-]+/g, "_")}` : ""}.png`,
+      });
+      setExporting(null);
+    } catch (e) {
+      setExporting(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  return (
+    <div className="map-view">
+      <div className="toolbar">
+        <fieldset className="segmented" aria-label="Size tiles by">
+          {MODES.map((m) => (
+            <button
+              key={m.key}
+              type="button"
+              aria-pressed={mode === m.key}
+              className={mode === m.key ? "active" : undefined}
+              title={m.hint}
+              disabled={showOc}
+              onClick={() => setParams({ size: m.key === "chars" ? null : m.key }, { replace: true })}
+              data-testid={`size-${m.key}`}
+            >
+              {m.label}
+            </button>
+          ))}
+        </fieldset>
+        <input
+          type="search"
+          placeholder="Find tiles…  ( / )"
+          aria-label="Search tiles"
+          value={q}
+          data-search-box
+          data-testid="map-search"
+          disabled={showOc}
+          onChange={(e) => setParams({ q: e.target.value }, { replace: true })}
+        />
+        {search ? (
+          <span className="muted small" data-testid="map-search-count">
+            {search.matches.size} match{search.matches.size === 1 ? "" : "es"}
+          </span>
+        ) : null}
+        <span className="spacer" />
+        <label
+          className="checkbox"
+          title={
+            openclaw
+              ? "Draw OpenClaw's own five-group map (binary split)"
+              : "The server does not provide OpenClaw's map values for this session"
+          }
+        >
+          <input
+            type="checkbox"
+            checked={showOc}
+            disabled={openclaw === null}
+            onChange={(e) => setParams({ oc: e.target.checked ? "1" : null })}
+            data-testid="map-openclaw-toggle"
+          />{" "}
+          OpenClaw map
+        </label>
+        <button
+          type="button"
+          onClick={() => void onExport()}
+          data-testid="map-export-png"
+          disabled={exporting === "Exporting…"}
+        >
+          Export PNG
+        </button>
+        {exporting && exporting !== "Exporting…" ? (
+          <span className="error-text small">{exporting}</span>
+        ) : null}
+      </div>
+
+      {mode === "tiktoken" && !showOc ? <TokenizerNote dto={dto} /> : null}
+
+      {!showOc ? (
+        <nav className="breadcrumbs" aria-label="Zoom path" data-testid="map-breadcrumbs">
+          {crumbs.map((c, i) => (
+            <span key={c.id}>
+              {i > 0 ? <span className="crumb-sep"> › </span> : null}
+              {i === crumbs.length - 1 ? (
+                <span className="crumb current" aria-current="page">
+                  {c.id === "" ? "All context" : c.name}
+                </span>
+              ) : (
+                <button
+                  type="button"
+                  className="crumb link"
+                  onClick={() => zoomTo(c.id)}
+                  data-testid={`breadcrumb-${i}`}
+                >
+                  {c.id === "" ? "All context" : c.name}
+                </button>
+              )}
+            </span>
+          ))}
+          {crumbs.length > 1 ? <span className="muted small"> — Esc / Backspace to zoom out</span> : null}
+        </nav>
+      ) : null}
+
+      <div className="map-body">
+        <div className="map-canvas" ref={boxRef}>
+          <div ref={svgHost}>
+            {showOc && openclaw ? (
+              <OpenClawMapView map={openclaw} width={mapWidth} />
+            ) : layout.rects.length === 0 ? (
+              <div className="empty-map" data-testid="map-empty">
+                Nothing to draw: every tile is 0 in this size mode.
+              </div>
+            ) : (
+              <Treemap
+                layout={layout}
+                mode={mode}
+                colors={colors}
+                grandTotal={grandTotal}
+                search={search}
+                onZoom={zoomTo}
+                viewRootId={viewRoot.id}
+                title={`Context map of ${agentId}/${sessionId}`}
+                exact={exact}
+              />
+            )}
+          </div>
+          {layout.culled > 0 && !showOc ? (
+            <div className="muted small" data-testid="map-culled">
+              {fmtInt(layout.culled)} tiles too small to draw at this size — zoom in to see them.
+            </div>
+          ) : null}
+        </div>
+        {!showOc ? (
+          <aside className="legend" aria-label="Legend" data-testid="map-legend">
+            <h3>Legend</h3>
+            <ul>
+              {legend.map((l) => (
+                <li key={l.key} data-testid={`legend-${l.key}`}>
+                  <span className="swatch" style={{ background: l.color }} />
+                  <span className="legend-label">{l.label}</span>
+                  <span className="legend-pct">
+                    {fmtPct(legendTotal > 0 ? l.value / legendTotal : null, 1)}
+                  </span>
+                  <span className="legend-size muted small">{formatSize(l.value, mode, exact)}</span>
+                </li>
+              ))}
+            </ul>
+          </aside>
+        ) : null}
+      </div>
+      <footer className="map-footer" data-testid="map-footer">
+        <span>{footer}</span>
+        <span className="muted" title={dto.untracked.reason}>
+          {" "}
+          · untracked{" "}
+          {dto.untracked.tokens === null
+            ? `unknown (${dto.untracked.reason})`
+            : `${fmtInt(dto.untracked.tokens)} tok`}
+        </span>
+      </footer>
+    </div>
+  );
+}
+
+function layoutTotal(n: MapNode, mode: SizeMode): number {
+  if (!n.children || n.children.length === 0) return Math.max(0, sizeOf(n, mode));
+  let s = 0;
+  for (const c of n.children) s += layoutTotal(c, mode);
+  return s;
+}
+
+function TokenizerNote({ dto }: { dto: ContextMapDTO }) {
+  const t = dto.tokenizer;
+  if (t.state === "ready")
+    return (
+      <p className="note small" data-testid="tokenizer-note">
+        Exact tokenizer counts ({t.encoding ?? "tokenizer"}).
+      </p>
+    );
+  if (t.state === "unavailable")
+    return (
+      <p className="note small" data-testid="tokenizer-note">
+        Tokenizer counts are not available for this session; tiles use OpenClaw's estimate (chars / 4).
+      </p>
+    );
+  return (
+    <p className="note small" data-testid="tokenizer-note">
+      Estimate until exact counts arrive ({t.encoding ?? "tokenizer"} counting…){" "}
+      <progress max={1} value={t.progress} aria-label="Tokenizer progress" data-testid="tokenizer-progress" />{" "}
+      {fmtPct(t.progress, 0)}
+    </p>
+  );
+}

@@ -1,0 +1,108 @@
+// One session: title, badges, tabs. Each tab is its own panel with its own loading / error state, so a
+// broken report in one tab never blanks the others.
+
+import { useQuery } from "@tanstack/react-query";
+import { sessionsQuery } from "../api/queries.ts";
+import { hrefWithGlobals, isTab, onLinkClick, setParams, type Tab } from "../router.ts";
+import { fmtBytes, fmtDate, fmtInt } from "../ui/format.ts";
+import { type TabDef, Tabs } from "../ui/tabs.tsx";
+import { CostView } from "./cost/cost-view.tsx";
+import { MapView } from "./map/map-view.tsx";
+import { PruningView } from "./pruning/pruning-view.tsx";
+import { ReportView } from "./report/report-view.tsx";
+import { TruncationView } from "./truncation/truncation-view.tsx";
+
+const TAB_DEFS: TabDef<Tab>[] = [
+  { key: "map", label: "Context map", hint: "What fills the context window (1)" },
+  { key: "context", label: "/context", hint: "OpenClaw's /context list, detail and json (2)" },
+  { key: "truncation", label: "Bootstrap truncation", hint: "What the bootstrap caps cut (3)" },
+  { key: "pruning", label: "Pruning", hint: "Cache-TTL session pruning replay (4)" },
+  { key: "cost", label: "Cache & cost", hint: "Per-call cache hits and cost (5)" },
+];
+
+export function SessionView({
+  agentId,
+  sessionId,
+  params,
+}: {
+  agentId: string;
+  sessionId: string;
+  params: URLSearchParams;
+}) {
+  const tabParam = params.get("tab");
+  const tab: Tab = isTab(tabParam) ? tabParam : "map";
+  const sessions = useQuery(sessionsQuery());
+  const summary = sessions.data?.sessions.find((s) => s.agentId === agentId && s.sessionId === sessionId);
+  const back = hrefWithGlobals("/");
+  return (
+    <section className="session-view" aria-label="Session">
+      <div className="session-head">
+        <a
+          href={back}
+          onClick={(e) => onLinkClick(e, back)}
+          className="back-link"
+          data-testid="back-to-sessions"
+        >
+          ← Sessions
+        </a>
+        <h1 data-testid="session-title">
+          <span className="badge badge-agent">{agentId}</span> {summary?.sessionKey ?? sessionId}
+        </h1>
+        {summary ? (
+          <div className="session-meta muted small" data-testid="session-meta">
+            <span className="mono">{sessionId}</span>
+            <span className={`badge badge-${summary.storage}`}>
+              {summary.storage === "jsonl" ? "JSONL" : "SQLite"}
+            </span>
+            {summary.archived ? <span className="badge badge-archived">{summary.archived}</span> : null}
+            {summary.parseErrorCount > 0 ? (
+              <span className="badge badge-error">{summary.parseErrorCount} parse errors</span>
+            ) : null}
+            {summary.model ? (
+              <span className="mono">
+                {summary.provider ? `${summary.provider}/` : ""}
+                {summary.model}
+              </span>
+            ) : null}
+            <span>updated {fmtDate(summary.updatedAt)}</span>
+            <span>{fmtInt(summary.entryCount)} entries</span>
+            <span>{fmtBytes(summary.sizeBytes)}</span>
+            <span className="mono" title="Location in the state dir">
+              {summary.location}
+            </span>
+          </div>
+        ) : null}
+      </div>
+      <Tabs
+        tabs={TAB_DEFS}
+        active={tab}
+        label="Session views"
+        onSelect={(k) => setParams({ tab: k === "map" ? null : k })}
+      />
+      <div
+        className="tab-panel"
+        role="tabpanel"
+        aria-label={TAB_DEFS.find((t) => t.key === tab)?.label}
+        data-testid={`panel-${tab}`}
+      >
+        {tab === "map" ? (
+          <MapView agentId={agentId} sessionId={sessionId} params={params} />
+        ) : tab === "context" ? (
+          <ReportView agentId={agentId} sessionId={sessionId} params={params} />
+        ) : tab === "truncation" ? (
+          <TruncationView agentId={agentId} sessionId={sessionId} params={params} />
+        ) : tab === "pruning" ? (
+          <PruningView agentId={agentId} sessionId={sessionId} params={params} />
+        ) : (
+          <CostView agentId={agentId} sessionId={sessionId} params={params} />
+        )}
+      </div>
+    </section>
+  );
+}
+
+export interface SessionViewProps {
+  agentId: string;
+  sessionId: string;
+  params: URLSearchParams;
+}

@@ -1,0 +1,254 @@
+// Session picker across agents: search, sort (updated / size / entries), archived toggle, storage and
+// archive badges, parse-error badges. State in the URL: q, sort, archived.
+
+import { useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
+import type { SessionSummary } from "../../../shared/session.ts";
+import { sessionsQuery } from "../../api/queries.ts";
+import { hrefWithGlobals, onLinkClick, sessionPath, setParams } from "../../router.ts";
+import { fmtBytes, fmtDate, fmtInt, relTime } from "../../ui/format.ts";
+import { IssueList, QueryPanel } from "../../ui/status.tsx";
+import { type Column, Table } from "../../ui/table.tsx";
+import { useCostBySession } from "./cost-column.tsx";
+
+export type SessionSort = "updated" | "size" | "entries" | "cost";
+
+function parseSort(v: string | null): SessionSort {
+  return v === "size" || v === "entries" || v === "cost" ? v : "updated";
+}
+
+export function sessionKey(s: { agentId: string; sessionId: string }): string {
+  return `${s.agentId}/${s.sessionId}`;
+}
+
+export function matchesSearch(s: SessionSummary, q: string): boolean {
+  if (q === "") return true;
+  const hay = [s.agentId, s.sessionId, s.sessionKey ?? "", s.model ?? "", s.provider ?? "", s.location]
+    .join(" ")
+    .toLowerCase();
+  return q
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((w) => hay.includes(w));
+}
+
+export function SessionsView({ params }: { params: URLSearchParams }) {
+  const query = useQuery(sessionsQuery());
+  const q = params.get("q") ?? "";
+  const sort = parseSort(params.get("sort"));
+  const showArchived = params.get("archived") === "1";
+  const cost = useCostBySession();
+
+  return (
+    <section className="sessions-view" aria-label="Sessions">
+      <div className="toolbar">
+        <h1>Sessions</h1>
+        <input
+          type="search"
+          placeholder="Search agent, session, key, model…  ( / )"
+          aria-label="Search sessions"
+          value={q}
+          data-search-box
+          data-testid="session-search"
+          onChange={(e) => setParams({ q: e.target.value }, { replace: true })}
+        />
+        <label>
+          Sort{" "}
+          <select
+            value={sort}
+            aria-label="Sort sessions"
+            data-testid="session-sort"
+            onChange={(e) =>
+              setParams({ sort: e.target.value === "updated" ? null : e.target.value }, { replace: true })
+            }
+          >
+            <option value="updated">last updated</option>
+            <option value="size">size</option>
+            <option value="entries">entries</option>
+            <option value="cost" disabled={!cost.available}>
+              cost{cost.available ? "" : " (unavailable)"}
+            </option>
+          </select>
+        </label>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={showArchived}
+            data-testid="session-archived-toggle"
+            onChange={(e) => setParams({ archived: e.target.checked ? "1" : null }, { replace: true })}
+          />{" "}
+          show archived
+        </label>
+      </div>
+      <QueryPanel query={query} label="sessions">
+        {(data) => {
+          const archivedCount = data.sessions.filter((s) => s.archived !== null).length;
+          return (
+            <>
+              <IssueList
+                issues={data.issues}
+                title="Problems found while scanning the state dir"
+                testId="sessions-issues"
+              />
+              <SessionTable
+                sessions={data.sessions.filter(
+                  (s) => (showArchived || s.archived === null) && matchesSearch(s, q),
+                )}
+                sort={sort}
+                costOf={cost.costOf}
+              />
+              <p className="muted" data-testid="session-count">
+                {data.sessions.length} session{data.sessions.length === 1 ? "" : "s"} in{" "}
+                {new Set(data.sessions.map((s) => s.agentId)).size} agent(s)
+                {archivedCount > 0 && !showArchived ? `; ${archivedCount} archived hidden` : ""}
+              </p>
+            </>
+          );
+        }}
+      </QueryPanel>
+    </section>
+  );
+}
+
+function sortValue(
+  sort: SessionSort,
+  s: SessionSummary,
+  costOf: (s: SessionSummary) => number | null,
+): number {
+  switch (sort) {
+    case "updated":
+      return s.updatedAt ?? -1;
+    case "size":
+      return s.sizeBytes ?? -1;
+    case "entries":
+      return s.entryCount ?? -1;
+    case "cost":
+      return costOf(s) ?? -1;
+  }
+}
+
+function SessionTable({
+  sessions,
+  sort,
+  costOf,
+}: {
+  sessions: SessionSummary[];
+  sort: SessionSort;
+  costOf: (s: SessionSummary) => number | null;
+}) {
+  const rows = useMemo(
+    () => [...sessions].sort((a, b) => sortValue(sort, b, costOf) - sortValue(sort, a, costOf)),
+    [sessions, sort, costOf],
+  );
+  const columns: Column<SessionSummary>[] = [
+    {
+      key: "session",
+      label: "Session",
+      render: (s) => {
+        const href = hrefWithGlobals(sessionPath(s.agentId, s.sessionId));
+        return (
+          <div>
+            <a
+              href={href}
+              onClick={(e) => onLinkClick(e, href)}
+              data-testid={`session-link-${sessionKey(s)}`}
+              className="session-link"
+            >
+              {s.sessionKey ?? s.sessionId}
+            </a>
+            <div className="muted small mono">{s.sessionKey ? s.sessionId : s.location}</div>
+          </div>
+        );
+      },
+    },
+    { key: "agent", label: "Agent", render: (s) => <span className="badge badge-agent">{s.agentId}</span> },
+    {
+      key: "badges",
+      label: "Storage",
+      render: (s) => (
+        <span className="badges">
+          <span
+            className={`badge badge-${s.storage}`}
+            title={s.storage === "jsonl" ? "JSONL era (≤ 2026.7.1)" : "SQLite era (≥ 2026.7.2)"}
+          >
+            {s.storage === "jsonl" ? "JSONL" : "SQLite"}
+          </span>
+          {s.archived ? (
+            <span
+              className="badge badge-archived"
+              title={archivedHint(s.archived)}
+              data-testid="badge-archived"
+            >
+              {s.archived}
+            </span>
+          ) : null}
+          {s.parseErrorCount > 0 ? (
+            <span
+              className="badge badge-error"
+              title="Lines / rows that could not be parsed"
+              data-testid="badge-parse-errors"
+            >
+              {s.parseErrorCount} parse error{s.parseErrorCount === 1 ? "" : "s"}
+            </span>
+          ) : null}
+        </span>
+      ),
+    },
+    {
+      key: "model",
+      label: "Model",
+      render: (s) =>
+        s.model ? (
+          <span className="mono small">
+            {s.provider ? `${s.provider}/` : ""}
+            {s.model}
+          </span>
+        ) : (
+          <span className="muted">—</span>
+        ),
+    },
+    {
+      key: "updated",
+      label: "Updated",
+      render: (s) => <span title={fmtDate(s.updatedAt)}>{relTime(s.updatedAt)}</span>,
+    },
+    { key: "entries", label: "Entries", align: "right", render: (s) => fmtInt(s.entryCount) },
+    { key: "size", label: "Size", align: "right", render: (s) => fmtBytes(s.sizeBytes) },
+    {
+      key: "cost",
+      label: "Cost",
+      align: "right",
+      render: (s) => {
+        const c = costOf(s);
+        return c === null ? <span className="muted">—</span> : `$${c.toFixed(c < 0.01 && c > 0 ? 4 : 2)}`;
+      },
+    },
+  ];
+  return (
+    <Table
+      testId="sessions-table"
+      columns={columns}
+      rows={rows}
+      rowKey={sessionKey}
+      rowTestId={(s) => `session-row-${sessionKey(s)}`}
+      rowClass={(s) => (s.archived ? "archived" : undefined)}
+      empty="No session matches."
+    />
+  );
+}
+
+function archivedHint(kind: NonNullable<SessionSummary["archived"]>): string {
+  switch (kind) {
+    case "reset":
+      return "Archived by /reset (*.jsonl.reset.<ts>)";
+    case "deleted":
+      return "Archived when deleted (*.jsonl.deleted.<ts>)";
+    case "ended":
+      return "An earlier session window of this key";
+    case "orphan":
+      return "No sessions store entry points to this transcript";
+    case "cold":
+      return "SQLite cold archive";
+  }
+}
