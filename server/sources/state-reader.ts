@@ -1,0 +1,376 @@
+// The composition the API and CLI use: discover agents, list sessions of both storage eras, load one
+// session, resolve a user-typed reference. Read-only (spec storage.md: never write into the state dir).
+//
+// Session addressing (`SessionRef = {agentId, sessionId}`):
+// - live JSONL sessions: the transcript file name without `.jsonl` (= the SessionEntry's sessionId);
+// - archived JSONL files: `<id>.reset.<ts>` / `<id>.deleted.<ts>` (the file name without the `.jsonl`
+//   part), unique per agent and never equal to the live id; orphans: their file stem;
+// - SQLite sessions: whatever server/sources/sqlite/sqlite-source.ts lists.
+// Request-supplied ids must match SAFE_ID (no `/`, no `..`) and every opened path must stay under the
+// state dir after realpath — a hostile ref or symlink cannot read other files.
+
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import path from "node:path";
+import { isObject, type JsonObject, str } from "../../shared/json.ts";
+import type { LoadedSession, ParseIssue, SessionRef, SessionSummary, Transcript } from "../model/session.ts";
+import { detectJsonlVersion } from "./detect-version.ts";
+import { type DiscoveredAgent, type DiscoveredState, discoverState, isSafeId } from "./discover.ts";
+import { countLineErrors, parseTranscriptBytes } from "./jsonl/read-transcript.ts";
+import { type JsonlSessionRow, listJsonlSessions } from "./jsonl/sessions-store.ts";
+import { listSqliteSessions, loadSqliteSession } from "./sqlite/sqlite-source.ts";
+
+export interface LoadError {
+  error: { code: string; message: string; status: 404 | 422 | 500 };
+}
+
+export interface LoadRef {
+  agentId: string;
+  sessionId: string;
+  /** JSONL only: a file name inside the agent's sessions dir (e.g. `<id>.jsonl.reset.<ts>`), loaded directly. */
+  archivedFile?: string;
+}
+
+export interface StateReader {
+  /** Absolute state dir (as given, resolved). */
+  readonly stateDir: string;
+  discover(): DiscoveredState;
+  listSessions(): { sessions: SessionSummary[]; issues: ParseIssue[] };
+  loadSession(ref: LoadRef): LoadedSession | LoadError;
+  /** REF = a session id, a session key (`agent:main:main`), or `AGENT/SESSIONID`. */
+  resolveRef(ref: string): SessionRef | null;
+}
+
+export interface StateReaderOptions {
+  /** Parsed transcripts kept in memory (LRU). Default 8. */
+  cacheSize?: number;
+}
+
+/** One listed session with what lookups need (keys for JSONL rows). */
+interface ListedRow {
+  summary: SessionSummary;
+  sessionKeys: string[];
+  jsonl: JsonlSessionRow | null;
+}
+
+interface CachedTranscript {
+  identity: string;
+  transcript: Transcript;
+}
+
+function isLoadError(v: unknown): v is LoadError {
+  return isObject(v) && isObject(v.error);
+}
+
+function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
+}
+
+function fail(code: string, message: string, status: 404 | 422 | 500): LoadError {
+  return { error: { code, message, status } };
+}
+
+function emptyTranscript(): Transcript {
+  return { header: null, version: null, entries: [], activeBranch: [], leafIndex: null, issues: [] };
+}
+
+/**
+ * Rebase `systemPromptReport.workspaceDir` for file access (storage.md §7): when the recorded dir does
+ * not exist here and lies under the recorded state dir (prefix of `sessionFile` before
+ * `/agents/<id>/sessions/`, or of `workspaceDir` before `/workspace[-<id>]`), swap that prefix for the
+ * state dir being read. Rendered output must keep the recorded string; this is only for reading files.
+ */
+function rebaseWorkspace(
+  entry: JsonObject | null,
+  stateDir: string,
+): { recorded: string; actual: string } | null {
+  const report = entry?.systemPromptReport;
+  const workspaceDir = isObject(report) ? str(report, "workspaceDir") : undefined;
+  if (!workspaceDir || !path.isAbsolute(workspaceDir)) return null;
+  try {
+    statSync(workspaceDir);
+    return null; // exists where recorded: nothing to rebase
+  } catch {
+    // fall through
+  }
+  const norm = workspaceDir.replace(/\\/g, "/").replace(/\/+$/, "");
+  const sessionFile = str(entry, "sessionFile")?.replace(/\\/g, "/");
+  const fromSessionFile = sessionFile
+    ? /^(.*)\/agents\/[^/]+\/sessions\/[^/]+$/.exec(sessionFile)?.[1]
+    : undefined;
+  const fromWorkspace = /^(.*)\/workspace(?:-[^/]+)?$/.exec(norm)?.[1];
+  const recordedStateDir = fromSessionFile ?? fromWorkspace;
+  if (!recordedStateDir || !norm.startsWith(`${recordedStateDir}/`)) return null;
+  const rest = norm.slice(recordedStateDir.length + 1);
+  if (rest.split("/").includes("..")) return null;
+  return { recorded: workspaceDir, actual: path.join(stateDir, ...rest.split("/")) };
+}
+
+export function openStateReader(stateDirInput: string, opts: StateReaderOptions = {}): StateReader {
+  const stateDir = path.resolve(stateDirInput);
+  const cacheSize = Math.max(1, opts.cacheSize ?? 8);
+  const cache = new Map<string, CachedTranscript>();
+
+  const realStateDir = (): string => {
+    try {
+      return realpathSync(stateDir);
+    } catch {
+      return stateDir;
+    }
+  };
+
+  /** Identity of a file for the cache: device + inode + size + mtime. */
+  const fileIdentity = (real: string): string | null => {
+    try {
+      const st = statSync(real);
+      return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
+    } catch {
+      return null;
+    }
+  };
+
+  const cachedErrorCount = (file: string): number | null => {
+    let real: string;
+    try {
+      real = realpathSync(file);
+    } catch {
+      return null;
+    }
+    const hit = cache.get(real);
+    if (!hit || hit.identity !== fileIdentity(real)) return null;
+    return countLineErrors(hit.transcript);
+  };
+
+  const listAgent = (agent: DiscoveredAgent): { rows: ListedRow[]; issues: ParseIssue[] } => {
+    const issues: ParseIssue[] = [];
+    if (agent.sqlitePath) {
+      if (agent.sessionsDir) {
+        issues.push({
+          source: `agents/${agent.agentId}/sessions`,
+          code: "legacy-jsonl-ignored",
+          message:
+            "JSONL sessions next to a SQLite store are migration inputs (`openclaw doctor --fix`), not live data; not listed",
+          severity: "warning",
+        });
+      }
+      try {
+        const res = listSqliteSessions(stateDir, agent.agentId, agent.sqlitePath);
+        issues.push(...res.issues);
+        return {
+          rows: res.sessions.map((s) => ({
+            summary: s,
+            sessionKeys: s.sessionKey ? [s.sessionKey] : [],
+            jsonl: null,
+          })),
+          issues,
+        };
+      } catch (e) {
+        issues.push({
+          source: path.relative(stateDir, agent.sqlitePath),
+          code: "read-failed",
+          message: `cannot list SQLite sessions: ${errorMessage(e)}`,
+          severity: "error",
+        });
+        return { rows: [], issues };
+      }
+    }
+    if (!agent.sessionsDir) return { rows: [], issues };
+    try {
+      const listing = listJsonlSessions(stateDir, agent.agentId, agent.sessionsDir);
+      issues.push(...listing.issues);
+      const rows: ListedRow[] = listing.rows.map((r) => {
+        const errors = r.file ? cachedErrorCount(r.file) : null;
+        const summary = errors !== null ? { ...r.summary, parseErrorCount: errors } : r.summary;
+        return { summary, sessionKeys: r.sessionKeys, jsonl: r };
+      });
+      for (const r of listing.rows) issues.push(...r.issues);
+      return { rows, issues };
+    } catch (e) {
+      issues.push({
+        source: `agents/${agent.agentId}/sessions`,
+        code: "read-failed",
+        message: `cannot list sessions: ${errorMessage(e)}`,
+        severity: "error",
+      });
+      return { rows: [], issues };
+    }
+  };
+
+  const listAll = (): { agents: { agent: DiscoveredAgent; rows: ListedRow[] }[]; issues: ParseIssue[] } => {
+    const disc = discoverState(stateDir);
+    const issues = [...disc.issues];
+    const agents = disc.agents.map((agent) => {
+      const res = listAgent(agent);
+      issues.push(...res.issues);
+      return { agent, rows: res.rows };
+    });
+    return { agents, issues };
+  };
+
+  /** Parse a JSONL transcript through the LRU cache. */
+  const parseCached = (real: string, source: string): Transcript | LoadError => {
+    const identity = fileIdentity(real);
+    if (identity === null) return fail("read-failed", `cannot stat ${source}`, 500);
+    const hit = cache.get(real);
+    if (hit && hit.identity === identity) {
+      cache.delete(real);
+      cache.set(real, hit);
+      return hit.transcript;
+    }
+    let buf: Buffer;
+    try {
+      buf = readFileSync(real);
+    } catch (e) {
+      return fail("read-failed", `cannot read ${source}: ${errorMessage(e)}`, 500);
+    }
+    const transcript = parseTranscriptBytes(buf, source);
+    cache.delete(real);
+    cache.set(real, { identity, transcript });
+    while (cache.size > cacheSize) {
+      const oldest = cache.keys().next().value;
+      if (oldest === undefined) break;
+      cache.delete(oldest);
+    }
+    return transcript;
+  };
+
+  const loadJsonlRow = (row: JsonlSessionRow): LoadedSession | LoadError => {
+    const rebasedPaths: { recorded: string; actual: string }[] = [];
+    if (row.rebased) rebasedPaths.push(row.rebased);
+    const ws = rebaseWorkspace(row.entry, stateDir);
+    if (ws) rebasedPaths.push(ws);
+    if (row.file === null) {
+      // An entry without transcript still has its stored report (/context can render it).
+      const transcript = emptyTranscript();
+      return {
+        summary: row.summary,
+        entry: row.entry,
+        transcript,
+        version: detectJsonlVersion(row.entry, null),
+        rebasedPaths,
+        issues: [...row.issues],
+      };
+    }
+    let real: string;
+    try {
+      real = realpathSync(row.file);
+    } catch (e) {
+      return fail("read-failed", `cannot open ${row.summary.location}: ${errorMessage(e)}`, 500);
+    }
+    if (!isInside(real, realStateDir())) {
+      return fail("path-outside-state-dir", `${row.summary.location} resolves outside the state dir`, 422);
+    }
+    const source = row.summary.location;
+    const parsed = parseCached(real, source);
+    if (isLoadError(parsed)) return parsed;
+    return {
+      summary: {
+        ...row.summary,
+        entryCount: parsed.entries.length,
+        parseErrorCount: countLineErrors(parsed),
+      },
+      entry: row.entry,
+      transcript: parsed,
+      version: detectJsonlVersion(row.entry, parsed),
+      rebasedPaths,
+      issues: [...row.issues, ...parsed.issues],
+    };
+  };
+
+  const reader: StateReader = {
+    stateDir,
+
+    discover: () => discoverState(stateDir),
+
+    listSessions() {
+      const all = listAll();
+      return { sessions: all.agents.flatMap((a) => a.rows.map((r) => r.summary)), issues: all.issues };
+    },
+
+    loadSession(ref) {
+      if (!isSafeId(ref.agentId))
+        return fail("invalid-ref", `invalid agent id ${JSON.stringify(ref.agentId)}`, 422);
+      if (!isSafeId(ref.sessionId)) {
+        return fail("invalid-ref", `invalid session id ${JSON.stringify(ref.sessionId)}`, 422);
+      }
+      if (ref.archivedFile !== undefined && !isSafeId(ref.archivedFile)) {
+        return fail("invalid-ref", `invalid file name ${JSON.stringify(ref.archivedFile)}`, 422);
+      }
+      const agent = discoverState(stateDir).agents.find((a) => a.agentId === ref.agentId);
+      if (!agent) return fail("agent-not-found", `no agent ${ref.agentId} in ${stateDir}`, 404);
+      if (agent.sqlitePath) {
+        try {
+          return loadSqliteSession(stateDir, agent.agentId, agent.sqlitePath, ref.sessionId);
+        } catch (e) {
+          return fail("read-failed", `cannot load SQLite session: ${errorMessage(e)}`, 500);
+        }
+      }
+      if (!agent.sessionsDir) return fail("session-not-found", `agent ${ref.agentId} has no sessions`, 404);
+      const { rows } = listAgent(agent);
+      let row: JsonlSessionRow | null = null;
+      if (ref.archivedFile !== undefined) {
+        const name = ref.archivedFile;
+        row = rows.find((r) => r.jsonl?.file && path.basename(r.jsonl.file) === name)?.jsonl ?? null;
+      } else {
+        row =
+          rows.find((r) => r.summary.sessionId === ref.sessionId)?.jsonl ??
+          // A key whose transcript has another file name (Telegram topic file): accept its entry sessionId.
+          rows.find((r) => r.jsonl?.entry && str(r.jsonl.entry, "sessionId") === ref.sessionId)?.jsonl ??
+          null;
+      }
+      if (!row) return fail("session-not-found", `no session ${ref.sessionId} for agent ${ref.agentId}`, 404);
+      try {
+        return loadJsonlRow(row);
+      } catch (e) {
+        return fail("read-failed", `cannot load session: ${errorMessage(e)}`, 500);
+      }
+    },
+
+    resolveRef(input) {
+      const ref = input.trim();
+      if (!ref) return null;
+      const all = listAll().agents;
+      // Several agents may match: prefer the default agent `main`, then agent-id order (discover sorts).
+      const ordered = [...all].sort(
+        (a, b) => Number(b.agent.agentId === "main") - Number(a.agent.agentId === "main"),
+      );
+      const slash = ref.indexOf("/");
+      if (slash > 0) {
+        const agentId = ref.slice(0, slash);
+        const sessionId = ref.slice(slash + 1);
+        if (!isSafeId(agentId) || !isSafeId(sessionId)) return null;
+        const found = all
+          .find((a) => a.agent.agentId === agentId)
+          ?.rows.find((r) => r.summary.sessionId === sessionId);
+        return found ? { agentId, sessionId: found.summary.sessionId } : null;
+      }
+      const pickRow = (pred: (r: ListedRow) => boolean): SessionRef | null => {
+        for (const a of ordered) {
+          const r = a.rows.find(pred);
+          if (r) return { agentId: r.summary.agentId, sessionId: r.summary.sessionId };
+        }
+        return null;
+      };
+      // 1. session key (keys route by `agent:<agentId>:…`, storage.md §3.1), 2. exact id,
+      // 3. an entry's own sessionId, 4. unique id prefix of ≥ 6 chars (CLI convenience).
+      const byKey = pickRow((r) => r.sessionKeys.includes(ref));
+      if (byKey) return byKey;
+      const byId = pickRow((r) => r.summary.sessionId === ref);
+      if (byId) return byId;
+      const byEntryId = pickRow((r) => r.jsonl?.entry != null && str(r.jsonl.entry, "sessionId") === ref);
+      if (byEntryId) return byEntryId;
+      if (ref.length >= 6) {
+        const matches = all.flatMap((a) => a.rows.filter((r) => r.summary.sessionId.startsWith(ref)));
+        const only = matches[0];
+        if (matches.length === 1 && only)
+          return { agentId: only.summary.agentId, sessionId: only.summary.sessionId };
+      }
+      return null;
+    },
+  };
+  return reader;
+}
