@@ -43,6 +43,8 @@ export interface ReadFailure {
     | "database-unreadable";
   message: string;
   status: 404 | 422 | 500;
+  /** File problems found before the failure (e.g. truncation). */
+  warnings: string[];
 }
 
 export type ReadOutcome<T> = ReadSuccess<T> | ReadFailure;
@@ -85,6 +87,11 @@ function sqliteCode(e: unknown): string | null {
 }
 
 function classify(e: unknown, truncated: string | null): ReadFailure {
+  const f = classifyError(e, truncated);
+  return { ...f, warnings: truncated ? [truncated] : [] };
+}
+
+function classifyError(e: unknown, truncated: string | null): Omit<ReadFailure, "warnings"> {
   const code = sqliteCode(e) ?? "";
   const msg = e instanceof Error ? e.message : String(e);
   const suffix = truncated ? ` (${truncated})` : "";
@@ -154,16 +161,34 @@ export function readDatabase<T>(
   try {
     const st = fs.statSync(dbPath);
     if (!st.isFile())
-      return { ok: false, code: "database-missing", message: `${dbPath} is not a file`, status: 404 };
+      return {
+        ok: false,
+        code: "database-missing",
+        message: `${dbPath} is not a file`,
+        status: 404,
+        warnings: [],
+      };
     size = st.size;
     header = readHeader(dbPath);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    return { ok: false, code: "database-missing", message: `cannot open ${dbPath}: ${msg}`, status: 404 };
+    return {
+      ok: false,
+      code: "database-missing",
+      message: `cannot open ${dbPath}: ${msg}`,
+      status: 404,
+      warnings: [],
+    };
   }
   if (header.length < 100 || Buffer.from(header.subarray(0, 16)).toString("latin1") !== SQLITE_MAGIC) {
     const what = size === 0 ? "the file is empty" : "the file does not start with the SQLite header";
-    return { ok: false, code: "not-a-database", message: `not a SQLite database: ${what}`, status: 422 };
+    return {
+      ok: false,
+      code: "not-a-database",
+      message: `not a SQLite database: ${what}`,
+      status: 422,
+      warnings: [],
+    };
   }
   const side = sidecars(dbPath, header);
   const truncated = truncationWarning(header, size, side.wal);

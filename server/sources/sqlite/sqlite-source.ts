@@ -190,7 +190,10 @@ export function listSqliteSessions(
     },
     options,
   );
-  if (!out.ok) return { sessions: [], issues: [storeIssue(dbRel, out.code, out.message, "error")] };
+  if (!out.ok) {
+    const truncated = out.warnings.map((w) => storeIssue(dbRel, "database-truncated", w, "error"));
+    return { sessions: [], issues: [...truncated, storeIssue(dbRel, out.code, out.message, "error")] };
+  }
   const { tables, verdict, rows } = out.value;
   if (!verdict.ok || rows === null) {
     const message = verdict.ok ? "store could not be read" : verdict.message;
