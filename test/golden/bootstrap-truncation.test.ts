@@ -51,9 +51,7 @@ function loadSystemPrompt(id: string, blob: string): string {
   return blocks.map((b) => (isObject(b) ? (str(b, "text") ?? "") : "")).join("");
 }
 
-function reportRows(
-  report: JsonObject,
-): {
+function reportRows(report: JsonObject): {
   name: string;
   path: string;
   missing: boolean;
