@@ -1,0 +1,176 @@
+// The model-context message list exactly as OpenClaw (pi's buildSessionContext) builds it from the
+// active branch — the list the pruner and the provider converter see (spec transcript.md §6–§8):
+//   * window: from the last `compaction` (summary message + path entries from `firstKeptEntryId` up to
+//     the compaction + everything after it) or after the newest E5 `reset`, whichever is later;
+//   * keep `message`, `custom_message` (→ role custom), non-empty `branch_summary` (→ branchSummary) and
+//     the compaction summary (→ compactionSummary); drop every other entry type;
+//   * drop `excludeFromContext` messages and transcript-only assistants (gateway-injected replies,
+//     delivery mirrors) — keeping them shifts the keep-last-assistants cutoff and mispredicts pruning.
+// ContextBuilder appends incrementally (a replay over thousands of messages never rebuilds per call);
+// buildContextMessages is the one-shot entry point. Pure.
+
+import { isObject, type JsonObject, obj, str } from "../../shared/json.ts";
+import type { ContextMessage, Transcript, TranscriptEntry } from "./session.ts";
+
+/** Wire texts of the summary messages (transcript.md §6; same in pi and 2026.9.6). */
+export const COMPACTION_SUMMARY_PREFIX =
+  "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
+export const COMPACTION_SUMMARY_SUFFIX = "\n</summary>";
+export const BRANCH_SUMMARY_PREFIX =
+  "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
+export const BRANCH_SUMMARY_SUFFIX = "</summary>";
+
+const TRANSCRIPT_ONLY_MODELS = new Set(["delivery-mirror", "gateway-injected"]);
+const DELIVERY_MIRROR_KINDS = new Set([
+  "channel-final",
+  "channel-final-suppressed",
+  "message-tool-source-reply",
+  "cron-direct-delivery-context",
+]);
+
+/**
+ * An assistant message that was never sent to a model (transcript.md §8, 2026.9.6
+ * src/shared/transcript-only-openclaw-assistant.ts): openclaw delivery-mirror / gateway-injected,
+ * a stripped `openclawDeliveryMirror.kind`, or the pre-rename `clawdbot` delivery mirror.
+ */
+export function isTranscriptOnlyAssistant(message: JsonObject): boolean {
+  const provider = str(message, "provider");
+  const model = str(message, "model") ?? "";
+  if (provider === "openclaw" && TRANSCRIPT_ONLY_MODELS.has(model)) return true;
+  if (provider === "clawdbot" && model === "delivery-mirror") return true;
+  const kind = str(obj(message, "openclawDeliveryMirror"), "kind");
+  return kind !== undefined && DELIVERY_MIRROR_KINDS.has(kind);
+}
+
+/** Usage/cost exclusion additionally drops message-tool mirrors (transcript.md §8; context effect UNVERIFIED). */
+export function isUsageExcludedAssistant(message: JsonObject): boolean {
+  return isTranscriptOnlyAssistant(message) || isObject(message.openclawMessageToolMirror);
+}
+
+function summaryMessage(
+  role: "compactionSummary" | "branchSummary",
+  entry: TranscriptEntry,
+  summary: string,
+): JsonObject {
+  const text =
+    role === "compactionSummary"
+      ? `${COMPACTION_SUMMARY_PREFIX}${summary}${COMPACTION_SUMMARY_SUFFIX}`
+      : `${BRANCH_SUMMARY_PREFIX}${summary}${BRANCH_SUMMARY_SUFFIX}`;
+  const message: JsonObject = { role, summary, content: [{ type: "text", text }] };
+  if (entry.timestamp !== null) message.timestamp = entry.timestamp;
+  return message;
+}
+
+/** One path entry → its context message, or null when it does not enter the model context (§7 steps 3–5). */
+export function toContextMessage(entry: TranscriptEntry): ContextMessage | null {
+  const raw = entry.raw;
+  if (entry.type === "message") {
+    const message = raw.message;
+    if (!isObject(message)) return null;
+    const role = str(message, "role");
+    if (!role) return null;
+    if (message.excludeFromContext === true || raw.excludeFromContext === true) return null;
+    if (role === "assistant" && isTranscriptOnlyAssistant(message)) return null;
+    return { role, message, entryIndex: entry.index };
+  }
+  if (entry.type === "custom_message") {
+    const message: JsonObject = {
+      role: "custom",
+      customType: raw.customType ?? null,
+      content: raw.content ?? "",
+    };
+    if (raw.display !== undefined) message.display = raw.display;
+    if (raw.details !== undefined) message.details = raw.details;
+    if (entry.timestamp !== null) message.timestamp = entry.timestamp;
+    return { role: "custom", message, entryIndex: entry.index };
+  }
+  if (entry.type === "branch_summary") {
+    const summary = str(raw, "summary");
+    if (!summary) return null;
+    return {
+      role: "branchSummary",
+      message: summaryMessage("branchSummary", entry, summary),
+      entryIndex: entry.index,
+    };
+  }
+  return null;
+}
+
+/**
+ * Incremental model-context builder over the active branch in append order. `messages` only grows
+ * between windows; a `compaction` or `reset` rebuilds it (and bumps `generation`). The list of a call at
+ * assistant entry k is `messages` as it stands just before `push(k)`.
+ */
+export class ContextBuilder {
+  /** The current model-context list. Append-only until the next compaction/reset. */
+  readonly messages: ContextMessage[] = [];
+  /** Incremented whenever the list is rebuilt rather than appended to. */
+  generation = 0;
+  /** Index of the entry that opened the current window (compaction / reset), or null. */
+  windowStart: number | null = null;
+  /** Path entries since the newest reset (needed for a compaction's kept range). */
+  private path: TranscriptEntry[] = [];
+
+  push(entry: TranscriptEntry): void {
+    if (entry.type === "reset") {
+      this.generation++;
+      this.windowStart = entry.index;
+      const firstKept = str(entry.raw, "firstKeptEntryId");
+      const kept = firstKept ? this.keptFrom(firstKept) : [];
+      this.messages.length = 0;
+      this.path = kept.slice();
+      for (const e of kept) this.append(e);
+      this.path.push(entry);
+      return;
+    }
+    if (entry.type === "compaction") {
+      this.generation++;
+      this.windowStart = entry.index;
+      const firstKept = str(entry.raw, "firstKeptEntryId");
+      const kept = firstKept ? this.keptFrom(firstKept) : [];
+      this.messages.length = 0;
+      const summary = str(entry.raw, "summary") ?? "";
+      this.messages.push({
+        role: "compactionSummary",
+        message: summaryMessage("compactionSummary", entry, summary),
+        entryIndex: entry.index,
+      });
+      for (const e of kept) this.append(e);
+      this.path.push(entry);
+      return;
+    }
+    this.path.push(entry);
+    this.append(entry);
+  }
+
+  /** Path entries from `firstKeptEntryId` to the end (none when the id is not on the path, as in pi). */
+  private keptFrom(firstKeptId: string): TranscriptEntry[] {
+    for (let i = this.path.length - 1; i >= 0; i--) {
+      if (this.path[i]?.id === firstKeptId) return this.path.slice(i);
+    }
+    return [];
+  }
+
+  private append(entry: TranscriptEntry): void {
+    const m = toContextMessage(entry);
+    if (m) this.messages.push(m);
+  }
+}
+
+/**
+ * The model-context list of a transcript (transcript.md §7). With `beforeIndex`, only active-branch
+ * entries whose index is below it count — the list a call at assistant entry `beforeIndex` saw.
+ */
+export function buildContextMessages(
+  transcript: Transcript,
+  opts?: { beforeIndex?: number },
+): ContextMessage[] {
+  const before = opts?.beforeIndex ?? Number.POSITIVE_INFINITY;
+  const builder = new ContextBuilder();
+  for (const idx of transcript.activeBranch) {
+    if (idx >= before) continue;
+    const entry = transcript.entries[idx];
+    if (entry) builder.push(entry);
+  }
+  return builder.messages.slice();
+}

@@ -1,0 +1,131 @@
+// Is cache-TTL pruning installed for a provider/model, and which path does 2026.9.x take?
+// Spec pruning.md §1.2 (2026.3.2, 2026.7.1) and §2.2 (2026.9.x, incl. server-side clearing for a
+// direct Anthropic API key). Provider plugins may decide otherwise at runtime — unknowable offline,
+// so this is the built-in rule set. Pure.
+
+import { isObject, type JsonObject, obj, str } from "../../shared/json.ts";
+import type { PruneAlgorithm } from "../../shared/prune.ts";
+
+export interface EligibilityInput {
+  algorithm: PruneAlgorithm;
+  provider: string | null;
+  modelId: string | null;
+  /** `api` of the model (assistant message `api`, or the configured provider `api`). */
+  api: string | null;
+  config: JsonObject | null;
+}
+
+export interface Eligibility {
+  /** client = local pruning rounds; server-side = Anthropic context_management clearing (9.x); none = no rounds. */
+  path: "client" | "server-side" | "none";
+  reason: string;
+}
+
+function providerConfig(config: JsonObject | null, provider: string): JsonObject | null {
+  const providers = obj(obj(config, "models"), "providers");
+  if (!providers) return null;
+  const key = Object.keys(providers).find((k) => k.toLowerCase() === provider);
+  const p = key === undefined ? undefined : providers[key];
+  return isObject(p) ? p : null;
+}
+
+function isGeminiCacheModel(api: string, model: string): boolean {
+  return api === "google-generative-ai" && (model.startsWith("gemini-2.5") || model.startsWith("gemini-3"));
+}
+
+function isBedrockClaude(model: string): boolean {
+  return (
+    model.includes("anthropic.claude") ||
+    model.includes("anthropic/claude") ||
+    (model.startsWith("arn:") && model.includes("application-inference-profile") && model.includes("claude"))
+  );
+}
+
+/** Built-in eligibility rule, without the server-side split. */
+function eligibleReason(
+  input: EligibilityInput,
+  provider: string,
+  model: string,
+  api: string,
+): string | null {
+  if (input.algorithm === "2026.3") {
+    // 2026.3.2: anthropic / moonshot / zai; openrouter with those model prefixes; kilocode + anthropic/…
+    if (["anthropic", "moonshot", "zai"].includes(provider)) return `provider ${provider}`;
+    if (
+      provider === "openrouter" &&
+      ["anthropic/", "moonshot/", "moonshotai/", "zai/"].some((p) => model.startsWith(p))
+    )
+      return `openrouter model ${model}`;
+    if (provider === "kilocode" && model.startsWith("anthropic/")) return `kilocode model ${model}`;
+    return null;
+  }
+  if (provider === "anthropic" || provider === "anthropic-vertex") return `provider ${provider}`;
+  if (provider === "amazon-bedrock" && isBedrockClaude(model)) return `Bedrock Claude model ${model}`;
+  if (api === "anthropic-messages") return "api anthropic-messages";
+  if (provider === "kilocode" && model.startsWith("anthropic/")) return `kilocode model ${model}`;
+  if (isGeminiCacheModel(api, model)) return `Gemini cache model ${model}`;
+  if (
+    input.algorithm === "2026.9" &&
+    provider === "openrouter" &&
+    ["anthropic/", "deepseek/", "moonshot/", "moonshotai/", "zai/"].some((p) => model.startsWith(p))
+  ) {
+    return `openrouter model ${model}`;
+  }
+  return null;
+}
+
+/**
+ * 2026.9.x server-side path: provider `anthropic`, api `anthropic-messages`, a non-OAuth API key and
+ * base URL empty or host api.anthropic.com (pruning.md §2.2). The auth mode is read only from the
+ * config's `apiKey` prefix (OAuth tokens start `sk-ant-oat`); credential files are never read.
+ */
+function isDirectAnthropic(
+  config: JsonObject | null,
+  provider: string,
+  api: string,
+): { direct: boolean; why: string } {
+  if (provider !== "anthropic" || api !== "anthropic-messages") return { direct: false, why: "" };
+  const p = providerConfig(config, provider);
+  const baseUrl = str(p, "baseUrl")?.trim() ?? "";
+  if (baseUrl) {
+    let host = "";
+    try {
+      host = new URL(baseUrl).hostname.toLowerCase();
+    } catch {
+      host = "";
+    }
+    if (host !== "api.anthropic.com")
+      return { direct: false, why: `base URL ${baseUrl} is not api.anthropic.com` };
+  }
+  const key = str(p, "apiKey") ?? "";
+  if (key.startsWith("sk-ant-oat")) return { direct: false, why: "OAuth token auth" };
+  return {
+    direct: true,
+    why: `provider anthropic, api anthropic-messages, base URL ${baseUrl || "(default)"}${key ? "" : ", auth mode unknown (assumed API key)"}`,
+  };
+}
+
+export function resolveEligibility(input: EligibilityInput): Eligibility {
+  const provider = (input.provider ?? "").trim().toLowerCase();
+  const model = (input.modelId ?? "").trim().toLowerCase();
+  const configuredApi = provider ? str(providerConfig(input.config, provider), "api") : undefined;
+  const api = (input.api ?? configuredApi ?? "").trim().toLowerCase();
+  if (!provider) return { path: "none", reason: "provider unknown" };
+  const why = eligibleReason(input, provider, model, api);
+  if (why === null) {
+    return {
+      path: "none",
+      reason: `${provider}/${model || "?"} is not cache-TTL eligible (built-in rules; a provider plugin may differ)`,
+    };
+  }
+  if (input.algorithm === "2026.9") {
+    const d = isDirectAnthropic(input.config, provider, api);
+    if (d.direct) {
+      return {
+        path: "server-side",
+        reason: `direct Anthropic API (${d.why}): 2026.9.x asks the server to clear tool uses (context_management) instead of local rounds; the ANTHROPIC_BASE_URL env may change this`,
+      };
+    }
+  }
+  return { path: "client", reason: `eligible: ${why}` };
+}

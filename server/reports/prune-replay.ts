@@ -1,0 +1,872 @@
+// Cache-TTL pruning replay (spec pruning.md §5): walks a session's active branch, rebuilds the
+// model-context list of every model call (transcript.md §7), runs the TTL gate with the call's start
+// time and the generation's pruner (≤2026.7.1 stateless §1.6, 2026.9.x sticky §2.4), and reports per
+// call what every tool result looked like on the wire. `next` answers "would pruning fire if the next
+// message came at time T?" (§5.5). Per-message estimates are prepared once per transcript and
+// generation (WeakMap cache), so what-if re-runs with other knobs only redo the cheap part.
+// Pure: the SHA-256 used for snapshot source hashes is injected.
+
+import { isObject, type JsonObject, num, str } from "../../shared/json.ts";
+import type {
+  PruneAlgorithm,
+  PruneCallDTO,
+  PruneGate,
+  PruneNextDTO,
+  PruneOverrides,
+  PruneReplayDTO,
+  PruneRound,
+  PruneSettingsDTO,
+  PruneToolResultDTO,
+  SnapshotMismatchDTO,
+  ToolResultWireState,
+} from "../../shared/prune.ts";
+import { ContextBuilder, isTranscriptOnlyAssistant } from "../model/context-messages.ts";
+import type { ContextMessage, LoadedSession, Transcript, TranscriptEntry } from "../model/session.ts";
+import { resolveContextWindow } from "../openclaw/context-window.ts";
+import { type Eligibility, resolveEligibility } from "../openclaw/eligibility.ts";
+import {
+  type EstimateFlavor,
+  estimateMessageChars,
+  hasNonAscii,
+  weightedChars,
+} from "../openclaw/estimate.ts";
+import type { PrunerResult, PrunerSettings, PrunerToolResult, PrunerView } from "../openclaw/pruner-view.ts";
+import { pruneStateless } from "../openclaw/pruning-2026-7.ts";
+import {
+  cacheTouchOf,
+  type Projection,
+  type ProjectionSnapshot,
+  parseProjectionSnapshot,
+  projectionBaseKey,
+  pruneSticky,
+  restoreProjections,
+  sourceHash,
+} from "../openclaw/pruning-2026-9.ts";
+import { resolvePruneSettings } from "../openclaw/pruning-settings.ts";
+import {
+  type JoinedToolText,
+  joinToolResultText,
+  softTrimNote,
+  softTrimText,
+} from "../openclaw/soft-trim.ts";
+import { makeToolPredicate } from "../openclaw/tool-glob.ts";
+
+export interface ReplayInput {
+  session: LoadedSession;
+  /** Parsed openclaw.json (JSON5), or null when unknown. */
+  config: JsonObject | null;
+  overrides?: PruneOverrides;
+  /** Time (ms) for the `next` prediction; default: the newest entry's time. */
+  at?: number;
+  sha256Base64Url: (s: string) => string;
+  /**
+   * 2026.9.x: restore projections from the persisted `openclaw.cache-ttl` snapshot at every attempt
+   * start, as OpenClaw does. Default: true without overrides (faithful replay), false with overrides
+   * (a what-if run replays from scratch).
+   */
+  useSnapshots?: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Per transcript + generation preparation (estimates computed once)
+
+interface ToolResultInfo {
+  entryIndex: number;
+  toolCallId: string;
+  toolName: string;
+  joined: JoinedToolText;
+  ascii: boolean;
+  baseKey: string | null;
+  /** 2026.7: `read` capped live (details.truncation.truncated) — first wire form can differ. */
+  liveCapped: boolean;
+  chars: number;
+}
+
+interface Prepared {
+  /** entryIndex → estimate of a message entry (NaN for other entries). */
+  chars: Float64Array;
+  toolResults: Map<number, ToolResultInfo>;
+  hashes: Map<number, string>;
+}
+
+const preparedCache = new WeakMap<Transcript, Map<EstimateFlavor, Prepared>>();
+
+function prepare(transcript: Transcript, flavor: EstimateFlavor): Prepared {
+  let perFlavor = preparedCache.get(transcript);
+  if (!perFlavor) {
+    perFlavor = new Map();
+    preparedCache.set(transcript, perFlavor);
+  }
+  const cached = perFlavor.get(flavor);
+  if (cached) return cached;
+  const chars = new Float64Array(transcript.entries.length).fill(Number.NaN);
+  const toolResults = new Map<number, ToolResultInfo>();
+  for (const idx of transcript.activeBranch) {
+    const entry = transcript.entries[idx];
+    if (entry?.type !== "message") continue;
+    const message = entry.raw.message;
+    if (!isObject(message)) continue;
+    const role = str(message, "role") ?? "";
+    const c = estimateMessageChars(role, message, flavor);
+    chars[idx] = c;
+    if (role === "toolResult") {
+      const joined = joinToolResultText(message.content, flavor !== "2026.3");
+      const truncation = isObject(message.details) ? message.details.truncation : undefined;
+      toolResults.set(idx, {
+        entryIndex: idx,
+        toolCallId: str(message, "toolCallId") ?? "",
+        toolName: str(message, "toolName") ?? "",
+        joined,
+        ascii: !hasNonAscii(joined.text),
+        baseKey: projectionBaseKey(message),
+        liveCapped:
+          str(message, "toolName") === "read" && isObject(truncation) && truncation.truncated === true,
+        chars: c,
+      });
+    }
+  }
+  const prepared: Prepared = { chars, toolResults, hashes: new Map() };
+  perFlavor.set(flavor, prepared);
+  return prepared;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The incrementally maintained pruner view of the current context list
+
+interface ListState {
+  generation: number;
+  synced: number;
+  perMessage: number[];
+  rawTotal: number;
+  assistantPositions: number[];
+  firstUserPosition: number | null;
+  toolResults: (PrunerToolResult & { info: ToolResultInfo })[];
+}
+
+function emptyList(generation: number): ListState {
+  return {
+    generation,
+    synced: 0,
+    perMessage: [],
+    rawTotal: 0,
+    assistantPositions: [],
+    firstUserPosition: null,
+    toolResults: [],
+  };
+}
+
+function messageChars(m: ContextMessage, prepared: Prepared, flavor: EstimateFlavor): number {
+  const pre = prepared.chars[m.entryIndex];
+  if (
+    (m.role === "user" || m.role === "assistant" || m.role === "toolResult") &&
+    pre !== undefined &&
+    !Number.isNaN(pre)
+  )
+    return pre;
+  return estimateMessageChars(m.role, m.message, flavor);
+}
+
+/** Bring `list` in line with the builder (append, or rebuild after a compaction/reset). */
+function syncList(
+  list: ListState,
+  builder: ContextBuilder,
+  prepared: Prepared,
+  flavor: EstimateFlavor,
+): ListState {
+  let l = list;
+  if (builder.generation !== l.generation) l = emptyList(builder.generation);
+  const msgs = builder.messages;
+  for (let pos = l.synced; pos < msgs.length; pos++) {
+    const m = msgs[pos];
+    if (!m) continue;
+    const c = messageChars(m, prepared, flavor);
+    l.perMessage.push(c);
+    l.rawTotal += c;
+    if (m.role === "assistant") l.assistantPositions.push(pos);
+    else if (m.role === "user" && l.firstUserPosition === null) l.firstUserPosition = pos;
+    else if (m.role === "toolResult") {
+      const info = prepared.toolResults.get(m.entryIndex);
+      if (info) {
+        l.toolResults.push({
+          position: pos,
+          entryIndex: info.entryIndex,
+          toolCallId: info.toolCallId,
+          toolName: info.toolName,
+          chars: c,
+          hasImage: info.joined.hasImage,
+          info,
+        });
+      }
+    }
+  }
+  l.synced = msgs.length;
+  return l;
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+function algorithmFor(
+  session: LoadedSession,
+  overrides: PruneOverrides | undefined,
+): {
+  algorithm: PruneAlgorithm;
+  source: "auto" | "override";
+  reason: string;
+} {
+  const o = overrides?.algorithm;
+  if (o && o !== "auto") return { algorithm: o, source: "override", reason: `algorithm forced to ${o}` };
+  return {
+    algorithm: session.version.family,
+    source: "auto",
+    reason: `from the session's OpenClaw version: ${session.version.reason}`,
+  };
+}
+
+function hasEffectiveOverrides(o: PruneOverrides | undefined): boolean {
+  if (!o) return false;
+  return Object.entries(o).some(([k, v]) => v !== undefined && !(k === "algorithm" && v === "auto"));
+}
+
+function callTime(entry: TranscriptEntry, message: JsonObject): number {
+  const t = num(message, "timestamp");
+  if (t !== undefined) return t;
+  const parsed = entry.timestamp === null ? Number.NaN : Date.parse(entry.timestamp);
+  return Number.isNaN(parsed) ? 0 : parsed;
+}
+
+function entryTime(entry: TranscriptEntry): number | null {
+  const m = entry.raw.message;
+  if (isObject(m)) {
+    const t = num(m, "timestamp");
+    if (t !== undefined) return t;
+  }
+  if (entry.type === "custom" && isObject(entry.raw.data)) {
+    const t = num(entry.raw.data, "timestamp");
+    if (t !== undefined) return t;
+  }
+  const parsed = entry.timestamp === null ? Number.NaN : Date.parse(entry.timestamp);
+  return Number.isNaN(parsed) ? null : parsed;
+}
+
+function markerKey(provider: string | null, modelId: string | null): string {
+  return `${(provider ?? "").toLowerCase()}/${(modelId ?? "").toLowerCase()}`;
+}
+
+function formatDuration(ms: number): string {
+  const s = Math.round(Math.abs(ms) / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${s % 60}s`;
+  const h = Math.floor(m / 60);
+  return `${h}h ${m % 60}m`;
+}
+
+const GATE_TEXT: Record<PruneGate, string> = {
+  "mode-off": "contextPruning.mode is not cache-ttl: no new rounds",
+  "not-eligible": "provider/model not cache-TTL eligible: no rounds",
+  "server-side": "direct Anthropic API: server-side clearing instead of local rounds",
+  "ttl-disabled": "ttl is 0: rounds disabled",
+  "no-cache-touch": "no cache-touch marker yet (first run of the session never prunes)",
+  "ttl-not-expired": "TTL not expired since the last cache touch",
+  "no-window": "no positive context window",
+  "too-few-assistants": "fewer assistant messages than keepLastAssistants",
+  "no-user-message": "no user message in the context list",
+  "below-soft-trim-ratio": "gate open, but the context is below the soft-trim ratio",
+  open: "gate open: pruning round ran",
+};
+
+function roundOf(result: PrunerResult | null): PruneRound {
+  if (!result || result.changes.size === 0) return "none";
+  for (const c of result.changes.values()) if (c.state === "hard-clear") return "hard-clear";
+  return "soft-trim";
+}
+
+function projState(p: Projection | undefined): ToolResultWireState {
+  if (!p) return "full";
+  return p.mode === "hard" ? "hard-clear" : "soft-trim";
+}
+
+/** Replay cache-TTL pruning over a session (see file header). */
+export function replayPruning(input: ReplayInput): PruneReplayDTO {
+  const { session, config, overrides } = input;
+  const transcript = session.transcript;
+  const algo = algorithmFor(session, overrides);
+  const algorithm = algo.algorithm;
+  const flavor: EstimateFlavor = algorithm;
+  const sticky = algorithm === "2026.9";
+  const whatIf = hasEffectiveOverrides(overrides);
+  const useSnapshots = input.useSnapshots ?? !whatIf;
+
+  // Provider/model: the last real call, else the SessionEntry.
+  let provider: string | null = str(session.entry, "modelProvider") ?? session.summary.provider;
+  let modelId: string | null = str(session.entry, "model") ?? session.summary.model;
+  let api: string | null = null;
+  for (let i = transcript.activeBranch.length - 1; i >= 0; i--) {
+    const e = transcript.entries[transcript.activeBranch[i] ?? -1];
+    const m = e?.raw.message;
+    if (e?.type === "message" && isObject(m) && m.role === "assistant" && !isTranscriptOnlyAssistant(m)) {
+      provider = str(m, "provider") ?? provider;
+      modelId = str(m, "model") ?? modelId;
+      api = str(m, "api") ?? null;
+      break;
+    }
+  }
+
+  const settings: PruneSettingsDTO = resolvePruneSettings({
+    config,
+    algorithm,
+    ...(overrides ? { overrides } : {}),
+    anthropicSmartDefaults: (provider ?? "").toLowerCase() === "anthropic",
+  });
+  const cw =
+    overrides?.contextWindow !== undefined && overrides.contextWindow > 0
+      ? { tokens: Math.floor(overrides.contextWindow), source: "override" }
+      : resolveContextWindow({ config, provider, modelId, entry: session.entry, family: algorithm });
+  const charWindow = cw.tokens * 4;
+
+  const eligibilityCache = new Map<string, Eligibility>();
+  const eligibilityOf = (p: string | null, m: string | null, a: string | null): Eligibility => {
+    const key = `${p}\u0000${m}\u0000${a}`;
+    let e = eligibilityCache.get(key);
+    if (!e) {
+      e = resolveEligibility({ algorithm, provider: p, modelId: m, api: a, config });
+      eligibilityCache.set(key, e);
+    }
+    return e;
+  };
+  const sessionEligibility = eligibilityOf(provider, modelId, api);
+
+  const prepared = prepare(transcript, flavor);
+  const prunableCache = new Map<string, boolean>();
+  const predicate = makeToolPredicate(settings.tools.allow, settings.tools.deny);
+  const isToolPrunable = (name: string): boolean => {
+    let v = prunableCache.get(name);
+    if (v === undefined) {
+      v = predicate(name);
+      prunableCache.set(name, v);
+    }
+    return v;
+  };
+  const softCfg = settings.softTrim;
+  const softCache = new Map<number, number | null>();
+  const softTrimCharsOf = (info: ToolResultInfo): number | null => {
+    const hit = softCache.get(info.entryIndex);
+    if (hit !== undefined) return hit;
+    let chars: number | null;
+    if (flavor === "2026.3" && info.joined.hasImage) chars = null;
+    else {
+      const n = info.joined.text.length;
+      const short = n <= softCfg.maxChars || softCfg.headChars + softCfg.tailChars >= n;
+      if (short)
+        chars = flavor !== "2026.3" && info.joined.hasImage ? weightedChars(info.joined.text, flavor) : null;
+      else if (info.ascii) {
+        chars =
+          softCfg.headChars +
+          5 +
+          softCfg.tailChars +
+          softTrimNote(softCfg.headChars, softCfg.tailChars, n).length;
+      } else {
+        const text = softTrimText(info.joined, softCfg, {
+          utf16Safe: flavor === "2026.9",
+          imagesForceRewrite: flavor !== "2026.3",
+        });
+        chars = text === null ? null : weightedChars(text, flavor);
+      }
+    }
+    softCache.set(info.entryIndex, chars);
+    return chars;
+  };
+  const placeholderChars = (p: string): number => weightedChars(p, flavor);
+  const prunerSettings: PrunerSettings = {
+    keepLastAssistants: settings.keepLastAssistants,
+    softTrimRatio: settings.softTrimRatio,
+    hardClearRatio: settings.hardClearRatio,
+    minPrunableToolChars: settings.minPrunableToolChars,
+    softTrim: softCfg,
+    hardClearEnabled: settings.hardClear.enabled,
+    placeholder: settings.hardClear.placeholder,
+    isToolPrunable,
+    flavor,
+    softTrimChars: (tr) => {
+      const info = prepared.toolResults.get(tr.entryIndex);
+      return info ? softTrimCharsOf(info) : null;
+    },
+  };
+  const hashOf = (info: ToolResultInfo): string => {
+    let h = prepared.hashes.get(info.entryIndex);
+    if (h === undefined) {
+      const e = transcript.entries[info.entryIndex];
+      const m = e?.raw.message;
+      h = sourceHash(isObject(m) ? m.content : undefined, input.sha256Base64Url);
+      prepared.hashes.set(info.entryIndex, h);
+    }
+    return h;
+  };
+
+  // --- replay state ---
+  const builder = new ContextBuilder();
+  let list = emptyList(builder.generation);
+  const proj = new Map<number, Projection>();
+  let projDelta = 0;
+  let projDeltaGeneration = list.generation;
+  const recomputeProjDelta = (): void => {
+    projDeltaGeneration = list.generation;
+    projDelta = 0;
+    for (const tr of list.toolResults) {
+      const p = proj.get(tr.entryIndex);
+      if (p) projDelta += p.chars - tr.chars;
+    }
+  };
+  // TTL clock: cache-touch markers over the full entry list, in append order (transcript.md §9.1).
+  let markerPtr = 0;
+  let newestTouchAny: number | null = null;
+  const newestTouchByKey = new Map<string, number>();
+  let attemptMarkers: { any: number | null; byKey: Map<string, number> } | null = null;
+  let attemptPending = false;
+  let currentRunId: string | null = null;
+  let lastTouch: number | null = null;
+  let latestSnapshot: ProjectionSnapshot | null = null;
+  /** The newest snapshot when the current attempt started (what OpenClaw restores from). */
+  let attemptSnapshot: ProjectionSnapshot | null = null;
+  let prevStates = new Map<number, ToolResultWireState>();
+  const firstSendSeen = new Set<number>();
+  const calls: PruneCallDTO[] = [];
+  let mismatchCalls = 0;
+  let rounds = 0;
+  let lastEntryTime: number | null = null;
+  const warnings = [...settings.warnings];
+
+  const advanceMarkers = (uptoIndex: number): void => {
+    for (; markerPtr <= uptoIndex && markerPtr < transcript.entries.length; markerPtr++) {
+      const e = transcript.entries[markerPtr];
+      if (e?.type !== "custom" || str(e.raw, "customType") !== "openclaw.cache-ttl") continue;
+      const touch = cacheTouchOf(e.raw.data);
+      if (!touch) continue;
+      newestTouchAny = touch.timestamp;
+      newestTouchByKey.set(markerKey(touch.provider, touch.modelId), touch.timestamp);
+    }
+  };
+  const clockFor = (
+    markers: { any: number | null; byKey: Map<string, number> },
+    p: string | null,
+    m: string | null,
+  ) =>
+    // 2026.3.2 ignores provider/model; 2026.7.1+ match them (case-insensitive).
+    algorithm === "2026.3" ? markers.any : (markers.byKey.get(markerKey(p, m)) ?? null);
+
+  const restoreFromSnapshot = (snapshot: ProjectionSnapshot | null): void => {
+    if (!snapshot) {
+      proj.clear();
+      recomputeProjDelta();
+      return;
+    }
+    const candidates = list.toolResults
+      .filter((tr) => tr.info.baseKey !== null)
+      .map((tr) => ({
+        entryIndex: tr.entryIndex,
+        key: tr.info.baseKey ?? "",
+        hash: hashOf(tr.info),
+        softChars: softTrimCharsOf(tr.info),
+      }));
+    const restored = restoreProjections(snapshot, candidates, placeholderChars);
+    proj.clear();
+    for (const [k, v] of restored) proj.set(k, v);
+    recomputeProjDelta();
+  };
+
+  const makeView = (extraUser: boolean): PrunerView => {
+    const count = builder.messages.length + (extraUser ? 1 : 0);
+    return {
+      count,
+      totalChars: list.rawTotal + (sticky ? projDelta : 0),
+      charWindow,
+      assistantPositions: list.assistantPositions,
+      firstUserPosition: list.firstUserPosition ?? (extraUser ? builder.messages.length : null),
+      toolResults: list.toolResults,
+    };
+  };
+
+  const runRound = (view: PrunerView): PrunerResult =>
+    sticky
+      ? pruneSticky(view, proj, prunerSettings)
+      : pruneStateless(view, prunerSettings, algorithm === "2026.3");
+
+  const gateFor = (
+    t: number,
+    touch: number | null,
+    elig: Eligibility,
+  ): { gate: PruneGate; ttlExpired: boolean; idleMs: number | null } => {
+    const idleMs = touch === null ? null : t - touch;
+    const ttlExpired = touch !== null && settings.ttlMs > 0 && t - touch >= settings.ttlMs;
+    let gate: PruneGate = "open";
+    if (settings.mode !== "cache-ttl") gate = "mode-off";
+    else if (elig.path === "none") gate = "not-eligible";
+    else if (elig.path === "server-side") gate = "server-side";
+    else if (settings.ttlMs <= 0) gate = "ttl-disabled";
+    else if (touch === null) gate = "no-cache-touch";
+    else if (!ttlExpired) gate = "ttl-not-expired";
+    return { gate, ttlExpired, idleMs };
+  };
+
+  for (const idx of transcript.activeBranch) {
+    const entry = transcript.entries[idx];
+    if (!entry) continue;
+    advanceMarkers(idx);
+    const t0 = entryTime(entry);
+    if (t0 !== null) lastEntryTime = t0;
+
+    if (entry.type === "custom" && str(entry.raw, "customType") === "openclaw.cache-ttl") {
+      const snap = parseProjectionSnapshot(entry.raw.data);
+      if (snap) latestSnapshot = snap;
+    }
+    if (entry.type === "reset") {
+      // Projections do not survive a reset (transcript.md §6).
+      latestSnapshot = null;
+      attemptSnapshot = null;
+      proj.clear();
+      projDelta = 0;
+    }
+
+    const message = entry.type === "message" ? entry.raw.message : undefined;
+    const role = isObject(message) ? str(message, "role") : undefined;
+
+    if (isObject(message) && role === "user" && message.excludeFromContext !== true) {
+      const key = str(message, "idempotencyKey");
+      const runId = key?.endsWith(":user") ? key.slice(0, -":user".length) : (key ?? null);
+      if (runId === null || runId !== currentRunId) {
+        // A new attempt: the clock starts from the newest cache-touch marker (pruning.md §1.8, §2.4 step 9).
+        currentRunId = runId;
+        attemptMarkers = { any: newestTouchAny, byKey: new Map(newestTouchByKey) };
+        attemptSnapshot = latestSnapshot;
+        attemptPending = true;
+      }
+    }
+
+    if (
+      isObject(message) &&
+      role === "assistant" &&
+      !isTranscriptOnlyAssistant(message) &&
+      message.excludeFromContext !== true
+    ) {
+      const t = callTime(entry, message);
+      const callProvider = str(message, "provider") ?? provider;
+      const callModel = str(message, "model") ?? modelId;
+      const elig = eligibilityOf(callProvider, callModel, str(message, "api") ?? api);
+      list = syncList(list, builder, prepared, flavor);
+      // A compaction/reset rebuilt the list: recompute the projected delta over the new window.
+      if (list.generation !== projDeltaGeneration) recomputeProjDelta();
+      if (attemptPending) {
+        attemptPending = false;
+        lastTouch = attemptMarkers ? clockFor(attemptMarkers, callProvider, callModel) : null;
+        if (sticky && useSnapshots) restoreFromSnapshot(attemptSnapshot);
+      }
+      const touchAtGate = lastTouch;
+      const g = gateFor(t, lastTouch, elig);
+      const view = makeView(false);
+      let result: PrunerResult | null = null;
+      let gate = g.gate;
+      if (gate === "open") {
+        result = runRound(view);
+        if (result.reason !== "pruned" && result.reason !== "no-change") gate = result.reason;
+      }
+      const round = roundOf(result);
+      if (round !== "none") rounds++;
+      const changes = result?.changes ?? new Map();
+      if (sticky) {
+        for (const [entryIndex, ch] of changes) {
+          const full = prepared.toolResults.get(entryIndex)?.chars ?? 0;
+          const before = proj.get(entryIndex);
+          projDelta -= before ? before.chars - full : 0;
+          const p: Projection =
+            ch.state === "hard-clear"
+              ? { mode: "hard", chars: ch.chars, placeholder: settings.hardClear.placeholder }
+              : { mode: "soft", chars: ch.chars };
+          proj.set(entryIndex, p);
+          projDelta += p.chars - full;
+        }
+      }
+      if (changes.size > 0) lastTouch = t;
+      const stop = str(message, "stopReason");
+      const failed = stop === "error" || stop === "aborted";
+      // 2026.9.x: every successful request refreshes the clock (§2.4 step 8).
+      if (sticky && !failed) lastTouch = t;
+
+      const totalAfter = sticky ? list.rawTotal + projDelta : (result?.totalAfter ?? view.totalChars);
+      const toolResults: Record<string, ToolResultWireState> = {};
+      const details: PruneToolResultDTO[] = [];
+      const states = new Map<number, ToolResultWireState>();
+      const flags: string[] = [];
+      let softNow = 0;
+      let hardNow = 0;
+      const cutoff = result?.cutoff ?? null;
+      const start = result?.start ?? null;
+      for (const tr of list.toolResults) {
+        const state: ToolResultWireState = sticky
+          ? projState(proj.get(tr.entryIndex))
+          : (changes.get(tr.entryIndex)?.state ?? "full");
+        toolResults[tr.toolCallId] = state;
+        states.set(tr.entryIndex, state);
+        const prev = prevStates.get(tr.entryIndex) ?? "full";
+        const changedThisCall = changes.has(tr.entryIndex) || prev !== state;
+        if (changes.get(tr.entryIndex)?.state === "soft-trim") softNow++;
+        if (changes.get(tr.entryIndex)?.state === "hard-clear") hardNow++;
+        const firstSend = !firstSendSeen.has(tr.entryIndex);
+        firstSendSeen.add(tr.entryIndex);
+        const liveFormMayDiffer = algorithm === "2026.7" && tr.info.liveCapped && firstSend;
+        if (state !== "full" || changedThisCall || liveFormMayDiffer) {
+          const charsSent =
+            state === "full"
+              ? tr.chars
+              : sticky
+                ? (proj.get(tr.entryIndex)?.chars ?? tr.chars)
+                : (changes.get(tr.entryIndex)?.chars ?? tr.chars);
+          const d: PruneToolResultDTO = {
+            toolCallId: tr.toolCallId,
+            toolName: tr.toolName,
+            entryIndex: tr.entryIndex,
+            state,
+            charsFull: tr.chars,
+            charsSent,
+            changedThisCall,
+            inPrunableRange:
+              start !== null && cutoff !== null && tr.position >= start && tr.position < cutoff,
+            toolAllowed: isToolPrunable(tr.toolName),
+          };
+          if (liveFormMayDiffer) {
+            d.liveFormMayDiffer = true;
+            flags.push(
+              `read result ${tr.toolCallId} was capped live: its first wire form can differ from the stored text (2026.7; later calls replay the stored form)`,
+            );
+          }
+          details.push(d);
+        }
+      }
+      prevStates = states;
+
+      let snapshotCheck: PruneCallDTO["snapshotCheck"] = { status: "not-applicable", mismatches: [] };
+      if (sticky && !whatIf) {
+        if (!latestSnapshot) snapshotCheck = { status: "no-snapshot", mismatches: [] };
+        else {
+          const snap = latestSnapshot;
+          const marks = new Map(snap.pruned.map((m) => [m.key, m.mode] as const));
+          const ambiguous = new Set(snap.ambiguousBaseKeys);
+          const texts = new Set(snap.frozen.filter((f) => f.hasTexts).map((f) => f.key));
+          const mismatches: SnapshotMismatchDTO[] = [];
+          for (const tr of list.toolResults) {
+            const key = tr.info.baseKey;
+            if (key === null || ambiguous.has(key)) continue;
+            if (texts.has(key)) {
+              flags.push(
+                `tool result ${tr.toolCallId} has a recorded non-TTL projection (aggregate tool-result budget): its wire text differs from the stored one`,
+              );
+            }
+            const replayMode = proj.get(tr.entryIndex)?.mode ?? "none";
+            const snapMode = marks.get(key) ?? "none";
+            if (replayMode !== snapMode)
+              mismatches.push({ key, toolCallId: tr.toolCallId, replay: replayMode, snapshot: snapMode });
+          }
+          snapshotCheck = { status: mismatches.length ? "mismatch" : "match", mismatches };
+          if (mismatches.length) {
+            mismatchCalls++;
+            flags.push(
+              `replay disagrees with the persisted openclaw.cache-ttl snapshot for ${mismatches.length} tool result(s)`,
+            );
+          }
+        }
+      }
+      if (elig.path === "server-side") flags.push(elig.reason);
+      if (sticky && failed)
+        flags.push(`request ended with stopReason ${stop}: the TTL clock is not refreshed`);
+
+      calls.push({
+        entryId: entry.id,
+        responseId: str(message, "responseId") ?? null,
+        timestamp: t,
+        lastCacheTouchAt: touchAtGate,
+        idleMs: g.idleMs,
+        ttlExpired: g.ttlExpired,
+        round,
+        messageChars: totalAfter,
+        toolResults,
+        entryIndex: entry.index,
+        gate,
+        gateText: GATE_TEXT[gate],
+        messageCount: view.count,
+        totalCharsBefore: view.totalChars,
+        totalCharsAfter: totalAfter,
+        charWindow,
+        ratioBefore: charWindow > 0 ? view.totalChars / charWindow : 0,
+        ratioAfter: charWindow > 0 ? totalAfter / charWindow : 0,
+        charsRemoved: view.totalChars - totalAfter,
+        softTrimmedNow: softNow,
+        hardClearedNow: hardNow,
+        details,
+        snapshotCheck,
+        flags,
+      });
+    }
+
+    builder.push(entry);
+  }
+
+  // --- next: a hypothetical user message at `at` (pruning.md §5.5); nothing is mutated for real ---
+  advanceMarkers(transcript.entries.length - 1);
+  list = syncList(list, builder, prepared, flavor);
+  if (list.generation !== projDeltaGeneration) recomputeProjDelta();
+  const at = input.at ?? lastEntryTime ?? 0;
+  const nextTouch = clockFor({ any: newestTouchAny, byKey: newestTouchByKey }, provider, modelId);
+  if (sticky && useSnapshots) restoreFromSnapshot(latestSnapshot);
+  const g = gateFor(at, nextTouch, sessionEligibility);
+  const view = makeView(true);
+  const hypothetical =
+    settings.mode === "cache-ttl" && sessionEligibility.path === "client" && settings.ttlMs > 0;
+  const result = hypothetical ? runRound(view) : null;
+  let nextGate: PruneGate = g.gate;
+  if (nextGate === "open" && result && result.reason !== "pruned" && result.reason !== "no-change")
+    nextGate = result.reason;
+  const wouldPrune = g.gate === "open" && result !== null && result.changes.size > 0;
+  const nextStates: Record<string, ToolResultWireState> = {};
+  for (const tr of list.toolResults) {
+    const ch = wouldPrune ? result?.changes.get(tr.entryIndex) : undefined;
+    nextStates[tr.toolCallId] = ch ? ch.state : sticky ? projState(proj.get(tr.entryIndex)) : "full";
+  }
+  const totalAfterIfRound = result && result.changes.size > 0 ? result.totalAfter : view.totalChars;
+  const next: PruneNextDTO = {
+    at,
+    ttlExpired: g.ttlExpired,
+    wouldPrune,
+    toolResults: nextStates,
+    lastCacheTouchAt: nextTouch,
+    msUntilTtlExpiry: nextTouch === null ? null : nextTouch + settings.ttlMs - at,
+    gate: nextGate,
+    round: wouldPrune ? roundOf(result) : "none",
+    totalChars: view.totalChars,
+    ratio: charWindow > 0 ? view.totalChars / charWindow : 0,
+    totalCharsAfter: wouldPrune ? totalAfterIfRound : view.totalChars,
+    ratioAfter: charWindow > 0 ? (wouldPrune ? totalAfterIfRound : view.totalChars) / charWindow : 0,
+    prediction: predictionText(settings, g, nextTouch, at, result, view, charWindow),
+  };
+
+  return {
+    algorithm,
+    settings,
+    contextWindowTokens: cw.tokens,
+    calls,
+    next,
+    algorithmSource: algo.source,
+    algorithmReason: algo.reason,
+    contextWindowSource: cw.source,
+    charWindow,
+    eligibility: sessionEligibility,
+    snapshotMismatchCalls: mismatchCalls,
+    rounds,
+    warnings,
+  };
+}
+
+function predictionText(
+  settings: PruneSettingsDTO,
+  g: { gate: PruneGate; ttlExpired: boolean },
+  touch: number | null,
+  at: number,
+  result: PrunerResult | null,
+  view: PrunerView,
+  charWindow: number,
+): string {
+  if (settings.mode !== "cache-ttl")
+    return "Pruning is off (contextPruning.mode is not cache-ttl): no round will open.";
+  if (g.gate === "not-eligible") return "The provider/model is not cache-TTL eligible: no round will open.";
+  if (g.gate === "server-side")
+    return "Direct Anthropic API: 2026.9.x clears tool uses server-side; no local round.";
+  if (settings.ttlMs <= 0) return "ttl is 0: pruning rounds are disabled.";
+  const ratio = charWindow > 0 ? view.totalChars / charWindow : 0;
+  const ratioText = `${(ratio * 100).toFixed(1)}% of the char window (soft-trim at ${Math.round(settings.softTrimRatio * 100)}%, hard-clear at ${Math.round(settings.hardClearRatio * 100)}%)`;
+  const effect = (() => {
+    if (!result || result.changes.size === 0) return `nothing would change (context at ${ratioText})`;
+    let soft = 0;
+    let hard = 0;
+    for (const c of result.changes.values()) {
+      if (c.state === "soft-trim") soft++;
+      else hard++;
+    }
+    const parts = [soft ? `soft-trim ${soft}` : "", hard ? `hard-clear ${hard}` : ""]
+      .filter(Boolean)
+      .join(" and ");
+    const after = charWindow > 0 ? (result.totalAfter / charWindow) * 100 : 0;
+    return `a round would ${parts} tool result(s): ${(ratio * 100).toFixed(1)}% → ${after.toFixed(1)}% of the char window`;
+  })();
+  if (touch === null)
+    return `No cache-touch marker yet: the next call cannot prune; once the TTL runs, ${effect}.`;
+  const remaining = touch + settings.ttlMs - at;
+  if (remaining > 0) return `TTL expires in ${formatDuration(remaining)}; a message after that: ${effect}.`;
+  return `TTL expired ${formatDuration(remaining)} ago; the next message: ${effect}.`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Per-call preview of one tool result (UI)
+
+export interface ToolResultPreview {
+  toolCallId: string;
+  toolName: string;
+  state: ToolResultWireState;
+  /** Stored (full) text: text blocks joined with `\n` (images as markers in 2026.7+). */
+  before: string;
+  /** Text as sent at that call. */
+  after: string;
+  note: string;
+}
+
+/** Wire text of a tool result message in a state (soft-trim: head … tail + note; hard-clear: placeholder). */
+export function toolResultWireText(
+  message: JsonObject,
+  state: ToolResultWireState,
+  settings: PruneSettingsDTO,
+  algorithm: PruneAlgorithm,
+): string {
+  const joined = joinToolResultText(message.content, algorithm !== "2026.3");
+  if (state === "hard-clear") return settings.hardClear.placeholder;
+  if (state === "soft-trim") {
+    return (
+      softTrimText(joined, settings.softTrim, {
+        utf16Safe: algorithm === "2026.9",
+        imagesForceRewrite: algorithm !== "2026.3",
+      }) ?? joined.text
+    );
+  }
+  return joined.text;
+}
+
+/** Before/after text of one tool result at one replayed call (index into `replay.calls`). */
+export function previewToolResultAtCall(input: {
+  session: LoadedSession;
+  replay: PruneReplayDTO;
+  callIndex: number;
+  toolCallId: string;
+}): ToolResultPreview | null {
+  const call = input.replay.calls[input.callIndex];
+  const state = call?.toolResults[input.toolCallId];
+  if (!call || !state) return null;
+  const transcript = input.session.transcript;
+  let message: JsonObject | null = null;
+  for (const idx of transcript.activeBranch) {
+    const m = transcript.entries[idx]?.raw.message;
+    if (isObject(m) && m.role === "toolResult" && m.toolCallId === input.toolCallId) message = m;
+  }
+  if (!message) return null;
+  const before = joinToolResultText(message.content, input.replay.algorithm !== "2026.3").text;
+  const after = toolResultWireText(message, state, input.replay.settings, input.replay.algorithm);
+  const note =
+    state === "full"
+      ? "sent in full"
+      : state === "soft-trim"
+        ? `soft-trimmed: ${before.length} → ${after.length} chars`
+        : `hard-cleared: replaced by the placeholder (${after.length} chars)`;
+  return {
+    toolCallId: input.toolCallId,
+    toolName: str(message, "toolName") ?? "",
+    state,
+    before,
+    after,
+    note,
+  };
+}

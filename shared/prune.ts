@@ -1,0 +1,173 @@
+// Cache-TTL pruning replay DTO, shared by the server (server/reports/prune-replay.ts builds it), the CLI
+// (`prune --json` prints it) and the web UI. The first fields of each object are the stable JSON
+// contract; the rest are extras for the UI. Spec: ../shared/spec/pruning.md §5.
+
+/** Which OpenClaw pruning generation is replayed (pruning.md: ≤2026.3.2, 2026.7.1, 2026.9.x). */
+export type PruneAlgorithm = "2026.3" | "2026.7" | "2026.9";
+
+/** What one tool result looked like on the wire at one call. */
+export type ToolResultWireState = "full" | "soft-trim" | "hard-clear";
+
+/** Strongest change of a call: a round that hard-cleared anything is "hard-clear". */
+export type PruneRound = "none" | "soft-trim" | "hard-clear";
+
+/** Every CLI flag of `clawscope prune` (what-if knobs). Absent = as configured. */
+export interface PruneOverrides {
+  algorithm?: "auto" | PruneAlgorithm;
+  /** Duration string (`5m`, `1h30m`, `20s`; bare number = minutes; `0` disables rounds). */
+  ttl?: string;
+  mode?: "off" | "cache-ttl";
+  keepLastAssistants?: number;
+  softTrimRatio?: number;
+  hardClearRatio?: number;
+  minPrunableToolChars?: number;
+  softTrimMaxChars?: number;
+  softTrimHeadChars?: number;
+  softTrimTailChars?: number;
+  hardClear?: boolean;
+  placeholder?: string;
+  allow?: string[];
+  deny?: string[];
+  /** Context window in tokens (W). */
+  contextWindow?: number;
+}
+
+/** Where a setting's value came from. */
+export type SettingSource = "config" | "default" | "override" | "fixed" | "smart-default";
+
+/** The effective pruning settings used by the replay. */
+export interface PruneSettingsDTO {
+  mode: "off" | "cache-ttl";
+  /** TTL in ms (0 disables rounds). */
+  ttlMs: number;
+  /** The raw ttl text that produced ttlMs, or null when defaulted. */
+  ttlRaw: string | null;
+  keepLastAssistants: number;
+  softTrimRatio: number;
+  hardClearRatio: number;
+  minPrunableToolChars: number;
+  softTrim: { maxChars: number; headChars: number; tailChars: number };
+  hardClear: { enabled: boolean; placeholder: string };
+  tools: { allow: string[]; deny: string[] };
+  /** Per setting key (`mode`, `ttl`, `keepLastAssistants`, … `tools.allow`) where its value came from. */
+  sources: Record<string, SettingSource>;
+  /** Problems met while parsing the config (unparseable ttl, out-of-range ratio, …). */
+  warnings: string[];
+}
+
+/** Why a call did or did not open a pruning round. */
+export type PruneGate =
+  | "mode-off"
+  | "not-eligible"
+  | "server-side"
+  | "ttl-disabled"
+  | "no-cache-touch"
+  | "ttl-not-expired"
+  | "no-window"
+  | "too-few-assistants"
+  | "no-user-message"
+  | "below-soft-trim-ratio"
+  | "open";
+
+export interface PruneToolResultDTO {
+  toolCallId: string;
+  toolName: string;
+  /** Index (Transcript.entries) of the toolResult entry. */
+  entryIndex: number;
+  state: ToolResultWireState;
+  /** Estimated chars of the stored (full) result. */
+  charsFull: number;
+  /** Estimated chars as sent at this call. */
+  charsSent: number;
+  /** The state changed at this call (a round acted on it). */
+  changedThisCall: boolean;
+  /** Between the first user message and the keep-last-assistants cutoff at this call. */
+  inPrunableRange: boolean;
+  /** Tool name passes allow/deny. */
+  toolAllowed: boolean;
+  /** 2026.7: a `read` result capped live — its first wire form can differ from the stored text. */
+  liveFormMayDiffer?: boolean;
+}
+
+export interface SnapshotMismatchDTO {
+  key: string;
+  toolCallId: string | null;
+  replay: "none" | "soft" | "hard";
+  snapshot: "none" | "soft" | "hard";
+}
+
+export interface PruneCallDTO {
+  // --- stable contract ---
+  entryId: string | null;
+  responseId: string | null;
+  /** Request start (assistant `timestamp`, ms). */
+  timestamp: number;
+  lastCacheTouchAt: number | null;
+  idleMs: number | null;
+  ttlExpired: boolean;
+  round: PruneRound;
+  /** Estimated chars (OpenClaw's weighting) of the message list as sent. Wire chars also count timestamp prefixes. */
+  messageChars: number;
+  /** toolCallId → state on the wire at this call. */
+  toolResults: Record<string, ToolResultWireState>;
+  // --- extras for the UI ---
+  entryIndex: number;
+  gate: PruneGate;
+  gateText: string;
+  messageCount: number;
+  /** Estimated chars of the list before this call's round (after replaying earlier projections). */
+  totalCharsBefore: number;
+  totalCharsAfter: number;
+  charWindow: number;
+  ratioBefore: number;
+  ratioAfter: number;
+  charsRemoved: number;
+  softTrimmedNow: number;
+  hardClearedNow: number;
+  details: PruneToolResultDTO[];
+  /** 2026.9: comparison with the persisted `openclaw.cache-ttl` snapshot written before this request. */
+  snapshotCheck: {
+    status: "match" | "mismatch" | "no-snapshot" | "not-applicable";
+    mismatches: SnapshotMismatchDTO[];
+  };
+  /** Human-readable flags (snapshot disagreement, live-form difference, server-side clearing, …). */
+  flags: string[];
+}
+
+export interface PruneNextDTO {
+  // --- stable contract ---
+  at: number;
+  ttlExpired: boolean;
+  wouldPrune: boolean;
+  toolResults: Record<string, ToolResultWireState>;
+  // --- extras ---
+  lastCacheTouchAt: number | null;
+  /** lastCacheTouchAt + ttl − at (negative = expired), null without a clock. */
+  msUntilTtlExpiry: number | null;
+  gate: PruneGate;
+  round: PruneRound;
+  totalChars: number;
+  ratio: number;
+  totalCharsAfter: number;
+  ratioAfter: number;
+  prediction: string;
+}
+
+export interface PruneReplayDTO {
+  // --- stable contract ---
+  algorithm: PruneAlgorithm;
+  settings: PruneSettingsDTO;
+  contextWindowTokens: number;
+  calls: PruneCallDTO[];
+  next: PruneNextDTO;
+  // --- extras ---
+  algorithmSource: "auto" | "override";
+  algorithmReason: string;
+  contextWindowSource: string;
+  charWindow: number;
+  eligibility: { path: "client" | "server-side" | "none"; reason: string };
+  /** Calls whose replay disagrees with a persisted snapshot. */
+  snapshotMismatchCalls: number;
+  rounds: number;
+  warnings: string[];
+}
