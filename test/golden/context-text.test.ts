@@ -7,11 +7,13 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { Transcript, TranscriptEntry } from "../../server/model/session.ts";
+import type { LoadedSession, Transcript, TranscriptEntry } from "../../server/model/session.ts";
 import { computeActiveBranch } from "../../server/model/tree.ts";
 import { countTranscriptMessages, findCommandMessageIndex } from "../../server/openclaw/compactable-count.ts";
 import { type ContextFamily, renderContextText } from "../../server/openclaw/context-text.ts";
 import { formatInt } from "../../server/openclaw/format.ts";
+import { buildRunReport } from "../../server/reports/run-report.ts";
+import { openStateReader } from "../../server/sources/state-reader.ts";
 import { arr, isObject, type JsonObject, num, obj, str, tryParseJson } from "../../shared/json.ts";
 
 const FIXTURES = path.resolve(__dirname, "../fixtures");
@@ -307,3 +309,93 @@ describe.skipIf(corpusStores.length === 0)("/context 2026.3 rules on the corpus'
     }
   });
 });
+
+// --- the same through the real loaders (openStateReader on the fixture state dirs, read in place) -------------
+// and the run report built from the loaded session.
+
+const SHARED_FIXTURES = path.resolve(__dirname, "../../../shared/fixtures");
+
+for (const { dir: scenario, family } of SCENARIOS) {
+  const stateDir = path.join(SHARED_FIXTURES, scenario, "state");
+  const present = existsSync(stateDir);
+  if (!present) console.warn(`fixture state dir ${stateDir} not found: loader-based /context tests skipped`);
+  describe.skipIf(!present)(`/context + run report via openStateReader — ${scenario}`, () => {
+    const expectedEntry = loadEntry(path.join(FIXTURES, scenario));
+    const trio = commandFiles(path.join(FIXTURES, scenario)).slice(-3);
+    const load = (): LoadedSession => {
+      const reader = openStateReader(stateDir);
+      const loaded = reader.loadSession({
+        agentId: "main",
+        sessionId: str(expectedEntry, "sessionId") ?? "",
+      });
+      if ("error" in loaded) throw new Error(loaded.error.message);
+      return loaded;
+    };
+
+    it("loads the session in the expected rule family with its stored entry", () => {
+      const session = load();
+      expect(session.version.family).toBe(family);
+      expect(session.entry).toEqual(expectedEntry);
+    });
+
+    it("final trio renders byte-identical from the loaded session", () => {
+      const session = load();
+      const entry = session.entry;
+      if (!entry) throw new Error("no entry");
+      const before = findCommandMessageIndex(session.transcript, "/context detail");
+      const transcriptCounts = countTranscriptMessages(session.transcript, family, before);
+      const [list, detail, json] = trio.map((f) => readReply(f.file));
+      expect(renderContextText({ mode: "list", family, entry })).toBe(list);
+      expect(renderContextText({ mode: "detail", family, entry, transcriptCounts })).toBe(detail);
+      expect(renderContextText({ mode: "json", family, entry })).toBe(json);
+    });
+
+    it("run report: texts as OpenClaw would print them now; last call's billed prompt = entry totalTokens", () => {
+      const session = load();
+      const dto = buildRunReport(session);
+      expect(dto.systemPromptReport.available).toBe(true);
+      if (!dto.texts.available) throw new Error("texts unavailable");
+      const [list, detail, json] = trio.map((f) => readReply(f.file));
+      expect(dto.texts.list).toBe(list);
+      expect(dto.texts.json).toBe(json);
+      // `detail` now also counts the final trio's own messages; every other line is unchanged.
+      const withoutCounts = (t: string | undefined): string[] =>
+        (t ?? "").split("\n").filter((l) => !l.startsWith("Compactable transcript:"));
+      expect(withoutCounts(dto.texts.detail)).toEqual(withoutCounts(detail));
+      const all = countTranscriptMessages(session.transcript, family);
+      if ("unavailable" in all) throw new Error(all.unavailable);
+      expect(dto.texts.detail).toContain(
+        `Compactable transcript: ${formatInt(all.real)} real conversation message(s) / ${formatInt(all.messages)} transcript message(s)`,
+      );
+      // storage.md §6.4: the entry's totalTokens is the prompt of the last non-transcript-only assistant.
+      expect(dto.lastCall?.promptTokens).toBe(num(expectedEntry, "totalTokens"));
+      expect(dto.reconciliation.actualTokens).toBe(num(expectedEntry, "totalTokens"));
+      expect(dto.reconciliation.entryTotalTokens).toBe(num(expectedEntry, "totalTokens"));
+      expect(dto.lastCall?.model).not.toBe("gateway-injected");
+      // Totals are the report's numbers.
+      const report = obj(expectedEntry, "systemPromptReport");
+      expect(dto.totals?.systemPrompt.chars).toBe(num(obj(report, "systemPrompt"), "chars"));
+      expect(dto.totals?.toolSchemas.chars).toBe(num(obj(report, "tools"), "schemaChars"));
+      expect(dto.totals?.files.map((f) => f.name)).toEqual(
+        (arr(report, "injectedWorkspaceFiles") ?? []).filter(isObject).map((f) => str(f, "name")),
+      );
+    });
+
+    it("run report conversation: only messages sent to the model, tool results by tool", () => {
+      const session = load();
+      const dto = buildRunReport(session);
+      const conv = dto.conversation;
+      // Gateway-injected replies are never sent; every fixture has some (the /context replies).
+      expect(conv.notSent.count).toBeGreaterThan(0);
+      const byRoleCount = Object.values(conv.byRole).reduce((s, b) => s + b.count, 0);
+      expect(byRoleCount).toBe(conv.total.count);
+      const toolCount = conv.toolResultsByTool.reduce((s, b) => s + b.count, 0);
+      expect(toolCount).toBe(conv.byRole.toolResult?.count ?? 0);
+      expect(toolCount).toBeGreaterThan(0);
+      expect(conv.total.estTokens).toBe(Math.ceil(conv.total.chars / 4));
+      // j1 compacted twice (2026.7.1): the newest compaction summary opens the model context.
+      if (scenario.startsWith("j1")) expect(conv.compactionSummary?.count).toBe(1);
+      else expect(conv.compactionSummary).toBeNull();
+    });
+  });
+}

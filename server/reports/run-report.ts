@@ -1,0 +1,290 @@
+// The run report (issue 2): what OpenClaw's `/context` says about a session, byte-identical for the session's
+// rule family, plus the conversation actually sent and the billed prompt of the last call, so tracked vs actual
+// can be reconciled. Spec: context-report.md §1–§7, transcript.md §7–§8. Pure: LoadedSession in, DTO out.
+
+import { isObject, type JsonObject, type JsonValue, num, obj, str } from "../../shared/json.ts";
+import type {
+  BootstrapFileStatus,
+  CharsAndTokens,
+  ContextTexts,
+  ConversationBreakdown,
+  ConversationBucket,
+  LastCallUsageDTO,
+  Reconciliation,
+  RunReportDTO,
+  RunReportTotals,
+  StoredReport,
+} from "../../shared/run-report.ts";
+import { buildContextMessages, isTranscriptOnlyAssistant } from "../model/context-messages.ts";
+import type { ContextMessage, LoadedSession, Transcript } from "../model/session.ts";
+import { countTranscriptMessages } from "../openclaw/compactable-count.ts";
+import { type ReportView, readReportView } from "../openclaw/context-report-view.ts";
+import {
+  contextHelpText,
+  freshTotalTokens,
+  MAP_UNAVAILABLE_TEXT,
+  NO_RUN_REPORT_NOTICE,
+  renderContextText,
+} from "../openclaw/context-text.ts";
+import { tokensFromChars } from "../openclaw/format.ts";
+
+export const CONVERSATION_BASIS =
+  "JS string length (UTF-16 code units) of the text, thinking and tool-call argument JSON of each message in the model-context list, as stored in the transcript (tool results before pruning projections and live caps); image blocks are counted in `images`, not in chars; estTokens is OpenClaw's chars/4 estimate.";
+
+function ct(chars: number): CharsAndTokens {
+  return { chars, estTokens: tokensFromChars(chars) };
+}
+
+function emptyBucket(): ConversationBucket {
+  return { count: 0, images: 0, chars: 0, estTokens: 0 };
+}
+
+function addTo(bucket: ConversationBucket, size: { chars: number; images: number }): void {
+  bucket.count += 1;
+  bucket.images += size.images;
+  bucket.chars += size.chars;
+  bucket.estTokens = tokensFromChars(bucket.chars);
+}
+
+/** Chars of one content value as sent (clawscope's rule, CONVERSATION_BASIS). */
+function contentSize(content: JsonValue | undefined): { chars: number; images: number } {
+  if (typeof content === "string") return { chars: content.length, images: 0 };
+  if (!Array.isArray(content)) return { chars: 0, images: 0 };
+  let chars = 0;
+  let images = 0;
+  for (const block of content) {
+    if (!isObject(block)) continue;
+    const type = str(block, "type");
+    if (type === "text") chars += str(block, "text")?.length ?? 0;
+    else if (type === "thinking") chars += str(block, "thinking")?.length ?? 0;
+    else if (type === "toolCall") chars += JSON.stringify(block.arguments ?? {}).length;
+    else if (type === "image") images += 1;
+    else chars += JSON.stringify(block).length;
+  }
+  return { chars, images };
+}
+
+function messageSize(m: ContextMessage): { chars: number; images: number } {
+  if (m.role === "bashExecution") {
+    const command = str(m.message, "command") ?? "";
+    const output = str(m.message, "output") ?? "";
+    return { chars: `${command}\n${output}`.length, images: 0 };
+  }
+  return contentSize(m.message.content);
+}
+
+function countSentCandidates(transcript: Transcript): number {
+  let n = 0;
+  for (const i of transcript.activeBranch) {
+    const e = transcript.entries[i];
+    if (e && (e.type === "message" || e.type === "custom_message" || e.type === "branch_summary")) n += 1;
+  }
+  return n;
+}
+
+/** Conversation actually sent: the model-context list (transcript.md §7) by role, tool and summary. */
+export function conversationBreakdown(transcript: Transcript): ConversationBreakdown {
+  const messages = buildContextMessages(transcript);
+  const byRole: Record<string, ConversationBucket> = {};
+  const byTool = new Map<string, ConversationBucket>();
+  let compactionSummary: ConversationBucket | null = null;
+  const branchSummaries = emptyBucket();
+  const total = emptyBucket();
+  let fromWindowEntries = 0;
+  for (const m of messages) {
+    const size = messageSize(m);
+    const bucket = byRole[m.role] ?? emptyBucket();
+    byRole[m.role] = bucket;
+    addTo(bucket, size);
+    addTo(total, size);
+    if (m.role === "toolResult") {
+      const name = str(m.message, "toolName") ?? "(unknown)";
+      const tb = byTool.get(name) ?? emptyBucket();
+      byTool.set(name, tb);
+      addTo(tb, size);
+    } else if (m.role === "compactionSummary") {
+      compactionSummary ??= emptyBucket();
+      addTo(compactionSummary, size);
+    } else if (m.role === "branchSummary") {
+      addTo(branchSummaries, size);
+    }
+    // The compaction summary is synthesized from the compaction row, not a message/custom/branch row.
+    if (m.role !== "compactionSummary") fromWindowEntries += 1;
+  }
+  const toolResultsByTool = [...byTool.entries()]
+    .map(([toolName, b]) => ({ toolName, ...b }))
+    .sort((a, b) => b.chars - a.chars || a.toolName.localeCompare(b.toolName));
+  return {
+    basis: CONVERSATION_BASIS,
+    byRole,
+    toolResultsByTool,
+    compactionSummary,
+    branchSummaries,
+    total,
+    notSent: { count: Math.max(0, countSentCandidates(transcript) - fromWindowEntries) },
+  };
+}
+
+/**
+ * Usage of the last model call on the active branch: the last assistant that is not transcript-only
+ * (gateway-injected replies / delivery mirrors, transcript.md §8) and carries a `usage` object.
+ */
+export function lastCallUsage(transcript: Transcript): LastCallUsageDTO | null {
+  for (let k = transcript.activeBranch.length - 1; k >= 0; k -= 1) {
+    const e = transcript.entries[transcript.activeBranch[k] ?? -1];
+    if (e?.type !== "message") continue;
+    const m = obj(e.raw, "message");
+    if (!m || str(m, "role") !== "assistant" || isTranscriptOnlyAssistant(m)) continue;
+    const usage = obj(m, "usage");
+    if (!usage) continue;
+    const input = num(usage, "input") ?? 0;
+    const cacheRead = num(usage, "cacheRead") ?? 0;
+    const cacheWrite = num(usage, "cacheWrite") ?? 0;
+    return {
+      entryIndex: e.index,
+      entryId: e.id,
+      timestamp: e.timestamp,
+      provider: str(m, "provider") ?? null,
+      model: str(m, "model") ?? null,
+      stopReason: str(m, "stopReason") ?? null,
+      input,
+      output: num(usage, "output") ?? 0,
+      cacheRead,
+      cacheWrite,
+      promptTokens: input + cacheRead + cacheWrite,
+    };
+  }
+  return null;
+}
+
+function fileStatus(
+  f: ReportView["files"][number],
+  family: RunReportDTO["version"]["family"],
+): BootstrapFileStatus {
+  if (family === "2026.9" && f.injectionStatus === "native_unverified") return "NATIVE/UNVERIFIED";
+  return f.missing ? "MISSING" : f.truncated ? "TRUNCATED" : "OK";
+}
+
+function reportTotals(view: ReportView, family: RunReportDTO["version"]["family"]): RunReportTotals {
+  const turn = view.currentTurn;
+  const tracked =
+    view.systemPromptChars + view.toolSchemaChars + (turn ? turn.promptChars + turn.runtimeContextChars : 0);
+  const injected = view.files.filter((f) => !f.missing).reduce((s, f) => s + f.injectedChars, 0);
+  return {
+    systemPrompt: ct(view.systemPromptChars),
+    projectContext: ct(view.projectContextChars),
+    nonProjectContext: ct(view.nonProjectContextChars),
+    skills: { ...ct(view.skillsPromptChars), count: new Set(view.skills.map((s) => s.name)).size },
+    toolList: ct(view.toolListChars),
+    toolSchemas: { ...ct(view.toolSchemaChars), count: view.tools.length },
+    files: view.files.map((f) => ({
+      name: f.name,
+      path: f.path,
+      status: fileStatus(f, family),
+      raw: ct(f.missing ? 0 : f.rawChars),
+      injected: ct(f.missing ? 0 : f.injectedChars),
+    })),
+    filesInjected: ct(injected),
+    currentTurn: turn
+      ? {
+          prompt: turn.promptChars,
+          runtimeContext: turn.runtimeContextChars,
+          modelOnlyPrompt: turn.modelOnlyPromptChars,
+        }
+      : null,
+    openclawTracked: ct(tracked),
+  };
+}
+
+function storedReport(entry: JsonObject | null): StoredReport {
+  if (!entry) return { available: false, report: null, reason: "no SessionEntry for this session" };
+  const report = obj(entry, "systemPromptReport");
+  if (!report) {
+    return {
+      available: false,
+      report: null,
+      reason: "the SessionEntry has no systemPromptReport (no embedded run yet)",
+    };
+  }
+  const source = str(report, "source");
+  if (source !== "run") {
+    return {
+      available: false,
+      report,
+      reason: `systemPromptReport.source is ${JSON.stringify(source ?? null)}, not "run"`,
+    };
+  }
+  return { available: true, report };
+}
+
+export function buildRunReport(session: LoadedSession): RunReportDTO {
+  const family = session.version.family;
+  const entry = session.entry;
+  const stored = storedReport(entry);
+  const help = contextHelpText(family);
+
+  let texts: ContextTexts;
+  let totals: RunReportTotals | null = null;
+  if (stored.available && entry) {
+    // What the commands would print now: the command's own message is not in the transcript yet.
+    const transcriptCounts = countTranscriptMessages(session.transcript, family);
+    texts = {
+      available: true,
+      list: renderContextText({ mode: "list", family, entry }),
+      detail: renderContextText({ mode: "detail", family, entry, transcriptCounts }),
+      json: renderContextText({ mode: "json", family, entry }),
+      help,
+    };
+    totals = reportTotals(readReportView(stored.report), family);
+  } else {
+    texts = { available: false, notice: NO_RUN_REPORT_NOTICE, mapUnavailable: MAP_UNAVAILABLE_TEXT, help };
+  }
+
+  const conversation = conversationBreakdown(session.transcript);
+  const lastCall = lastCallUsage(session.transcript);
+  const entryTotal = entry ? (freshTotalTokens(entry, family) ?? null) : null;
+  const actual = lastCall?.promptTokens ?? null;
+
+  const notes: string[] = [];
+  const view = stored.available ? readReportView(stored.report) : null;
+  const turn = view?.currentTurn ?? null;
+  const trackedChars =
+    (view ? view.systemPromptChars + view.toolSchemaChars : 0) +
+    (turn ? turn.runtimeContextChars + turn.modelOnlyPromptChars : 0) +
+    conversation.total.chars;
+  const clawscopeTracked = ct(trackedChars);
+  if (!view)
+    notes.push("No stored run report: the system prompt and tool schemas are not in the tracked total.");
+  notes.push(
+    "Tool results are counted as stored; cache-TTL pruning may have sent them shorter (see the pruning replay).",
+  );
+  if (conversation.total.images > 0) {
+    notes.push(`${conversation.total.images} image block(s) are not in the tracked chars.`);
+  }
+  if (actual !== null && entryTotal !== null && actual !== entryTotal) {
+    notes.push(
+      `The SessionEntry's totalTokens (${entryTotal}) differs from the last call's billed prompt (${actual}) — e.g. after a compaction or /new, or a call outside the active branch.`,
+    );
+  }
+  const reconciliation: Reconciliation = {
+    actualTokens: actual,
+    entryTotalTokens: entryTotal,
+    openclawUntrackedTokens:
+      totals && entryTotal !== null ? entryTotal - tokensFromChars(totals.openclawTracked.chars) : null,
+    clawscopeTracked,
+    clawscopeUntrackedTokens: actual === null ? null : actual - clawscopeTracked.estTokens,
+    notes,
+  };
+
+  return {
+    session: session.summary,
+    version: session.version,
+    systemPromptReport: stored,
+    texts,
+    totals,
+    conversation,
+    lastCall,
+    contextWindowTokens: entry ? (num(entry, "contextTokens") ?? null) : null,
+    reconciliation,
+  };
+}

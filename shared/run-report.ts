@@ -1,0 +1,138 @@
+// The run-report DTO (issue 2, "The run report"): OpenClaw's own `/context` view of a session — the stored
+// `systemPromptReport` and the byte-identical `/context list|detail|json` texts — plus what OpenClaw does not
+// show: the conversation actually sent (by role, by tool, summaries) and the billed prompt size of the last call,
+// so the UI can reconcile tracked vs actual. Built by server/reports/run-report.ts; shared with the web.
+
+import type { JsonObject } from "./json.ts";
+import type { SessionSummary, VersionInfo } from "./session.ts";
+
+/** A size in chars (JS string length) with OpenClaw's token estimate `ceil(chars / 4)`. */
+export interface CharsAndTokens {
+  chars: number;
+  /** OpenClaw's chars/4 estimate (`ceil(chars / 4)`), not a tokenizer count. */
+  estTokens: number;
+}
+
+/** The stored `systemPromptReport`, or why there is none usable. */
+export type StoredReport =
+  | { available: true; report: JsonObject }
+  /** `report` is the stored object when it exists but is not a `source:"run"` report. */
+  | { available: false; report: JsonObject | null; reason: string };
+
+/** `/context` replies for the session's rule family. */
+export type ContextTexts =
+  | {
+      available: true;
+      /** Byte-identical to OpenClaw's reply for this family (what the command would print now). */
+      list: string;
+      detail: string;
+      json: string;
+      help: string;
+    }
+  | {
+      available: false;
+      /** clawscope's notice (OpenClaw would print an on-the-fly estimate that cannot be reproduced offline). */
+      notice: string;
+      /** OpenClaw's exact `/context map` reply in this state. */
+      mapUnavailable: string;
+      help: string;
+    };
+
+export type BootstrapFileStatus = "OK" | "TRUNCATED" | "MISSING" | "NATIVE/UNVERIFIED";
+
+export interface RunReportFile {
+  name: string;
+  path: string;
+  status: BootstrapFileStatus;
+  raw: CharsAndTokens;
+  injected: CharsAndTokens;
+}
+
+/** Sizes from the stored report (all `chars` are the report's numbers). */
+export interface RunReportTotals {
+  systemPrompt: CharsAndTokens;
+  projectContext: CharsAndTokens;
+  nonProjectContext: CharsAndTokens;
+  skills: CharsAndTokens & { count: number };
+  toolList: CharsAndTokens;
+  toolSchemas: CharsAndTokens & { count: number };
+  files: RunReportFile[];
+  /** Σ injected chars over non-missing files. */
+  filesInjected: CharsAndTokens;
+  /** `currentTurn` parts (7.1+): the turn prompt (persisted as the last user message) and unpersisted parts. */
+  currentTurn: { prompt: number; runtimeContext: number; modelOnlyPrompt: number } | null;
+  /**
+   * OpenClaw's "Tracked prompt estimate" of `/context detail` (7.1+):
+   * systemPrompt.chars + tools.schemaChars + currentTurn.promptChars + currentTurn.runtimeContextChars.
+   */
+  openclawTracked: CharsAndTokens;
+}
+
+/** One bucket of the conversation actually sent. `chars` counts text as sent (see `basis`); images separately. */
+export interface ConversationBucket extends CharsAndTokens {
+  count: number;
+  images: number;
+}
+
+export interface ConversationBreakdown {
+  /** How the chars were counted (clawscope's rule, stated for the UI). */
+  basis: string;
+  /** Messages of the model-context list (transcript.md §7) by role. */
+  byRole: Record<string, ConversationBucket>;
+  /** Tool results by tool name (largest first). */
+  toolResultsByTool: ({ toolName: string } & ConversationBucket)[];
+  /** The compaction summary message in context (at most one), or null. */
+  compactionSummary: ConversationBucket | null;
+  branchSummaries: ConversationBucket;
+  total: ConversationBucket;
+  /** Transcript messages left out of the model context (transcript-only assistants, `excludeFromContext`, pre-window). */
+  notSent: { count: number };
+}
+
+/** Billed usage of the last model call on the active branch (transcript-only assistants skipped). */
+export interface LastCallUsageDTO {
+  /** Index into the transcript entries, and the entry id. */
+  entryIndex: number;
+  entryId: string | null;
+  timestamp: string | null;
+  provider: string | null;
+  model: string | null;
+  stopReason: string | null;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** input + cacheRead + cacheWrite: the prompt the provider billed for that call. */
+  promptTokens: number;
+}
+
+export interface Reconciliation {
+  /** Billed prompt tokens of the last call (null when no call is recorded). */
+  actualTokens: number | null;
+  /** The SessionEntry's `totalTokens` as `/context` trusts it for this family (null when not fresh). */
+  entryTotalTokens: number | null;
+  /** OpenClaw's view: actual − ceil(openclawTracked / 4), as `/context detail` prints it (null when unknown). */
+  openclawUntrackedTokens: number | null;
+  /**
+   * clawscope's view: system prompt + tool schemas + runtime context + model-only prompt (report) + the
+   * conversation actually sent (which already holds the turn prompt), each as chars/4.
+   */
+  clawscopeTracked: CharsAndTokens;
+  /** actual − clawscopeTracked.estTokens (null when actual unknown); negative = the estimate overshoots. */
+  clawscopeUntrackedTokens: number | null;
+  notes: string[];
+}
+
+export interface RunReportDTO {
+  session: SessionSummary;
+  version: VersionInfo;
+  systemPromptReport: StoredReport;
+  texts: ContextTexts;
+  /** Null without a stored run report. */
+  totals: RunReportTotals | null;
+  conversation: ConversationBreakdown;
+  lastCall: LastCallUsageDTO | null;
+  /** Window from the SessionEntry (`contextTokens`), null when unknown. */
+  contextWindowTokens: number | null;
+  reconciliation: Reconciliation;
+}
