@@ -28,7 +28,8 @@ export function sidecars(dbPath: string, header: Uint8Array): SidecarState {
 /**
  * Why opening in place would create files in the state dir, or null when it is safe:
  * - `-wal` present without `-shm`: SQLite creates `-shm` (O_CREAT) even on a read-only connection;
- * - WAL-mode header without `-wal`/`-shm`: SQLite creates both to open the (empty) log.
+ * - WAL-mode header without `-wal`/`-shm`: SQLite creates both to open the (empty) log, and leaves them
+ *   behind after close (checked with better-sqlite3 12: a read-only open of such a file creates both).
  */
 export function needsSnapshot(s: SidecarState): string | null {
   if (s.wal && !s.shm) return "the -wal file exists but -shm is missing";
