@@ -257,6 +257,52 @@ export function quickScanTranscript(absPath: string): TranscriptQuickScan | null
   return scan;
 }
 
+const storeCache = new Map<string, { entries: [string, JsonObject][]; issues: ParseIssue[] }>();
+const STORE_CACHE_MAX = 16;
+
+/**
+ * Read + parse a `sessions.json`, cached by path + size + mtime (real stores reach several MB because
+ * every entry carries its systemPromptReport, and every session load needs the store). A missing file
+ * is an empty store without issue (an agent dir with transcripts only). Never throws.
+ */
+export function readSessionsStore(
+  file: string,
+  source: string,
+): { entries: [string, JsonObject][]; issues: ParseIssue[] } {
+  let key: string;
+  try {
+    const st = statSync(file);
+    key = `${file}\u0000${st.size}\u0000${st.mtimeMs}`;
+  } catch {
+    return { entries: [], issues: [] };
+  }
+  const hit = storeCache.get(key);
+  if (hit) return hit;
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    return {
+      entries: [],
+      issues: [
+        {
+          source,
+          code: "read-failed",
+          message: `cannot read sessions.json: ${e instanceof Error ? e.message : String(e)}`,
+          severity: "error",
+        },
+      ],
+    };
+  }
+  const parsed = parseSessionsStoreText(text, source);
+  if (storeCache.size >= STORE_CACHE_MAX) {
+    const oldest = storeCache.keys().next().value;
+    if (oldest !== undefined) storeCache.delete(oldest);
+  }
+  storeCache.set(key, parsed);
+  return parsed;
+}
+
 function isInside(child: string, parent: string): boolean {
   const rel = path.relative(parent, child);
   return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
@@ -332,18 +378,9 @@ export function listJsonlSessions(
   const storeSource = relPosix(stateDir, path.join(sessionsDir, "sessions.json"));
 
   // 1. sessions.json (a broken store still lets the directory listing work).
-  let storeEntries: [string, JsonObject][] = [];
-  let storeText: string | null = null;
-  try {
-    storeText = readFileSync(path.join(sessionsDir, "sessions.json"), "utf8");
-  } catch {
-    storeText = null;
-  }
-  if (storeText !== null) {
-    const parsed = parseSessionsStoreText(storeText, storeSource);
-    storeEntries = parsed.entries;
-    issues.push(...parsed.issues);
-  }
+  const store = readSessionsStore(path.join(sessionsDir, "sessions.json"), storeSource);
+  const storeEntries = store.entries;
+  issues.push(...store.issues);
 
   // 2. Directory listing.
   let dirents: Dirent[] = [];
