@@ -12,6 +12,9 @@
  * - `model-switch`: first call of this provider/model after calls of another one
  * - `below-minimum`: prompt shorter than the model's minimum cacheable length, nothing read or written
  * - `unexplained`: a miss none of the signals explains (provider eviction/routing)
+ * - `not-cached`: this provider/model never reported a cache read or write in the session so far
+ *   (caching off — `cacheRetention: none` — unsupported, or not reported by the provider)
+ * - `no-usage`: all-zero usage (error/aborted call, transcript.md §4); not part of any cache lineage
  */
 export type CacheVerdict =
   | "cold-start"
@@ -20,7 +23,9 @@ export type CacheVerdict =
   | "prefix-changed"
   | "model-switch"
   | "below-minimum"
-  | "unexplained";
+  | "unexplained"
+  | "not-cached"
+  | "no-usage";
 
 /** Sub-cause of `prefix-changed` (and secondary signals of other verdicts). */
 export type PrefixChangeCause =

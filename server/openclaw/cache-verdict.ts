@@ -196,6 +196,7 @@ export function classifyCacheCalls(input: ClassifyInput): CallVerdict[] {
 
   const lastOfLineage = new Map<string, ModelCall>();
   const lineageWrites = new Set<string>();
+  const lineageCached = new Set<string>();
   const out: CallVerdict[] = [];
   for (let i = 0; i < calls.length; i++) {
     const n = calls[i];
@@ -204,8 +205,11 @@ export function classifyCacheCalls(input: ClassifyInput): CallVerdict[] {
     const min = input.minCacheableFor(n);
     const lk = lineageKey(n);
     const m = lastOfLineage.get(lk);
-    lastOfLineage.set(lk, n);
+    const zeroUsage = P === 0 && n.output === 0;
+    // Error/aborted calls with all-zero usage never touched the cache: keep them out of the lineage.
+    if (!zeroUsage) lastOfLineage.set(lk, n);
     if (n.cacheWrite > 0) lineageWrites.add(lk);
+    if (n.cacheWrite > 0 || n.cacheRead > 0) lineageCached.add(lk);
     const noWriteCounter = lacksWriteCounter(n, lineageWrites.has(lk));
     const ev: VerdictEvidence = {
       summary: "",
@@ -229,6 +233,10 @@ export function classifyCacheCalls(input: ClassifyInput): CallVerdict[] {
       out.push({ verdict, evidence: ev, signals: signalCauses });
     };
 
+    if (zeroUsage) {
+      done("no-usage", "all-zero usage (error or aborted call): no cache effect recorded");
+      continue;
+    }
     // Below minimum: a marked prefix shorter than the model minimum is simply not cached (§1).
     if (min !== null && P < min && n.cacheRead === 0 && n.cacheWrite === 0) {
       done("below-minimum", `prompt ${P} tokens < model minimum ${min}: nothing read or written`);
@@ -254,6 +262,13 @@ export function classifyCacheCalls(input: ClassifyInput): CallVerdict[] {
       continue;
     }
 
+    if (!lineageCached.has(lk)) {
+      done(
+        "not-cached",
+        `no cache read or write reported for ${n.provider ?? "?"}/${n.model ?? "?"} in this session so far: caching off (cacheRetention none), unsupported or not reported`,
+      );
+      continue;
+    }
     const { between, mOnPath } = scanPath(n, m.entryIndex);
     const reset = between.filter((e) => e.type === "reset");
     if (reset.length > 0) {
@@ -473,7 +488,7 @@ export function resolveCacheRetention(
 
 /** Cache lifetime for a retention value; unknown → 5 minutes (labelled as assumed). */
 export function cacheTtlForRetention(retention: CacheRetention | null, source: string): CacheTtl {
-  if (retention === null) return { ms: CACHE_TTL_MS.short, source: `assumed 5 min (${source})` };
+  if (retention === null) return { ms: CACHE_TTL_MS.short, source };
   const ms = CACHE_TTL_MS[retention];
   return {
     ms,

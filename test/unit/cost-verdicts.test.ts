@@ -1,0 +1,649 @@
+// Cost report + cache verdicts on hand-built transcripts (spec cache-and-cost.md §4–§7, transcript.md §8).
+import { describe, expect, it } from "vitest";
+import type { LoadedSession, TranscriptEntry } from "../../server/model/session.ts";
+import { computeActiveBranch } from "../../server/model/tree.ts";
+import {
+  cacheTtlForRetention,
+  parseDurationMs,
+  resolveCacheRetention,
+} from "../../server/openclaw/cache-verdict.ts";
+import {
+  buildCostReport,
+  buildCostTotals,
+  readHitRate,
+  writeAwareHitRate,
+} from "../../server/reports/cost.ts";
+import type { JsonObject } from "../../shared/json.ts";
+import { costOf, minCacheableTokens, normalizeModelId, priceFor } from "../../shared/pricing.ts";
+
+const T0 = Date.UTC(2026, 10, 30, 0, 0, 0);
+
+interface U {
+  input: number;
+  output?: number;
+  cacheRead: number;
+  cacheWrite: number;
+  cacheWrite1h?: number;
+  cost?: number;
+  totalOrigin?: string;
+}
+
+/** Builder: rows are chained by parentId unless `parent` is given; ids are r0, r1, … */
+class TB {
+  rows: JsonObject[] = [{ type: "session", version: 3, id: "hdr", timestamp: new Date(T0).toISOString() }];
+  private last: string | null = null;
+  private n = 0;
+  add(row: JsonObject, parent?: string | null): string {
+    const id = `r${this.n++}`;
+    const p = parent === undefined ? this.last : parent;
+    this.rows.push({ ...row, id, parentId: p });
+    this.last = id;
+    return id;
+  }
+  user(text: string, at: number, extra: JsonObject = {}, parent?: string | null): string {
+    return this.add(
+      {
+        type: "message",
+        timestamp: new Date(T0 + at).toISOString(),
+        message: { role: "user", content: [{ type: "text", text }], timestamp: T0 + at, ...extra },
+      },
+      parent,
+    );
+  }
+  call(
+    at: number,
+    u: U,
+    opts: { provider?: string; model?: string; api?: string; text?: string } = {},
+    parent?: string | null,
+  ): string {
+    const usage: JsonObject = {
+      input: u.input,
+      output: u.output ?? 10,
+      cacheRead: u.cacheRead,
+      cacheWrite: u.cacheWrite,
+      totalTokens: u.input + (u.output ?? 10) + u.cacheRead + u.cacheWrite,
+      cost: {
+        input: 0,
+        output: 0,
+        cacheRead: 0,
+        cacheWrite: 0,
+        total: u.cost ?? 0,
+        ...(u.totalOrigin ? { totalOrigin: u.totalOrigin } : {}),
+      },
+    };
+    if (u.cacheWrite1h !== undefined) usage.cacheWrite1h = u.cacheWrite1h;
+    return this.add(
+      {
+        type: "message",
+        timestamp: new Date(T0 + at + 500).toISOString(),
+        message: {
+          role: "assistant",
+          content: [{ type: "text", text: opts.text ?? "ok" }],
+          api: opts.api ?? "anthropic-messages",
+          provider: opts.provider ?? "anthropic",
+          model: opts.model ?? "claude-sonnet-4-5",
+          usage,
+          stopReason: "stop",
+          timestamp: T0 + at,
+          responseId: `resp_${this.n}`,
+        },
+      },
+      parent,
+    );
+  }
+  injected(at: number, model = "gateway-injected", provider = "openclaw", extra: JsonObject = {}): string {
+    return this.add({
+      type: "message",
+      timestamp: new Date(T0 + at).toISOString(),
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: "reply" }],
+        api: "openai-responses",
+        provider,
+        model,
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { total: 0 } },
+        stopReason: "stop",
+        timestamp: T0 + at,
+        ...extra,
+      },
+    });
+  }
+  custom(type: string, fields: JsonObject, at: number): string {
+    return this.add({ type, timestamp: new Date(T0 + at).toISOString(), ...fields });
+  }
+  session(
+    opts: { family?: "2026.3" | "2026.7" | "2026.9"; sessionKey?: string; archived?: "reset" | null } = {},
+  ): LoadedSession {
+    const entries: TranscriptEntry[] = this.rows.map((raw, index) => ({
+      index,
+      type: String(raw.type),
+      id: typeof raw.id === "string" ? raw.id : null,
+      parentId: typeof raw.parentId === "string" ? raw.parentId : null,
+      timestamp: typeof raw.timestamp === "string" ? raw.timestamp : null,
+      raw,
+      line: index + 1,
+    }));
+    const br = computeActiveBranch(entries, "t.jsonl");
+    return {
+      summary: {
+        agentId: "main",
+        sessionId: "s",
+        sessionKey: opts.sessionKey ?? "agent:main:main",
+        storage: "jsonl",
+        archived: opts.archived ?? null,
+        updatedAt: null,
+        model: null,
+        provider: null,
+        entryCount: entries.length,
+        parseErrorCount: 0,
+        location: "t.jsonl",
+        sizeBytes: null,
+      },
+      entry: null,
+      transcript: {
+        header: this.rows[0] ?? null,
+        version: 3,
+        entries,
+        activeBranch: br.activeBranch,
+        leafIndex: br.leafIndex,
+        issues: [],
+      },
+      version: { appVersion: null, family: opts.family ?? "2026.9", reason: "test" },
+      rebasedPaths: [],
+      issues: [],
+    };
+  }
+}
+
+const MIN = 60_000;
+
+describe("cache verdicts (cache-and-cost.md §6)", () => {
+  it("cold start, hit, TTL expiry with a 5-minute default cache", () => {
+    const t = new TB();
+    t.user("hi", 0);
+    t.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 });
+    t.user("more", 60_000);
+    t.call(60_100, { input: 10, cacheRead: 20_000, cacheWrite: 300 });
+    t.user("later", 60_100 + 6 * MIN);
+    t.call(60_200 + 6 * MIN, { input: 10, cacheRead: 0, cacheWrite: 20_400 });
+    const r = buildCostReport({ session: t.session(), config: null });
+    expect(r.calls.map((c) => c.verdict)).toEqual(["cold-start", "hit", "ttl-expired"]);
+    const hit = r.calls[1];
+    expect(hit?.evidence.expectedRead).toBe(20_000);
+    expect(hit?.evidence.missDeficit).toBe(0);
+    const exp = r.calls[2];
+    expect(exp?.evidence.lineageGapMs).toBe(6 * MIN + 100);
+    expect(exp?.evidence.cacheTtlMs).toBe(5 * MIN);
+    expect(exp?.evidence.cacheTtlSource).toContain("unset → short");
+    expect(exp?.gapMs).toBe(6 * MIN + 100);
+    expect(exp?.evidence.summary).toMatch(/gap 6\.0 min > cache TTL 5\.0 min/);
+    // Expired gap: the prefix (20,300 tokens) was re-written instead of read: premium = (3.75 − 0.30) per 1M.
+    expect(r.gapCosts).toHaveLength(1);
+    expect(r.gapCosts[0]?.rewrittenTokens).toBe(20_300);
+    expect(r.gapCosts[0]?.premiumUsd).toBeCloseTo((20_300 * (3.75 - 0.3)) / 1e6, 12);
+  });
+
+  it("long retention (config) keeps a 10-minute gap warm; cacheWrite1h of the previous call does too", () => {
+    const mk = (w1h?: number): TB => {
+      const t = new TB();
+      t.user("hi", 0);
+      t.call(100, {
+        input: 10,
+        cacheRead: 0,
+        cacheWrite: 20_000,
+        ...(w1h !== undefined ? { cacheWrite1h: w1h } : {}),
+      });
+      t.user("later", 10 * MIN);
+      t.call(10 * MIN + 100, { input: 10, cacheRead: 0, cacheWrite: 20_100 });
+      return t;
+    };
+    const long: JsonObject = { agents: { defaults: { params: { cacheRetention: "long" } } } };
+    const a = buildCostReport({ session: mk().session(), config: long });
+    // Within 1 h and no transcript signal: the whole prefix re-written → "something early changed".
+    expect(a.calls[1]?.verdict).toBe("prefix-changed");
+    expect(a.calls[1]?.evidence.cause).toBe("unknown");
+    expect(a.calls[1]?.evidence.cacheTtlMs).toBe(60 * MIN);
+    const b = buildCostReport({ session: mk(20_000).session(), config: null });
+    expect(b.calls[1]?.evidence.cacheTtlSource).toBe("usage cacheWrite1h");
+    expect(b.calls[1]?.verdict).toBe("prefix-changed");
+    const c = buildCostReport({ session: mk().session(), config: null });
+    expect(c.calls[1]?.verdict).toBe("ttl-expired");
+  });
+
+  it("cache TTL override (fixtures: mock TTL = scenario pruning ttl)", () => {
+    const t = new TB();
+    t.user("hi", 0);
+    t.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 });
+    t.user("more", 30_000);
+    t.call(30_100, { input: 10, cacheRead: 0, cacheWrite: 20_100 });
+    const r = buildCostReport({ session: t.session(), config: null, cacheTtlMs: 20_000 });
+    expect(r.calls[1]?.verdict).toBe("ttl-expired");
+    expect(r.calls[1]?.evidence.cacheTtlSource).toBe("override");
+    expect(r.retention.cacheTtlMs).toBe(20_000);
+  });
+
+  it("prefix-changed: compaction, projection snapshot (pruning round), thinking change, unknown", () => {
+    const t = new TB();
+    t.user("hi", 0);
+    t.call(100, { input: 10, cacheRead: 0, cacheWrite: 30_000 });
+    const comp = t.custom("compaction", { summary: "s", firstKeptEntryId: "r0", tokensBefore: 30_000 }, 1000);
+    t.user("next", 2000);
+    t.call(2100, { input: 10, cacheRead: 5_000, cacheWrite: 12_000 });
+    // E5 projection snapshot that newly prunes a result → a pruning round before the next call.
+    t.custom(
+      "custom",
+      {
+        customType: "openclaw.cache-ttl",
+        data: { prunedToolResults: [], ambiguousToolResultBaseKeys: [], frozenToolResults: [] },
+      },
+      2200,
+    );
+    t.user("again", 3000);
+    t.call(3100, { input: 10, cacheRead: 17_010, cacheWrite: 100 });
+    const snap = t.custom(
+      "custom",
+      {
+        customType: "openclaw.cache-ttl",
+        data: {
+          prunedToolResults: [{ key: "tool:a:1", mode: "soft" }],
+          ambiguousToolResultBaseKeys: [],
+          frozenToolResults: [],
+        },
+      },
+      4000,
+    );
+    t.call(4100, { input: 10, cacheRead: 5_000, cacheWrite: 9_000 });
+    const think = t.custom("thinking_level_change", { thinkingLevel: "high" }, 5000);
+    t.user("think", 5000);
+    t.call(5100, { input: 10, cacheRead: 5_000, cacheWrite: 9_100 });
+    t.user("edit", 6000);
+    t.call(6100, { input: 10, cacheRead: 3_000, cacheWrite: 11_200 });
+    const r = buildCostReport({ session: t.session(), config: null });
+    const v = r.calls.map((c) => [c.verdict, c.evidence.cause]);
+    expect(v).toEqual([
+      ["cold-start", null],
+      ["prefix-changed", "compaction"],
+      ["hit", null],
+      ["prefix-changed", "pruning-round"],
+      ["prefix-changed", "thinking-level-change"],
+      ["prefix-changed", "unknown"],
+    ]);
+    expect(r.calls[1]?.evidence.signalEntryIds).toEqual([comp]);
+    expect(r.calls[3]?.evidence.signalEntryIds).toEqual([snap]);
+    expect(r.calls[4]?.evidence.signalEntryIds).toEqual([think]);
+    // Write-much-larger-than-suffix evidence: expected 14,100 = P(prev) − input(prev); suffix = P − expected.
+    expect(r.calls[5]?.evidence.expectedRead).toBe(14_100);
+    expect(r.calls[5]?.evidence.newSuffix).toBe(14_210 - 14_100);
+    // The snapshot round shows up in the pruning-round cost table (no chars known → origin snapshot).
+    expect(r.pruningRounds.map((p) => [p.callEntryId, p.origin])).toEqual([
+      [r.calls[3]?.entryId, "snapshot"],
+    ]);
+  });
+
+  it("merged user messages: a context-kept command + prompt re-sent as history (s1 call 19 pattern)", () => {
+    const t = new TB();
+    t.user("first", 0);
+    t.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 });
+    const cmd = t.user("/context list", 5000);
+    t.injected(5010);
+    const prompt = t.user("summarize", 8000);
+    t.call(8100, { input: 10, cacheRead: 20_000, cacheWrite: 200 });
+    t.user("follow-up", 12_000);
+    t.call(12_100, { input: 10, cacheRead: 14_000, cacheWrite: 6_300 });
+    const r = buildCostReport({ session: t.session(), config: null });
+    expect(r.calls.map((c) => c.verdict)).toEqual(["cold-start", "hit", "prefix-changed"]);
+    expect(r.calls[2]?.evidence.cause).toBe("merged-user-messages");
+    expect(r.calls[2]?.evidence.signalEntryIds).toEqual([cmd, prompt]);
+    expect(r.calls[2]?.evidence.missDeficit).toBe(20_200 - 14_000);
+  });
+
+  it("pruning rounds from the replay input: rewrite vs chars saved; ≤ 7.1 next call sent unpruned", () => {
+    const t = new TB();
+    t.user("a", 0);
+    t.call(100, { input: 10, cacheRead: 0, cacheWrite: 40_000 });
+    t.user("b", 1000);
+    const round = t.call(1100, { input: 10, cacheRead: 10_000, cacheWrite: 5_000 });
+    t.user("c", 2000);
+    const next = t.call(2100, { input: 10, cacheRead: 6_000, cacheWrite: 9_100 });
+    const r = buildCostReport({
+      session: t.session({ family: "2026.7" }),
+      config: { agents: { defaults: { contextPruning: { mode: "cache-ttl", ttl: "5m" } } } },
+      pruningRounds: [{ entryId: round, charsRemoved: 100_000 }],
+    });
+    expect(r.calls[1]?.verdict).toBe("prefix-changed");
+    expect(r.calls[1]?.evidence.cause).toBe("pruning-round");
+    expect(r.calls[2]?.entryId).toBe(next);
+    expect(r.calls[2]?.evidence.cause).toBe("unpruned-after-round");
+    const pr = r.pruningRounds[0];
+    expect(pr?.origin).toBe("input");
+    expect(pr?.charsRemoved).toBe(100_000);
+    expect(pr?.rewriteTokens).toBe(5_000); // min(deficit 30,000, write 5,000)
+    expect(pr?.rewriteCostUsd).toBeCloseTo((5_000 * (3.75 - 0.3)) / 1e6, 12);
+    expect(pr?.estTokensSavedPerCall).toBe(25_000);
+    expect(pr?.laterCalls).toBe(1); // ≤ 7.1: the round applies to its own call only
+    expect(r.counterfactuals.map((c) => c.id)).toContain("pruning-off");
+  });
+
+  it("model switch, reset → cold start, below minimum, unexplained", () => {
+    const t = new TB();
+    t.user("a", 0);
+    t.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 });
+    t.user("b", 1000);
+    t.call(1100, { input: 10, cacheRead: 0, cacheWrite: 20_100 }, { model: "claude-opus-4-5" });
+    t.user("c", 2000);
+    t.call(2100, { input: 10, cacheRead: 2_000, cacheWrite: 150 }, { model: "claude-opus-4-5" });
+    t.custom("reset", {}, 3000);
+    t.user("d", 4000);
+    t.call(4100, { input: 10, cacheRead: 0, cacheWrite: 9_000 }, { model: "claude-opus-4-5" });
+    t.user("e", 5000);
+    t.call(5100, { input: 10, cacheRead: 0, cacheWrite: 3_000 }, { model: "claude-haiku-4-5" });
+    const r = buildCostReport({ session: t.session(), config: null });
+    expect(r.calls.map((c) => c.verdict)).toEqual([
+      "cold-start",
+      "model-switch",
+      "unexplained",
+      "cold-start",
+      "model-switch",
+    ]);
+    // Below minimum: sonnet-4-5 needs 1,024 tokens, sonnet-4-6 2,048 (§1 table); nothing read or written.
+    const t2 = new TB();
+    t2.user("tiny", 0);
+    t2.call(100, { input: 900, cacheRead: 0, cacheWrite: 0 });
+    t2.user("tiny2", 1000);
+    t2.call(1100, { input: 950, cacheRead: 0, cacheWrite: 0 }, { model: "claude-sonnet-4-6" });
+    const r2 = buildCostReport({ session: t2.session(), config: null });
+    expect(r2.calls.map((c) => c.verdict)).toEqual(["below-minimum", "below-minimum"]);
+    expect(r2.calls[1]?.evidence.minCacheableTokens).toBe(2048);
+    expect(r.calls[2]?.evidence.summary).toContain("no transcript signal");
+  });
+
+  it("all-zero usage (error/aborted) → no-usage, outside the lineage; never-cached provider → not-cached", () => {
+    const t = new TB();
+    t.user("a", 0);
+    t.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 });
+    t.user("b", 1000);
+    t.call(1100, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+    t.call(1200, { input: 10, cacheRead: 20_000, cacheWrite: 50 });
+    const r = buildCostReport({ session: t.session(), config: null });
+    expect(r.calls.map((c) => c.verdict)).toEqual(["cold-start", "no-usage", "hit"]);
+    // The hit is judged against the first call (the zero-usage one cached nothing).
+    expect(r.calls[2]?.evidence.previousCallEntryId).toBe(r.calls[0]?.entryId);
+
+    const o = new TB();
+    const local = { provider: "ollama", model: "qwen3:8b", api: "openai-completions" };
+    o.user("a", 0);
+    o.call(100, { input: 5_000, cacheRead: 0, cacheWrite: 0 }, local);
+    o.user("b", 1000);
+    o.call(1100, { input: 5_200, cacheRead: 0, cacheWrite: 0 }, local);
+    const r2 = buildCostReport({ session: o.session(), config: null });
+    expect(r2.calls.map((c) => c.verdict)).toEqual(["cold-start", "not-cached"]);
+    expect(r2.calls[1]?.evidence.writeCounterMissing).toBe(true);
+  });
+});
+
+describe("hit rates (cache-and-cost.md §5)", () => {
+  it("per call and aggregate: buckets summed first, never averaged", () => {
+    const t = new TB();
+    t.user("a", 0);
+    t.call(100, { input: 100, cacheRead: 0, cacheWrite: 900 });
+    t.user("b", 1000);
+    t.call(1100, { input: 100, cacheRead: 8_900, cacheWrite: 1_000 });
+    const r = buildCostReport({ session: t.session(), config: null });
+    expect(r.calls[0]?.hitRate).toBe(0);
+    expect(r.calls[1]?.hitRate).toBeCloseTo(8_900 / 10_000, 12);
+    // Aggregate = 8,900 / 11,000, not the mean of 0 and 0.89.
+    expect(r.totals.hitRate).toBeCloseTo(8_900 / 11_000, 12);
+    expect(r.totals.hitRate).not.toBeCloseTo((0 + 0.89) / 2, 3);
+    // Write-aware: r = (input + 0.1·read + 1.25·w5m + 2·w1h) / P, rate = (1 − r) / 0.9.
+    const rr = (200 + 0.1 * 8_900 + 1.25 * 1_900) / 11_000;
+    expect(r.totals.writeAwareHitRate).toBeCloseTo((1 - rr) / 0.9, 12);
+    expect(r.calls[0]?.writeAwareHitRate).toBeCloseTo((1 - (100 + 1.25 * 900) / 1000) / 0.9, 12);
+    expect(readHitRate({ input: 0, cacheRead: 0, cacheWrite: 0 })).toBeNull();
+    // Everything read → 1; no caching → 0; 1 h writes only → negative.
+    expect(writeAwareHitRate({ input: 0, cacheRead: 10, cacheWrite: 0, cacheWrite1h: 0 })).toBeCloseTo(1, 12);
+    expect(writeAwareHitRate({ input: 10, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0 })).toBeCloseTo(0, 12);
+    expect(writeAwareHitRate({ input: 0, cacheRead: 0, cacheWrite: 10, cacheWrite1h: 10 })).toBeCloseTo(
+      -1 / 0.9,
+      12,
+    );
+  });
+});
+
+describe("pricing and cost sources (cache-and-cost.md §4)", () => {
+  it("1-hour write tier from usage (cacheWrite1h) and from config (cacheRetention long)", () => {
+    const t = new TB();
+    t.user("a", 0);
+    t.call(100, { input: 1_000, output: 500, cacheRead: 0, cacheWrite: 10_000, cacheWrite1h: 4_000 });
+    const r = buildCostReport({ session: t.session(), config: null });
+    const c = r.calls[0];
+    expect(c?.writeTier).toEqual({ tier: "mixed", cacheWrite1h: 4_000, source: "usage" });
+    expect(c?.costSource).toBe("pricing-table");
+    // sonnet-4-5: 3 / 15 / 0.30 / 3.75; 1 h writes at 2 × input.
+    const expected = (1_000 * 3 + 500 * 15 + 6_000 * 3.75 + 4_000 * 6) / 1e6;
+    expect(c?.costUsd).toBeCloseTo(expected, 12);
+    expect(c?.priceSource).toContain("claude-sonnet-4-5");
+
+    const t2 = new TB();
+    t2.user("a", 0);
+    t2.call(100, { input: 1_000, output: 500, cacheRead: 0, cacheWrite: 10_000 });
+    const long: JsonObject = {
+      agents: {
+        defaults: { models: { "anthropic/claude-sonnet-4-5": { params: { cacheRetention: "long" } } } },
+      },
+    };
+    const r2 = buildCostReport({ session: t2.session(), config: long });
+    expect(r2.calls[0]?.writeTier).toEqual({ tier: "1h", cacheWrite1h: 10_000, source: "config" });
+    expect(r2.calls[0]?.costUsd).toBeCloseTo((1_000 * 3 + 500 * 15 + 10_000 * 6) / 1e6, 12);
+    expect(r2.totals.cacheWrite1h).toBe(10_000);
+  });
+
+  it("recorded cost wins when non-zero; provider-billed; zero recorded → table; unknown model → unpriced", () => {
+    const t = new TB();
+    t.user("a", 0);
+    t.call(100, { input: 10, cacheRead: 0, cacheWrite: 2_000, cost: 0.0123 });
+    t.user("b", 1000);
+    t.call(1100, { input: 10, cacheRead: 2_000, cacheWrite: 10, cost: 0.5, totalOrigin: "provider-billed" });
+    t.user("c", 2000);
+    t.call(2100, { input: 10, cacheRead: 2_010, cacheWrite: 10 });
+    t.user("d", 3000);
+    t.call(
+      3100,
+      { input: 10, cacheRead: 0, cacheWrite: 0 },
+      { provider: "ollama", model: "qwen3:8b", api: "openai-completions" },
+    );
+    const r = buildCostReport({ session: t.session(), config: null });
+    expect(r.calls.map((c) => c.costSource)).toEqual([
+      "recorded",
+      "provider-billed",
+      "pricing-table",
+      "unpriced",
+    ]);
+    expect(r.calls[0]?.costUsd).toBe(0.0123);
+    expect(r.calls[3]?.costUsd).toBeNull();
+    expect(r.totals.unpricedCalls).toBe(1);
+    const third = (10 * 3 + 10 * 15 + 2_010 * 0.3 + 10 * 3.75) / 1e6;
+    expect(r.totals.costUsd).toBeCloseTo(0.0123 + 0.5 + third, 12);
+    // Config price for the unknown model → priced from config, with its source shown.
+    const cfg: JsonObject = {
+      models: {
+        providers: {
+          ollama: {
+            models: [{ id: "qwen3:8b", cost: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 } }],
+          },
+        },
+      },
+    };
+    const r2 = buildCostReport({ session: t.session(), config: cfg });
+    expect(r2.calls[3]?.costUsd).toBeCloseTo((10 * 1 + 10 * 2) / 1e6, 12);
+    expect(r2.calls[3]?.priceSource).toBe("config models.providers.ollama.models[qwen3:8b].cost");
+  });
+
+  it("priceFor: id normalisation, partial overrides inherit the catalog, tiered pricing", () => {
+    expect(normalizeModelId("us.anthropic.claude-haiku-4-5-20251001-v1:0")).toBe("claude-haiku-4-5");
+    expect(normalizeModelId("us.anthropic.claude-opus-4-6-v1")).toBe("claude-opus-4-6");
+    expect(priceFor("amazon-bedrock", "us.anthropic.claude-opus-4-6-v1")?.rates).toEqual({
+      input: 5,
+      output: 25,
+      cacheRead: 0.5,
+      cacheWrite: 6.25,
+    });
+    expect(priceFor("cli-proxy", "claude-opus-4-6-thinking")).toBeNull();
+    const p = priceFor("anthropic", "claude-haiku-4-5", { "anthropic/claude-haiku-4-5": { output: 7 } });
+    expect(p?.rates).toEqual({ input: 1, output: 7, cacheRead: 0.1, cacheWrite: 1.25 });
+    expect(p?.origin).toBe("override");
+    expect(priceFor("x", "mystery", { mystery: { input: 1 } })).toBeNull();
+    const tiered = priceFor("x", "m", {
+      m: {
+        input: 1,
+        output: 1,
+        cacheRead: 1,
+        cacheWrite: 1,
+        tieredPricing: [
+          { start: 0, end: 200_000, input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+          { start: 200_000, end: null, input: 6, output: 22.5, cacheRead: 0.6, cacheWrite: 7.5 },
+        ],
+      },
+    });
+    if (!tiered) throw new Error("tiered price missing");
+    // promptTokens = 150,000 + 40,000 + 10,000 = 200,000 → second tier (half-open ranges) for all buckets.
+    expect(
+      costOf(
+        { input: 150_000, output: 1_000, cacheRead: 40_000, cacheWrite: 10_000, cacheWrite1h: 0 },
+        tiered,
+      ),
+    ).toBeCloseTo((150_000 * 6 + 1_000 * 22.5 + 40_000 * 0.6 + 10_000 * 7.5) / 1e6, 12);
+    expect(
+      costOf({ input: 150_000, output: 0, cacheRead: 40_000, cacheWrite: 9_999, cacheWrite1h: 0 }, tiered),
+    ).toBeCloseTo((150_000 * 3 + 40_000 * 0.3 + 9_999 * 3.75) / 1e6, 12);
+    expect(minCacheableTokens("anthropic-messages", "claude-opus-5")?.assumed).toBe(true);
+    expect(minCacheableTokens("openai-responses", "gpt-5.2")?.tokens).toBe(1024);
+  });
+});
+
+describe("usage totals (transcript.md §8, cache-and-cost.md §4 rules)", () => {
+  it("excludes transcript-only assistants and sums every branch; active-branch totals separately", () => {
+    const t = new TB();
+    t.user("a", 0);
+    const first = t.call(100, { input: 10, cacheRead: 0, cacheWrite: 5_000, output: 7 });
+    // Aborted sibling: a second assistant with the same parent (branch point), billed but not active.
+    t.call(200, { input: 20, cacheRead: 0, cacheWrite: 6_000, output: 3 }, {}, first);
+    t.user("b", 1000, {}, first);
+    t.call(1100, { input: 30, cacheRead: 5_000, cacheWrite: 100, output: 5 });
+    t.injected(1200);
+    t.injected(1300, "delivery-mirror");
+    t.injected(1400, "delivery-mirror", "clawdbot");
+    t.injected(1500, "glm-5", "custom", { openclawDeliveryMirror: { kind: "channel-final" } });
+    const s = t.session();
+    const r = buildCostReport({ session: s, config: null });
+    expect(r.totals.calls).toBe(3);
+    expect(r.totals.transcriptOnlyExcluded).toBe(4);
+    expect([r.totals.input, r.totals.output, r.totals.cacheRead, r.totals.cacheWrite]).toEqual([
+      60, 15, 5_000, 11_100,
+    ]);
+    expect(r.activeBranchTotals.calls).toBe(2);
+    expect([r.activeBranchTotals.input, r.activeBranchTotals.cacheWrite]).toEqual([40, 5_100]);
+    expect(r.calls.filter((c) => !c.onActiveBranch).map((c) => c.input)).toEqual([20]);
+
+    const all = buildCostTotals([s, new TB().session({ archived: "reset" })]);
+    expect(all.sessions).toHaveLength(2);
+    expect(all.sessions[1]?.archived).toBe("reset");
+    expect(all.totals.cacheWrite).toBe(11_100);
+    expect(all.totals.hitRate).toBeCloseTo(5_000 / (60 + 5_000 + 11_100), 12);
+  });
+});
+
+describe("heartbeats and TTL alignment (cache-and-cost.md §7)", () => {
+  it("flags the API-key default cost trap and a pruning/cache TTL mismatch", () => {
+    const cfg: JsonObject = {
+      agents: {
+        defaults: {
+          heartbeat: { every: "30m" },
+          contextPruning: { mode: "cache-ttl", ttl: "1h" },
+          params: { cacheRetention: "short" },
+        },
+      },
+    };
+    const t = new TB();
+    t.user("Read HEARTBEAT.md if it exists. If nothing needs attention, reply HEARTBEAT_OK.", 0);
+    t.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 }, { text: "HEARTBEAT_OK" });
+    const r = buildCostReport({ session: t.session({ sessionKey: "agent:main:cron:job-1" }), config: cfg });
+    expect(r.heartbeat.cronSession).toBe(true);
+    expect(r.heartbeat.heartbeatCalls).toBe(1);
+    expect(r.calls[0]?.heartbeatSignals).toHaveLength(2);
+    expect(r.heartbeat.heartbeatEveryMs).toBe(30 * MIN);
+    expect(r.heartbeat.flags.map((f) => f.kind)).toEqual([
+      "cost-trap-rewrite-every-heartbeat",
+      "pruning-ttl-mismatch",
+    ]);
+
+    const warm: JsonObject = {
+      agents: { defaults: { heartbeat: { every: "4m" }, contextPruning: { mode: "cache-ttl", ttl: "5m" } } },
+    };
+    const r2 = buildCostReport({ session: t.session(), config: warm });
+    expect(r2.heartbeat.flags.map((f) => f.kind)).toEqual(["heartbeat-keeps-cache-warm"]);
+    const off = buildCostReport({
+      session: t.session(),
+      config: { agents: { defaults: { heartbeat: { every: "0m" } } } },
+    });
+    expect(off.heartbeat.flags.map((f) => f.kind)).toEqual(["heartbeat-off"]);
+    const unset = buildCostReport({ session: t.session({ sessionKey: "agent:main:main" }), config: null });
+    expect(unset.heartbeat.flags.map((f) => f.kind)).toEqual(["heartbeat-unknown"]);
+    expect(unset.heartbeat.cronSession).toBe(false);
+  });
+});
+
+describe("counterfactuals", () => {
+  it("no caching, 1 h retention, bootstrap trimmed: each recomputed from the buckets", () => {
+    const t = new TB();
+    t.user("a", 0);
+    t.call(100, { input: 10, output: 100, cacheRead: 0, cacheWrite: 20_000 });
+    t.user("b", 10 * MIN);
+    t.call(10 * MIN + 100, { input: 10, output: 100, cacheRead: 0, cacheWrite: 20_300 });
+    const r = buildCostReport({ session: t.session(), config: null, bootstrapTrimChars: 4_000 });
+    const by = new Map(r.counterfactuals.map((c) => [c.id, c]));
+    const asRun = ((10 + 10) * 3 + 200 * 15 + 40_300 * 3.75) / 1e6;
+    expect(by.get("as-run")?.costUsd).toBeCloseTo(asRun, 12);
+    expect(by.get("no-caching")?.costUsd).toBeCloseTo(((20_010 + 20_310) * 3 + 200 * 15) / 1e6, 12);
+    // 1 h: the expired call reads the 20,000-token prefix and writes 300; all writes at 6 $/M.
+    expect(by.get("retention-1h")?.costUsd).toBeCloseTo(
+      (20 * 3 + 200 * 15 + 20_300 * 6 + 20_000 * 0.3) / 1e6,
+      12,
+    );
+    // Bootstrap −1,000 tokens from the front of each prompt (writes here, nothing was read).
+    expect(by.get("bootstrap-trimmed")?.costUsd).toBeCloseTo((20 * 3 + 200 * 15 + 38_300 * 3.75) / 1e6, 12);
+    for (const c of r.counterfactuals) expect(c.assumptions.length).toBeGreaterThan(0);
+  });
+});
+
+describe("config helpers", () => {
+  it("cacheRetention merge order and legacy cacheControlTtl; durations", () => {
+    const cfg: JsonObject = {
+      agents: {
+        defaults: {
+          params: { cacheRetention: "none" },
+          models: { "anthropic/m": { params: { cacheControlTtl: "1h" } } },
+        },
+        list: [{ id: "main", params: { cacheRetention: "short" } }, { id: "other" }],
+      },
+    };
+    expect(resolveCacheRetention(cfg, "main", "anthropic", "m")).toEqual({
+      value: "short",
+      source: "config agents.list[0].params.cacheRetention",
+    });
+    expect(resolveCacheRetention(cfg, "other", "anthropic", "m")).toEqual({
+      value: "long",
+      source: 'config agents.defaults.models["anthropic/m"].params.cacheControlTtl',
+    });
+    expect(resolveCacheRetention(cfg, "other", "anthropic", "z").value).toBe("none");
+    expect(resolveCacheRetention(null, "main", "amazon-bedrock", "x").value).toBeNull();
+    expect(cacheTtlForRetention("long", "x").ms).toBe(3_600_000);
+    expect(cacheTtlForRetention(null, "unset (assumed 5 min)")).toEqual({
+      ms: 300_000,
+      source: "unset (assumed 5 min)",
+    });
+    expect(parseDurationMs("20s")).toBe(20_000);
+    expect(parseDurationMs("1h")).toBe(3_600_000);
+    expect(parseDurationMs("0m")).toBe(0);
+    expect(parseDurationMs("30")).toBeNull();
+  });
+});
