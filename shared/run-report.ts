@@ -33,7 +33,7 @@ export type ContextTexts =
       available: false;
       /** clawscope's notice (OpenClaw would print an on-the-fly estimate that cannot be reproduced offline). */
       notice: string;
-      /** OpenClaw's exact `/context map` reply in this state. */
+      /** OpenClaw's exact `/context map` reply in this state (2026.3.2: its unknown-mode reply). */
       mapUnavailable: string;
       help: string;
     };

@@ -10,7 +10,7 @@ import { type ReportFileRow, type ReportView, readReportView, runReportOf } from
 import { formatCharsAndTokens, formatInt, formatListTop, formatNameList, tokensFromChars } from "./format.ts";
 
 export type ContextFamily = "2026.3" | "2026.7" | "2026.9";
-export type ContextTextMode = "list" | "detail" | "json" | "help" | "map-unavailable";
+export type ContextTextMode = "list" | "detail" | "json" | "help" | "map-unavailable" | "unknown";
 export type TranscriptCounts = { messages: number; real: number } | { unavailable: string };
 
 export interface ContextTextInput {
@@ -65,6 +65,16 @@ export const NO_RUN_REPORT_NOTICE = [
   "OpenClaw would answer this /context command with an on-the-fly estimate (source “estimate”) rebuilt from the live workspace, tools and skills; clawscope cannot reproduce that estimate offline.",
   "The next normal message through OpenClaw stores a run report (source “run”).",
 ].join("\n");
+
+/** Reply to an unknown `/context` sub-command (2026.3.2 has no `map`, so `/context map` lands here too). */
+export function unknownModeText(family: ContextFamily): string {
+  return [
+    "Unknown /context mode.",
+    family === "2026.3"
+      ? "Use: /context, /context list, /context detail, or /context json"
+      : "Use: /context, /context list, /context detail, /context map, or /context json",
+  ].join("\n");
+}
 
 /** Help text (`/context` or `/context help`). 2026.3.2 has no map line and a shorter detail line (§5). */
 export function contextHelpText(family: ContextFamily): string {
@@ -378,12 +388,14 @@ export function hasRunReport(entry: JsonObject): boolean {
 /**
  * Renders one `/context` reply. Without a stored `run` report, list/detail/json return clawscope's
  * NO_RUN_REPORT_NOTICE (OpenClaw would print an unreproducible estimate) and map returns OpenClaw's exact
- * MAP_UNAVAILABLE_TEXT. `map-unavailable` always returns that text.
+ * MAP_UNAVAILABLE_TEXT. `map-unavailable` returns that text (2026.3.2 has no map: its unknown-mode reply);
+ * `unknown` returns the two-line unknown-mode reply.
  */
 export function renderContextText(input: ContextTextInput): string {
   const { mode, family, entry } = input;
   if (mode === "help") return contextHelpText(family);
-  if (mode === "map-unavailable") return MAP_UNAVAILABLE_TEXT;
+  if (mode === "unknown") return unknownModeText(family);
+  if (mode === "map-unavailable") return family === "2026.3" ? unknownModeText(family) : MAP_UNAVAILABLE_TEXT;
   const { report } = runReportOf(entry);
   if (!report) return NO_RUN_REPORT_NOTICE;
   const contextTokens =

@@ -22,7 +22,6 @@ import { type ReportView, readReportView } from "../openclaw/context-report-view
 import {
   contextHelpText,
   freshTotalTokens,
-  MAP_UNAVAILABLE_TEXT,
   NO_RUN_REPORT_NOTICE,
   renderContextText,
 } from "../openclaw/context-text.ts";
@@ -237,7 +236,12 @@ export function buildRunReport(session: LoadedSession): RunReportDTO {
     };
     totals = reportTotals(readReportView(stored.report), family);
   } else {
-    texts = { available: false, notice: NO_RUN_REPORT_NOTICE, mapUnavailable: MAP_UNAVAILABLE_TEXT, help };
+    texts = {
+      available: false,
+      notice: NO_RUN_REPORT_NOTICE,
+      mapUnavailable: renderContextText({ mode: "map-unavailable", family, entry: entry ?? {} }),
+      help,
+    };
   }
 
   const conversation = conversationBreakdown(session.transcript);

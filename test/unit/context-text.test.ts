@@ -149,6 +149,20 @@ describe("help, map-unavailable and the no-run-report notice", () => {
   });
 });
 
+describe("unknown sub-command (spec §5)", () => {
+  it("names map from 2026.7 on; 2026.3.2 answers /context map with the unknown-mode reply", () => {
+    expect(renderContextText({ mode: "unknown", family: "2026.9", entry: {} })).toBe(
+      "Unknown /context mode.\nUse: /context, /context list, /context detail, /context map, or /context json",
+    );
+    const u32 = "Unknown /context mode.\nUse: /context, /context list, /context detail, or /context json";
+    expect(renderContextText({ mode: "unknown", family: "2026.3", entry: {} })).toBe(u32);
+    expect(renderContextText({ mode: "map-unavailable", family: "2026.3", entry: {} })).toBe(u32);
+    expect(renderContextText({ mode: "map-unavailable", family: "2026.7", entry: {} })).toBe(
+      MAP_UNAVAILABLE_TEXT,
+    );
+  });
+});
+
 describe("Session tokens line per version (spec §4)", () => {
   const sessionLine = (family: "2026.3" | "2026.7" | "2026.9", e: JsonObject): string | undefined =>
     lines(renderContextText({ mode: "list", family, entry: e })).at(-3);
