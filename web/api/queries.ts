@@ -1,7 +1,11 @@
 // queryOptions factories: one per endpoint, so views share cache entries and live.ts can invalidate by key prefix.
 
 import { queryOptions } from "@tanstack/react-query";
+import type { CostAllDTO, CostReportDTO } from "../../shared/cost.ts";
 import type { ContextMapDTO } from "../../shared/map.ts";
+import type { PruneReplayDTO } from "../../shared/prune.ts";
+import type { RunReportDTO } from "../../shared/run-report.ts";
+import type { TruncationReportDTO } from "../../shared/truncation.ts";
 import { getJson, queryString, sessionApiPath } from "./client.ts";
 import type { SessionsDTO, StateDTO } from "./types.ts";
 
@@ -31,6 +35,75 @@ export const mapQuery = (agentId: string, sessionId: string) =>
     queryFn: ({ signal }) => getJson<ContextMapDTO>(sessionApiPath(agentId, sessionId, "map"), signal),
     // The tokenizer counts arrive later: poll while they are pending.
     refetchInterval: (q) => (q.state.data?.tokenizer.state === "pending" ? 2000 : false),
+  });
+
+export const reportQuery = (agentId: string, sessionId: string) =>
+  queryOptions({
+    queryKey: [...keys.session(agentId, sessionId), "report"] as const,
+    queryFn: ({ signal }) => getJson<RunReportDTO>(sessionApiPath(agentId, sessionId, "report"), signal),
+  });
+
+/** What-if parameters of /truncation (absent = the report's own caps and family). */
+export interface TruncationParams {
+  maxPerFile?: string;
+  maxTotal?: string;
+  family?: string;
+}
+
+export const truncationQuery = (agentId: string, sessionId: string, p: TruncationParams) =>
+  queryOptions({
+    queryKey: [...keys.session(agentId, sessionId), "truncation", p] as const,
+    queryFn: ({ signal }) =>
+      getJson<TruncationReportDTO>(
+        `${sessionApiPath(agentId, sessionId, "truncation")}${queryString({ ...p })}`,
+        signal,
+      ),
+    placeholderData: (prev) => prev,
+  });
+
+/** What-if parameters of /prune, as URL strings (absent = as configured). */
+export type PruneParams = Partial<Record<PruneParamKey, string>>;
+export const PRUNE_PARAM_KEYS = [
+  "ttl",
+  "mode",
+  "keepLastAssistants",
+  "softTrimRatio",
+  "hardClearRatio",
+  "minPrunableToolChars",
+  "softTrimMaxChars",
+  "softTrimHeadChars",
+  "softTrimTailChars",
+  "hardClear",
+  "placeholder",
+  "allow",
+  "deny",
+  "contextWindow",
+  "algorithm",
+  "at",
+] as const;
+export type PruneParamKey = (typeof PRUNE_PARAM_KEYS)[number];
+
+export const pruneQuery = (agentId: string, sessionId: string, p: PruneParams) =>
+  queryOptions({
+    queryKey: [...keys.session(agentId, sessionId), "prune", p] as const,
+    queryFn: ({ signal }) =>
+      getJson<PruneReplayDTO>(
+        `${sessionApiPath(agentId, sessionId, "prune")}${queryString({ ...p })}`,
+        signal,
+      ),
+    placeholderData: (prev) => prev,
+  });
+
+export const costQuery = (agentId: string, sessionId: string) =>
+  queryOptions({
+    queryKey: [...keys.session(agentId, sessionId), "cost"] as const,
+    queryFn: ({ signal }) => getJson<CostReportDTO>(sessionApiPath(agentId, sessionId, "cost"), signal),
+  });
+
+export const allCostQuery = () =>
+  queryOptions({
+    queryKey: keys.allCost,
+    queryFn: ({ signal }) => getJson<CostAllDTO>("/api/cost", signal),
   });
 
 export { queryString };

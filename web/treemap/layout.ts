@@ -54,15 +54,18 @@ export interface LayoutOptions {
 
 /**
  * The number a tile is sized by. `tiktoken` falls back to OpenClaw's estimate until the tokenizer count
- * exists (the UI says so); `cache` sizes by estimated tokens (colour carries the cache state).
+ * exists (the UI says so); `cache` sizes by the estimated tokens split at the last call's cache boundaries (cacheTokens).
  */
 export function sizeOf(node: MapNode, mode: SizeMode): number {
   switch (mode) {
     case "chars":
       return node.chars;
     case "estTokens":
-    case "cache":
       return node.estTokens;
+    case "cache":
+      return node.cacheTokens
+        ? node.cacheTokens.read + node.cacheTokens.write + node.cacheTokens.uncached
+        : node.estTokens;
     case "tiktoken":
       return node.tiktokenTokens ?? node.estTokens;
   }

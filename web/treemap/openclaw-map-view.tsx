@@ -1,35 +1,35 @@
-// SVG rendering of OpenClaw's `/context map` frame (1280 × 860, scaled to the available width).
+// SVG rendering of OpenClaw's `/context map` frame (1280 × 860, scaled to the available width). Glyphs are a
+// monospace font stretched to OpenClaw's 6·scale advance, not its 5×7 bitmap font.
 
-import { useMemo } from "react";
-import { drawOpenClawMap, type LabelLines, type OpenClawMapInput } from "./openclaw-map.ts";
+import type { DrawText, OpenClawDrawing } from "./openclaw-map.ts";
 
 const MONO = "ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace";
 
-function Label({ l }: { l: LabelLines | null }) {
-  if (!l) return null;
-  // 5×7 glyphs in a 6-wide cell: a monospace font of size ≈ 8.5·scale has a ~0.6 em advance = 6·scale... close.
-  const size = 7 * l.scale * 1.15;
+function Texts({ lines }: { lines: DrawText[] }) {
   return (
-    <text x={l.x} y={l.y} fontFamily={MONO} fontSize={size} fill={l.color} pointerEvents="none">
-      {l.lines.map((line, i) => (
-        <tspan
-          // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional (line i is drawn at row i)
-          key={i}
+    <>
+      {lines.map((l) => (
+        <text
+          key={`${l.x},${l.y}`}
           x={l.x}
-          y={l.y + i * 9 * l.scale + 7 * l.scale}
-          textLength={line.length * 6 * l.scale - l.scale}
+          y={l.y + 7 * l.scale}
+          fontFamily={MONO}
+          fontSize={8.5 * l.scale}
+          fill={l.color}
+          pointerEvents="none"
+          textLength={l.text.length > 0 ? l.text.length * 6 * l.scale - l.scale : undefined}
           lengthAdjust="spacingAndGlyphs"
+          xmlSpace="preserve"
         >
-          {line}
-        </tspan>
+          {l.text}
+        </text>
       ))}
-    </text>
+    </>
   );
 }
 
-export function OpenClawMapView({ map, width }: { map: OpenClawMapInput; width: number }) {
-  const d = useMemo(() => drawOpenClawMap(map), [map]);
-  const w = Math.min(width, 1280 * 1.25);
+export function OpenClawMapView({ drawing: d, width }: { drawing: OpenClawDrawing; width: number }) {
+  const w = Math.min(width, 1600);
   return (
     <svg
       xmlns="http://www.w3.org/2000/svg"
@@ -39,12 +39,10 @@ export function OpenClawMapView({ map, width }: { map: OpenClawMapInput; width: 
       role="img"
       aria-label="OpenClaw context map"
       data-testid="openclaw-map"
-      shapeRendering="crispEdges"
     >
       <rect x={0} y={0} width={1280} height={860} fill="rgb(238,241,245)" />
       <rect x={0} y={0} width={1280} height={88} fill="rgb(20,26,34)" />
-      <Label l={{ x: 22, y: 24, scale: 3, lines: [d.header.title], color: "rgb(248,250,252)" }} />
-      <Label l={{ x: 22, y: 58, scale: 1, lines: [d.header.subtitle], color: "rgb(176,196,222)" }} />
+      <Texts lines={[d.title, d.subtitle]} />
       {d.groups.map((g) => (
         <g key={`${g.rect.x},${g.rect.y}`}>
           <rect
@@ -57,7 +55,6 @@ export function OpenClawMapView({ map, width }: { map: OpenClawMapInput; width: 
             strokeWidth={3}
             data-testid="openclaw-group"
           />
-          <Label l={g.label} />
         </g>
       ))}
       {d.leaves.map((l) => (
@@ -74,18 +71,28 @@ export function OpenClawMapView({ map, width }: { map: OpenClawMapInput; width: 
           >
             <title>{l.title}</title>
           </rect>
-          <Label l={l.label} />
+          <Texts lines={l.label} />
         </g>
+      ))}
+      {d.groups.map((g) => (
+        <Texts key={`label-${g.rect.x},${g.rect.y}`} lines={g.label} />
       ))}
       <rect x={984} y={110} width={274} height={674} fill="rgb(245,247,250)" stroke="rgb(213,220,228)" />
-      <Label l={{ x: 1002, y: 128, scale: 2, lines: ["LEGEND"], color: "rgb(30,41,59)" }} />
+      <Texts lines={[{ x: 1002, y: 128, scale: 2, text: "LEGEND", color: "rgb(30,41,59)" }]} />
       {d.legend.map((g) => (
         <g key={g.name}>
-          <rect x={g.swatch.x} y={g.swatch.y} width={18} height={18} fill={g.color} stroke="rgb(15,23,42)" />
-          <Label l={g.label} />
+          <rect
+            x={g.swatch.x}
+            y={g.swatch.y}
+            width={g.swatch.w}
+            height={g.swatch.h}
+            fill={g.color}
+            stroke="rgb(15,23,42)"
+          />
+          <Texts lines={g.label} />
         </g>
       ))}
-      <Label l={{ x: 22, y: 824, scale: 1, lines: [d.footer.replace(/~/g, " ")], color: "rgb(51,65,85)" }} />
+      <Texts lines={[d.footer]} />
     </svg>
   );
 }

@@ -18,6 +18,98 @@ export interface OpenClawMapInput {
   windowTokens: number | null;
 }
 
+function readBox(v: unknown): Box | null {
+  if (!isObject(v)) return null;
+  const x = num(v, "x");
+  const y = num(v, "y");
+  const w = num(v, "width") ?? num(v, "w");
+  const h = num(v, "height") ?? num(v, "h");
+  return x === undefined || y === undefined || w === undefined || h === undefined ? null : { x, y, w, h };
+}
+
+function readText(v: unknown): DrawText | null {
+  if (!isObject(v)) return null;
+  const x = num(v, "x");
+  const y = num(v, "y");
+  const text = str(v, "text");
+  if (x === undefined || y === undefined || text === undefined) return null;
+  return { x, y, text, scale: num(v, "scale") ?? 1, color: str(v, "color") ?? "rgb(16,23,31)" };
+}
+
+function readTexts(v: unknown): DrawText[] {
+  if (!isArray(v)) return [];
+  const out: DrawText[] = [];
+  for (const t of v) {
+    const d = readText(t);
+    if (d) out.push(d);
+  }
+  return out;
+}
+
+/**
+ * The server's exact picture (server/openclaw/context-map.ts OpenClawMapPicture: groups with rects, fills,
+ * label lines, leaves, legend, footer), when the map DTO carries it as `openclaw.picture` or `openclaw`.
+ */
+export function readOpenClawPicture(dto: ContextMapDTO): OpenClawDrawing | null {
+  const rawField: unknown = Reflect.get(dto, "openclaw") ?? Reflect.get(dto, "openclawMap");
+  const raw: unknown = isObject(rawField) && isObject(rawField.picture) ? rawField.picture : rawField;
+  if (!isObject(raw) || !isArray(raw.groups) || !isObject(raw.header)) return null;
+  const title = readText(raw.header.title);
+  const subtitle = readText(raw.header.subtitle);
+  const footer = readText(raw.footer);
+  if (!title || !subtitle || !footer) return null;
+  const d: OpenClawDrawing = {
+    groups: [],
+    leaves: [],
+    legend: [],
+    title,
+    subtitle,
+    footer,
+    tracked: num(raw, "trackedChars") ?? 0,
+  };
+  for (const g of raw.groups) {
+    if (!isObject(g)) continue;
+    const rect = readBox(g.rect);
+    if (!rect) continue;
+    d.groups.push({ rect, fill: str(g, "fill") ?? "rgb(90,90,90)", label: readTexts(g.labelLines) });
+    if (isArray(g.leaves))
+      for (const l of g.leaves) {
+        if (!isObject(l)) continue;
+        const fr = readBox(l.fillRect) ?? readBox(l.rect);
+        if (!fr) continue;
+        const value = num(l, "value") ?? 0;
+        d.leaves.push({
+          rect: fr,
+          fill: str(l, "fill") ?? "rgb(200,200,200)",
+          label: readTexts(l.labelLines),
+          title: `${str(g, "name") ?? ""} › ${str(l, "name") ?? ""}: ${value} chars (~${Math.ceil(value / 4)} tok)`,
+        });
+      }
+  }
+  const legend = isObject(raw.legend) && isArray(raw.legend.items) ? raw.legend.items : [];
+  for (const it of legend) {
+    if (!isObject(it)) continue;
+    const swatch = readBox(it.swatch);
+    if (!swatch) continue;
+    d.legend.push({
+      swatch,
+      color: str(it, "color") ?? "rgb(0,0,0)",
+      label: readTexts(it.labelLines),
+      name: str(it, "name") ?? "",
+      pct: num(it, "pct") ?? 0,
+    });
+  }
+  return d;
+}
+
+/** The OpenClaw drawing: the server's exact picture when present, else laid out here from its values. */
+export function readOpenClawDrawing(dto: ContextMapDTO): OpenClawDrawing | null {
+  const pic = readOpenClawPicture(dto);
+  if (pic) return pic;
+  const values = readOpenClawMap(dto);
+  return values ? drawOpenClawMap(values) : null;
+}
+
 /**
  * Reads the OpenClaw map values from the DTO, if the server sent them (field `openclaw` or `openclawMap`:
  * `{groups: [{name, color, leaves: [{name, value}]}], source?, provider?, model?}`). Null when absent.
@@ -115,32 +207,51 @@ export function sanitizeLabel(s: string): string {
     .toUpperCase();
 }
 
-export interface LabelLines {
+/** One line of bitmap-font text: origin = top-left of the first 5×7 glyph cell; advance 6·scale. */
+export interface DrawText {
   x: number;
   y: number;
   scale: number;
-  lines: string[];
+  text: string;
   color: string;
 }
 
-/** Fit lines into a label box: max chars floor((w−12)/(6·scale)), max lines floor((h−12)/(9·scale)). */
-export function fitLabel(lines: string[], box: Box, scale: number, color: string): LabelLines | null {
+/**
+ * Fit lines into a label box: max chars floor((w−12)/(6·scale)), max lines floor((h−12)/(9·scale)),
+ * a too-long line keeps its first max−1 chars; origin (x+7, y+7 + line·9·scale).
+ */
+export function fitLabel(lines: string[], box: Box, scale: number, color: string): DrawText[] {
   const maxChars = Math.floor((box.w - 12) / (6 * scale));
   const maxLines = Math.floor((box.h - 12) / (9 * scale));
-  if (maxChars < 4 || maxLines < 1) return null;
-  const out = lines
-    .map(sanitizeLabel)
-    .slice(0, maxLines)
-    .map((l) => (l.length > maxChars ? l.slice(0, maxChars - 1) : l));
-  return { x: box.x + 7, y: box.y + 7, scale, lines: out, color };
+  if (maxChars < 4 || maxLines < 1) return [];
+  return lines.slice(0, maxLines).map((line, i) => {
+    const t = sanitizeLabel(line);
+    return {
+      x: box.x + 7,
+      y: box.y + 7 + i * 9 * scale,
+      scale,
+      text: t.length > maxChars ? t.slice(0, maxChars - 1) : t,
+      color,
+    };
+  });
 }
 
+/** Unsanitised text (title, footer): upper-cased, characters outside the 5×7 font drawn blank. */
+export function rawDrawText(text: string): string {
+  let out = "";
+  for (const ch of text.toUpperCase()) out += FONT_CHARS.includes(ch) ? ch : " ";
+  return out;
+}
+
+const FONT_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ -./:_";
+
 export interface OpenClawDrawing {
-  groups: { rect: Box; fill: string; label: LabelLines | null }[];
-  leaves: { rect: Box; fill: string; label: LabelLines | null; title: string }[];
-  legend: { swatch: Box; color: string; label: LabelLines | null; name: string; pct: number }[];
-  header: { title: string; subtitle: string };
-  footer: string;
+  groups: { rect: Box; fill: string; label: DrawText[] }[];
+  leaves: { rect: Box; fill: string; label: DrawText[]; title: string }[];
+  legend: { swatch: Box; color: string; label: DrawText[]; name: string; pct: number }[];
+  title: DrawText;
+  subtitle: DrawText;
+  footer: DrawText;
   tracked: number;
 }
 
@@ -159,15 +270,27 @@ export function drawOpenClawMap(input: OpenClawMapInput): OpenClawDrawing {
     groups: [],
     leaves: [],
     legend: [],
-    header: {
-      title: "CONTEXT TREEMAP",
-      subtitle: sanitizeLabel(
-        `${input.source} / ${input.provider ?? "provider"} / ${input.model ?? "model"}`,
-      ),
+    title: { x: 22, y: 24, scale: 3, text: "CONTEXT TREEMAP", color: "rgb(248,250,252)" },
+    subtitle: {
+      x: 22,
+      y: 58,
+      scale: 1,
+      text: sanitizeLabel(`${input.source} / ${input.provider ?? "provider"} / ${input.model ?? "model"}`),
+      color: "rgb(176,196,222)",
     },
-    footer: `${Math.trunc(tracked)} CH / ~${Math.ceil(tracked / 4)} TOK / ${
-      input.actualTokens === null ? "ACTUAL CTX UNKNOWN" : `ACTUAL CTX ${Math.trunc(input.actualTokens)} TOK`
-    } / ${input.windowTokens === null || input.windowTokens <= 0 ? "WINDOW UNKNOWN" : `WINDOW ${Math.trunc(input.windowTokens)} TOK`}`,
+    footer: {
+      x: 22,
+      y: 824,
+      scale: 1,
+      text: rawDrawText(
+        `${Math.trunc(tracked)} CH / ~${Math.ceil(tracked / 4)} TOK / ${
+          input.actualTokens === null
+            ? "ACTUAL CTX UNKNOWN"
+            : `ACTUAL CTX ${Math.trunc(input.actualTokens)} TOK`
+        } / ${input.windowTokens === null || input.windowTokens <= 0 ? "WINDOW UNKNOWN" : `WINDOW ${Math.trunc(input.windowTokens)} TOK`}`,
+      ),
+      color: "rgb(51,65,85)",
+    },
     tracked,
   };
   const placed = binarySplit(groupItems, AREA);
@@ -199,7 +322,7 @@ export function drawOpenClawMap(input: OpenClawMapInput): OpenClawDrawing {
         label:
           r.w * r.h > 5200
             ? fitLabel([leaf.name, `${Math.trunc(leaf.value)} CH`], r, 1, luminanceText(c))
-            : null,
+            : [],
       });
     });
   });

@@ -63,6 +63,41 @@ function tileFill(r: TileRect, mode: SizeMode, colors: Map<string, Rgb>): Rgb {
   return r.isGroup ? groupFill(base) : leafFill(base, r.index, r.groupIndex);
 }
 
+/** Cache mode: a leaf with cacheTokens is split into read / write / uncached bands along its longer side. */
+function cacheParts(r: TileRect): ReactNode {
+  const ct = r.node.cacheTokens;
+  if (!ct) return null;
+  const total = ct.read + ct.write + ct.uncached;
+  if (total <= 0) return null;
+  const out: ReactNode[] = [];
+  let off = 0;
+  const horizontal = r.w >= r.h;
+  for (const state of ["read", "write", "uncached"] as const) {
+    const v = ct[state];
+    if (v <= 0) continue;
+    const f = v / total;
+    const x = horizontal ? r.x + off * r.w : r.x;
+    const y = horizontal ? r.y : r.y + off * r.h;
+    out.push(
+      <rect
+        key={state}
+        x={x}
+        y={y}
+        width={horizontal ? f * r.w : r.w}
+        height={horizontal ? r.h : f * r.h}
+        fill={css(CACHE_COLORS[state])}
+        stroke="rgb(8,12,16)"
+        strokeWidth={0.5}
+        data-id={r.id}
+        data-cache={state}
+        data-value={v}
+      />,
+    );
+    off += f;
+  }
+  return out;
+}
+
 const Tiles = memo(function Tiles({
   layout,
   mode,
@@ -118,6 +153,7 @@ const Tiles = memo(function Tiles({
           </text>
         );
     }
+    const parts = mode === "cache" && !r.isGroup ? cacheParts(r) : null;
     out.push(
       <g key={r.id} opacity={dim ? 0.22 : 1} className={r.isGroup ? "tile tile-group" : "tile tile-leaf"}>
         <rect
@@ -139,6 +175,7 @@ const Tiles = memo(function Tiles({
         >
           <title>{label}</title>
         </rect>
+        {parts}
         {text}
       </g>,
     );

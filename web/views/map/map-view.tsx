@@ -17,7 +17,7 @@ import {
 } from "../../treemap/colors.ts";
 import { exportMapPng } from "../../treemap/export-png.ts";
 import { indexTree, layoutTreemap, pathTo, searchTree, sizeOf } from "../../treemap/layout.ts";
-import { readOpenClawMap } from "../../treemap/openclaw-map.ts";
+import { readOpenClawDrawing } from "../../treemap/openclaw-map.ts";
 import { OpenClawMapView } from "../../treemap/openclaw-map-view.tsx";
 import { formatSize, Treemap } from "../../treemap/treemap.tsx";
 import { useElementWidth } from "../../treemap/use-size.ts";
@@ -53,7 +53,7 @@ export function MapView({ agentId, sessionId, params }: SessionViewProps) {
 function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto: ContextMapDTO }) {
   const mode = parseMode(params.get("size"));
   const q = params.get("q") ?? "";
-  const openclaw = useMemo(() => readOpenClawMap(dto), [dto]);
+  const openclaw = useMemo(() => readOpenClawDrawing(dto), [dto]);
   const showOc = params.get("oc") === "1" && openclaw !== null;
   const index = indexTree(dto.root);
   const zoomParam = params.get("zoom") ?? "";
@@ -102,9 +102,14 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
   const legend = useMemo(() => {
     if (mode === "cache") {
       const sums = new Map<string, number>();
+      const add = (k: string, v: number) => sums.set(k, (sums.get(k) ?? 0) + v);
       const walk = (n: MapNode) => {
         if (n.children && n.children.length > 0) n.children.forEach(walk);
-        else sums.set(n.cache ?? "unknown", (sums.get(n.cache ?? "unknown") ?? 0) + sizeOf(n, mode));
+        else if (n.cacheTokens) {
+          add("read", n.cacheTokens.read);
+          add("write", n.cacheTokens.write);
+          add("uncached", n.cacheTokens.uncached);
+        } else add(n.cache ?? "unknown", sizeOf(n, mode));
       };
       walk(viewRoot);
       return CACHE_STATES.map((k) => ({
@@ -219,6 +224,11 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
       </div>
 
       {mode === "tiktoken" && !showOc ? <TokenizerNote dto={dto} /> : null}
+      {mode === "cache" && !showOc ? (
+        <p className="note small" data-testid="cache-basis-note">
+          Estimated tokens coloured by prompt-cache state at the last call. {dto.cacheBasis ?? ""}
+        </p>
+      ) : null}
 
       {!showOc ? (
         <nav className="breadcrumbs" aria-label="Zoom path" data-testid="map-breadcrumbs">
@@ -249,7 +259,7 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
         <div className="map-canvas" ref={boxRef}>
           <div ref={svgHost}>
             {showOc && openclaw ? (
-              <OpenClawMapView map={openclaw} width={mapWidth} />
+              <OpenClawMapView drawing={openclaw} width={mapWidth} />
             ) : layout.rects.length === 0 ? (
               <div className="empty-map" data-testid="map-empty">
                 Nothing to draw: every tile is 0 in this size mode.
