@@ -286,23 +286,34 @@ function assembleTranscript(
   return t;
 }
 
+/** Cold file candidates: `archive_name`, else `<archive_sha256>.jsonl.zst` (the documented file name, storage.md §2). */
+function coldFileCandidates(dir: string, name: string, sha: string | null): string[] {
+  // archive_name may not contain path separators (schema CHECK); a damaged row must not escape the cold dir.
+  const safe = (n: string): boolean => n !== "" && n !== "." && n !== ".." && !/[\\/]/.test(n);
+  const names = [name, sha === null ? "" : `${sha}${COLD_SUFFIX}`].filter(safe);
+  return [...new Set(names)].map((n) => path.join(dir, n));
+}
+
 /** Decode a cold archive (file under sessions/cold, or blob in the table). */
 function readColdArchive(
   stateDir: string,
   agentId: string,
+  dbRel: string,
   name: string,
   blobFromTable: Uint8Array | null,
   expectedSha: string | null,
 ):
   | { ok: true; entries: TranscriptEntry[]; issues: ParseIssue[]; location: string }
   | { ok: false; message: string; status: 404 | 422 } {
-  const filePath = path.join(coldDir(stateDir, agentId), name);
-  const location = blobFromTable ? `#session_transcript_cold_archives/${name}` : rel(stateDir, filePath);
-  let bytes: Uint8Array;
-  if (blobFromTable) bytes = blobFromTable;
-  else {
+  let location = `${dbRel}#session_transcript_cold_archives/${name}`;
+  let bytes: Uint8Array | null = blobFromTable;
+  if (bytes === null) {
+    const candidates = coldFileCandidates(coldDir(stateDir, agentId), name, expectedSha);
+    const found = candidates.find((p) => fs.existsSync(p));
+    location = rel(stateDir, found ?? candidates[0] ?? coldDir(stateDir, agentId));
     try {
-      bytes = fs.readFileSync(filePath);
+      if (found === undefined) throw new Error("file not found");
+      bytes = fs.readFileSync(found);
     } catch (e) {
       return {
         ok: false,
@@ -495,7 +506,7 @@ export function loadSqliteSession(
       };
     }
     const name = coldRow?.archiveName ?? file?.name ?? "";
-    const c = readColdArchive(stateDir, agentId, name, read.coldBlob, coldRow?.archiveSha256 ?? null);
+    const c = readColdArchive(stateDir, agentId, dbRel, name, read.coldBlob, coldRow?.archiveSha256 ?? null);
     if (!c.ok)
       return {
         error: {
