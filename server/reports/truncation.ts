@@ -214,6 +214,10 @@ export function buildTruncationReport(input: TruncationReportInput): TruncationR
   const warnings: string[] = [];
   const notes: string[] = [];
   const workspaceDir = str(report, "workspaceDir") ?? null;
+  // A second file with the same name (9.x: the AGENTS.md of a session run from another folder) is
+  // keyed by its recorded path; every other file by its name.
+  const contentOf = (r: { name: string; path: string }): string | null | undefined =>
+    workspace.files.has(r.path) ? workspace.files.get(r.path) : workspace.files.get(r.name);
 
   // The file list: the report's rows (what OpenClaw considered), or the target family's list when
   // the family changes or the report lists nothing — spec bootstrap.md §1.
@@ -242,7 +246,9 @@ export function buildTruncationReport(input: TruncationReportInput): TruncationR
     if (recordedRows.length > 0)
       notes.push(`File list of OpenClaw ${family} used instead of the report's rows.`);
   }
-  const rowByName = new Map(recordedRows.map((r) => [r.name, r]));
+  // First row per name (a later same-name row is matched by identity below).
+  const rowByName = new Map<string, ReportRow>();
+  for (const r of recordedRows) if (!rowByName.has(r.name)) rowByName.set(r.name, r);
   // A missing file whose marker the report counted (injectedChars > 0, 2026.3-era data) keeps
   // "inject"; otherwise the family default (spec bootstrap.md §5).
   const modes: MissingMarkerMode[] = rows.map((r) =>
@@ -261,7 +267,7 @@ export function buildTruncationReport(input: TruncationReportInput): TruncationR
           (r, i): BootstrapFileInput => ({
             name: r.name,
             path: r.path,
-            content: workspace.files.get(r.name) ?? null,
+            content: contentOf(r) ?? null,
             missingMarker: modes[i] ?? defaultMissingMarkerMode(fam),
           }),
         ),
@@ -366,7 +372,7 @@ export function buildTruncationReport(input: TruncationReportInput): TruncationR
   const changes: WorkspaceChangeDTO[] = [];
   if (readable) {
     for (const r of recordedRows) {
-      const content = workspace.files.get(r.name);
+      const content = contentOf(r);
       const cur = typeof content === "string" ? content.trimEnd().length : null;
       if (r.missing && cur !== null) {
         changes.push({ name: r.name, kind: "appeared", recordedRawChars: 0, currentRawChars: cur });
@@ -413,8 +419,14 @@ export function buildTruncationReport(input: TruncationReportInput): TruncationR
       "Workspace not readable: current sizes, changes since the report and the dropped text cannot be shown.",
     );
   }
-  if (family === "2026.9" && recordedFamily !== "2026.9") {
-    notes.push("2026.9.x retired TOOLS.md and HEARTBEAT.md as bootstrap files: they are not injected.");
+  if (
+    family === "2026.9" &&
+    (recordedFamily !== "2026.9" || typeof workspace.files.get("TOOLS.md") === "string")
+  ) {
+    notes.push(
+      "2026.9.x retired TOOLS.md and HEARTBEAT.md as bootstrap files: they are not injected even when present " +
+        '(openclaw doctor migrates TOOLS.md into an AGENTS.md "## Tools" section).',
+    );
   }
 
   // Waterfall: the total-budget loop in injection order. In "recomputed" mode the simulation's own
@@ -459,9 +471,9 @@ export function buildTruncationReport(input: TruncationReportInput): TruncationR
     else if (inj === null) truncated = bound !== null && bound < rw ? true : null;
     const causes = a?.causes ?? [];
     const removed = inj === null ? null : m ? 0 : Math.max(0, rw - inj);
-    const content = workspace.files.get(r.name);
+    const content = contentOf(r);
     const curRaw = readable && typeof content === "string" ? content.trimEnd().length : null;
-    const rec = rowByName.get(r.name);
+    const rec = recordedRows.includes(r) ? r : rowByName.get(r.name);
     const simFile = diffRun?.files[i];
     return {
       name: r.name,

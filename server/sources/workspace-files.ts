@@ -4,6 +4,7 @@
 
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { arr, isObject, type JsonObject, str } from "../../shared/json.ts";
 import { bootstrapFileNames } from "../openclaw/bootstrap-truncation.ts";
 
 export interface RebasedPath {
@@ -151,17 +152,20 @@ export function readWorkspaceFiles(opts: {
   }
   const dir = out.dir;
 
-  const wanted: { name: string; recordedPath: string | null }[] = [];
+  // Keyed by name; a second row with the same name (9.x: the AGENTS.md of a session run from
+  // another folder) is keyed by its recorded path (buildTruncationReport looks up path first).
+  const wanted: { key: string; name: string; recordedPath: string | null }[] = [];
   const seen = new Set<string>();
   for (const f of opts.recordedFiles ?? []) {
-    if (seen.has(f.name)) continue;
-    seen.add(f.name);
-    wanted.push({ name: f.name, recordedPath: f.path || null });
+    const key = seen.has(f.name) ? f.path : f.name;
+    if (!key || seen.has(key)) continue;
+    seen.add(key);
+    wanted.push({ key, name: f.name, recordedPath: f.path || null });
   }
   for (const name of opts.names ?? allBootstrapFileNames()) {
     if (seen.has(name)) continue;
     seen.add(name);
-    wanted.push({ name, recordedPath: null });
+    wanted.push({ key: name, name, recordedPath: null });
   }
 
   for (const w of wanted) {
@@ -181,16 +185,74 @@ export function readWorkspaceFiles(opts: {
       const r = readText(p);
       if (r.kind === "ok") {
         content = r.content;
-        out.readPaths.set(w.name, p);
+        out.readPaths.set(w.key, p);
         const first = candidates[0];
         if (i > 0 && first !== undefined && first !== p)
           out.rebasedPaths.push({ recorded: first, actual: p });
       } else if (r.kind === "error") {
-        out.unreadable.push({ name: w.name, path: p, reason: r.reason });
+        out.unreadable.push({ name: w.key, path: p, reason: r.reason });
       }
       break;
     }
-    out.files.set(w.name, content);
+    out.files.set(w.key, content);
   }
+  dedupeMemoryFile(out);
   return out;
+}
+
+/**
+ * 2026.3.2 reads both MEMORY.md and memory.md but deduplicates them by real path (spec bootstrap.md
+ * §1): on a case-insensitive file system both names open the same file.
+ */
+function dedupeMemoryFile(read: WorkspaceFilesRead): void {
+  const upper = read.readPaths.get("MEMORY.md");
+  const lower = read.readPaths.get("memory.md");
+  if (!upper || !lower) return;
+  try {
+    const a = statSync(upper);
+    const b = statSync(lower);
+    if (a.dev === b.dev && a.ino === b.ino) {
+      read.files.set("memory.md", null);
+      read.readPaths.delete("memory.md");
+    }
+  } catch {
+    // Unreadable now: keep what was read.
+  }
+}
+
+/**
+ * The `workspace` input of buildTruncationReport for a stored systemPromptReport: reads its
+ * workspaceDir (rebased onto `stateDir` when needed, or `workspaceOverride`) and its rows' files.
+ */
+export function readWorkspaceForReport(
+  report: JsonObject,
+  opts: { stateDir: string | null; workspaceOverride?: string | null },
+): {
+  dir: string | null;
+  files: Map<string, string | null>;
+  readPaths: Map<string, string>;
+  rebasedPaths: RebasedPath[];
+  unavailableReason: string | null;
+  unreadable: { name: string; path: string; reason: string }[];
+} {
+  const recordedFiles: { name: string; path: string }[] = [];
+  for (const item of arr(report, "injectedWorkspaceFiles") ?? []) {
+    if (!isObject(item)) continue;
+    const name = str(item, "name");
+    if (name !== undefined) recordedFiles.push({ name, path: str(item, "path") ?? "" });
+  }
+  const read = readWorkspaceFiles({
+    recordedWorkspaceDir: str(report, "workspaceDir") ?? null,
+    stateDir: opts.stateDir,
+    recordedFiles,
+    workspaceOverride: opts.workspaceOverride ?? null,
+  });
+  return {
+    dir: read.dir,
+    files: read.files,
+    readPaths: read.readPaths,
+    rebasedPaths: read.rebasedPaths,
+    unavailableReason: read.unavailableReason,
+    unreadable: read.unreadable,
+  };
 }

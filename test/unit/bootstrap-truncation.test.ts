@@ -17,6 +17,7 @@ import {
 import { buildTruncationReport } from "../../server/reports/truncation.ts";
 import {
   readWorkspaceFiles,
+  readWorkspaceForReport,
   rebaseRecordedPath,
   recordedStateDirOf,
 } from "../../server/sources/workspace-files.ts";
@@ -571,6 +572,43 @@ describe("workspace reader: rebasing recorded paths (storage.md §7)", () => {
       recorded: "/no-such-home/.openclaw/workspace/AGENTS.md",
       actual: path.join(state, "workspace", "AGENTS.md"),
     });
+  });
+
+  it("keys a second AGENTS.md (session run from another folder) by its recorded path", () => {
+    const state = path.join(root, "state2");
+    const other = path.join(root, "worktree");
+    mkdirSync(path.join(state, "workspace"), { recursive: true });
+    mkdirSync(other, { recursive: true });
+    writeFileSync(path.join(state, "workspace", "AGENTS.md"), "workspace rules");
+    writeFileSync(path.join(other, "AGENTS.md"), "worktree rules, longer");
+    const report: JsonObject = {
+      workspaceDir: "/gone/.openclaw/workspace",
+      bootstrapMaxChars: 20000,
+      bootstrapTotalMaxChars: 60000,
+      injectedWorkspaceFiles: [
+        {
+          name: "AGENTS.md",
+          path: "/gone/.openclaw/workspace/AGENTS.md",
+          missing: false,
+          rawChars: 15,
+          injectedChars: 15,
+          truncated: false,
+        },
+        {
+          name: "AGENTS.md",
+          path: path.join(other, "AGENTS.md"),
+          missing: false,
+          rawChars: 22,
+          injectedChars: 22,
+          truncated: false,
+        },
+      ],
+    };
+    const ws = readWorkspaceForReport(report, { stateDir: state });
+    expect(ws.files.get("AGENTS.md")).toBe("workspace rules");
+    expect(ws.files.get(path.join(other, "AGENTS.md"))).toBe("worktree rules, longer");
+    const dto = buildTruncationReport({ report, family: "2026.9", workspace: ws });
+    expect(dto.files.map((f) => f.simulation?.matchesReport)).toEqual([true, true]);
   });
 
   it("marks the workspace unavailable when it lies outside the recorded state dir", () => {
