@@ -29,6 +29,7 @@ import {
   type ResolvedPrice,
   type UsageBuckets,
 } from "../../shared/pricing.ts";
+import { isTranscriptOnlyAssistant, isUsageExcludedAssistant } from "../model/context-messages.ts";
 import type { LoadedSession, Transcript, TranscriptEntry } from "../model/session.ts";
 import { indexById } from "../model/tree.ts";
 import {
@@ -66,30 +67,6 @@ export interface CostReportInput {
 /** ESTIMATE used to turn removed chars into tokens (labelled wherever it is used). */
 const CHARS_PER_TOKEN = 4;
 
-/**
- * Transcript-only assistant (transcript.md §8 [code 9.6]): never sent to a model, excluded from usage,
- * cost and cache statistics. Private on purpose: the shared predicate belongs to the context-messages
- * module (helper E); swap to it once exported.
- */
-function isTranscriptOnlyAssistant(m: JsonObject): boolean {
-  if (str(m, "role") !== "assistant") return false;
-  const provider = str(m, "provider");
-  const model = str(m, "model");
-  if (provider === "openclaw" && (model === "delivery-mirror" || model === "gateway-injected")) return true;
-  if (provider === "clawdbot" && model === "delivery-mirror") return true;
-  const kind = str(obj(m, "openclawDeliveryMirror"), "kind");
-  if (
-    kind === "channel-final" ||
-    kind === "channel-final-suppressed" ||
-    kind === "message-tool-source-reply" ||
-    kind === "cron-direct-delivery-context"
-  ) {
-    return true;
-  }
-  // Message-tool mirrors: transcript-only for usage (UNVERIFIED for context, transcript.md §8).
-  return m.openclawMessageToolMirror !== undefined;
-}
-
 interface CallRow extends ModelCall {
   responseId: string | null;
   stopReason: string | null;
@@ -120,7 +97,8 @@ export function extractModelCalls(transcript: Transcript): { calls: CallRow[]; t
   for (const e of transcript.entries) {
     const m = messageOf(e);
     if (!m || str(m, "role") !== "assistant") continue;
-    if (isTranscriptOnlyAssistant(m)) {
+    // Transcript-only assistants (and message-tool mirrors) are never billed (transcript.md §8).
+    if (isUsageExcludedAssistant(m)) {
       transcriptOnly++;
       continue;
     }
@@ -475,7 +453,7 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
     minCacheableFor: (c) => minCacheableTokens(c.api, c.model)?.tokens ?? null,
     pruningRoundCallIds: roundIds,
     family: session.version.family,
-    isTranscriptOnly: isTranscriptOnlyAssistant,
+    isTranscriptOnly: (m) => str(m, "role") === "assistant" && isTranscriptOnlyAssistant(m),
   });
 
   const { byId } = indexById(transcript.entries, session.summary.location);

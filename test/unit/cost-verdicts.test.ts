@@ -533,10 +533,11 @@ describe("usage totals (transcript.md §8, cache-and-cost.md §4 rules)", () => 
     t.injected(1300, "delivery-mirror");
     t.injected(1400, "delivery-mirror", "clawdbot");
     t.injected(1500, "glm-5", "custom", { openclawDeliveryMirror: { kind: "channel-final" } });
+    t.injected(1600, "glm-5", "custom", { openclawMessageToolMirror: { tool: "message" } });
     const s = t.session();
     const r = buildCostReport({ session: s, config: null });
     expect(r.totals.calls).toBe(3);
-    expect(r.totals.transcriptOnlyExcluded).toBe(4);
+    expect(r.totals.transcriptOnlyExcluded).toBe(5);
     expect([r.totals.input, r.totals.output, r.totals.cacheRead, r.totals.cacheWrite]).toEqual([
       60, 15, 5_000, 11_100,
     ]);
