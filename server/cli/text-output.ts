@@ -1,0 +1,129 @@
+// Plain-text renderings of the CLI results (without --json). Columns are padded for a terminal;
+// the JSON form is the contract, this is for eyes.
+
+import type { CostAllDTO, CostReportDTO } from "../../shared/cost.ts";
+import type { PruneReplayDTO } from "../../shared/prune.ts";
+import type { SessionSummary } from "../../shared/session.ts";
+import type { TruncationReportDTO } from "../../shared/truncation.ts";
+
+const int = new Intl.NumberFormat("en-US");
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
+}
+
+function iso(ms: number | null): string {
+  return ms === null ? "-" : new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+function pct(x: number | null): string {
+  return x === null ? "-" : `${(x * 100).toFixed(1)}%`;
+}
+
+function usd(x: number | null): string {
+  return x === null ? "-" : `$${x.toFixed(4)}`;
+}
+
+export function formatSessionsTable(sessions: SessionSummary[]): string {
+  if (sessions.length === 0) return "no sessions found";
+  return table(
+    ["agent", "session", "key", "storage", "archived", "updated", "model", "entries", "errors"],
+    sessions.map((s) => [
+      s.agentId,
+      s.sessionId,
+      s.sessionKey ?? "-",
+      s.storage,
+      s.archived ?? "-",
+      iso(s.updatedAt),
+      s.model ? `${s.provider ?? "?"}/${s.model}` : "-",
+      s.entryCount === null ? "-" : int.format(s.entryCount),
+      String(s.parseErrorCount),
+    ]),
+  );
+}
+
+export function formatTruncation(r: TruncationReportDTO): string {
+  const rows = r.files.map((f) => [
+    f.name,
+    f.status,
+    int.format(f.rawChars),
+    f.injectedChars === null ? "?" : int.format(f.injectedChars),
+    f.removedPct === null ? "-" : `${f.removedPct}%`,
+    f.displayCauses.join(", ") || "-",
+    f.nearLimit ? "near limit" : "",
+  ]);
+  return [
+    `max/file ${int.format(r.maxPerFile)} chars, max/total ${int.format(r.maxTotal)} chars`,
+    table(["file", "status", "raw", "injected", "removed", "causes", "flag"], rows),
+    `total: raw ${int.format(r.totals.rawChars)} -> injected ${r.totals.injectedChars === null ? "?" : int.format(r.totals.injectedChars)} chars`,
+  ].join("\n");
+}
+
+export function formatPrune(r: PruneReplayDTO): string {
+  const rows = r.calls.map((c, i) => {
+    const states = Object.values(c.toolResults);
+    const soft = states.filter((s) => s === "soft-trim").length;
+    const hard = states.filter((s) => s === "hard-clear").length;
+    return [
+      String(i + 1),
+      iso(c.timestamp),
+      c.idleMs === null ? "-" : `${(c.idleMs / 1000).toFixed(1)}s`,
+      c.ttlExpired ? "expired" : "",
+      c.round,
+      int.format(c.messageChars),
+      `${states.length} (${soft} soft, ${hard} hard)`,
+    ];
+  });
+  return [
+    `algorithm ${r.algorithm} (${r.algorithmReason}); window ${int.format(r.contextWindowTokens)} tokens; mode ${r.settings.mode}`,
+    table(["#", "time", "idle", "ttl", "round", "msg chars", "tool results"], rows),
+    `next: ${r.next.prediction}`,
+  ].join("\n");
+}
+
+export function formatCost(r: CostReportDTO): string {
+  const rows = r.calls.map((c, i) => [
+    String(i + 1),
+    c.timestamp ?? "-",
+    c.model ?? "-",
+    int.format(c.input),
+    int.format(c.cacheRead),
+    int.format(c.cacheWrite),
+    int.format(c.output),
+    usd(c.costUsd),
+    pct(c.hitRate),
+    c.verdict,
+  ]);
+  const t = r.totals;
+  return [
+    table(
+      ["#", "time", "model", "input", "cacheRead", "cacheWrite", "output", "cost", "hit", "verdict"],
+      rows,
+    ),
+    `totals: input ${int.format(t.input)}, cacheRead ${int.format(t.cacheRead)}, cacheWrite ${int.format(t.cacheWrite)}, output ${int.format(t.output)}, cost ${usd(t.costUsd)}, hit rate ${pct(t.hitRate)}`,
+  ].join("\n");
+}
+
+export function formatCostAll(r: CostAllDTO): string {
+  const rows = r.sessions.map((s) => [
+    s.agentId,
+    s.sessionId,
+    s.archived ?? "-",
+    String(s.calls),
+    int.format(s.input + s.cacheRead + s.cacheWrite),
+    int.format(s.output),
+    usd(s.costUsd),
+    pct(s.hitRate),
+  ]);
+  const t = r.totals;
+  return [
+    table(["agent", "session", "archived", "calls", "prompt tok", "output", "cost", "hit"], rows),
+    `all sessions: ${t.calls} calls, cost ${usd(t.costUsd)}, hit rate ${pct(t.hitRate)}`,
+  ].join("\n");
+}

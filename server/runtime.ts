@@ -1,0 +1,48 @@
+// Process-level wiring shared by the CLI commands and the server: which state dir, the reader, the service.
+// One of the few modules allowed to look at process.env / the home dir (through config.ts).
+
+import { existsSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { CliValues } from "./cli.ts";
+import { resolveStateDir } from "./config.ts";
+import { createSessionService, type SessionService } from "./session-service.ts";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The bundled demo state dir: real OpenClaw captures (see server/demo/README.md). */
+export const DEMO_STATE_DIR = path.join(here, "demo", "state");
+
+export interface StateChoice {
+  stateDir: string;
+  demo: boolean;
+  reason: string;
+}
+
+export interface Runtime {
+  state: StateChoice;
+  service: SessionService;
+}
+
+export function chooseStateDir(values: Pick<CliValues, "state-dir" | "profile" | "demo">): StateChoice {
+  if (values.demo) return { stateDir: DEMO_STATE_DIR, demo: true, reason: "--demo" };
+  const resolved = resolveStateDir({
+    stateDir: values["state-dir"],
+    profile: values.profile,
+    env: process.env,
+    homedir: os.homedir(),
+    exists: existsSync,
+  });
+  if (resolved.path) return { stateDir: resolved.path, demo: false, reason: resolved.reason };
+  return {
+    stateDir: DEMO_STATE_DIR,
+    demo: true,
+    reason: `no OpenClaw state dir found (looked at ${resolved.candidates.join(", ")}): showing the bundled demo`,
+  };
+}
+
+export function createRuntime(values: CliValues): Runtime {
+  const state = chooseStateDir(values);
+  return { state, service: createSessionService(state) };
+}

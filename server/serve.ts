@@ -1,0 +1,57 @@
+// `clawscope serve`: starts the Hono app on 127.0.0.1 (by default) and optionally opens a browser.
+
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve } from "@hono/node-server";
+import { createApp } from "./app.ts";
+import type { CliValues } from "./cli.ts";
+import { createStaticHandler } from "./http/static-files.ts";
+import type { Runtime } from "./runtime.ts";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const DIST_WEB_DIR = path.resolve(here, "..", "dist", "web");
+
+function openBrowser(url: string): void {
+  const cmd = process.platform === "darwin" ? "open" : process.platform === "win32" ? "cmd" : "xdg-open";
+  const args = process.platform === "win32" ? ["/c", "start", "", url] : [url];
+  try {
+    const child = spawn(cmd, args, { stdio: "ignore", detached: true });
+    child.on("error", () => process.stderr.write(`clawscope: open ${url} in your browser\n`));
+    child.unref();
+  } catch {
+    process.stderr.write(`clawscope: open ${url} in your browser\n`);
+  }
+}
+
+export async function startServer(rt: Runtime, values: CliValues): Promise<void> {
+  const host = values.host ?? process.env.CLAWSCOPE_HOST ?? "127.0.0.1";
+  const port = Number(values.port ?? process.env.CLAWSCOPE_PORT ?? 4470);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${values.port}`);
+  const app = createApp({
+    service: rt.service,
+    boundHost: host,
+    port: port === 0 ? null : port,
+    staticHandler: createStaticHandler(DIST_WEB_DIR),
+  });
+  const server = serve({ fetch: app.fetch, hostname: host, port }, (info) => {
+    const shownHost = host.includes(":") ? `[${host}]` : host;
+    const url = `http://${shownHost === "0.0.0.0" ? "127.0.0.1" : shownHost}:${info.port}/`;
+    process.stderr.write(
+      `clawscope: serving ${rt.state.demo ? "the DEMO state dir" : rt.state.stateDir} at ${url}\n`,
+    );
+    // Machine-readable line for scripts/tests that start the server on port 0.
+    process.stdout.write(`listening ${url}\n`);
+    const wantOpen =
+      values.open === true || (values["no-open"] !== true && values.open !== false && process.stdout.isTTY);
+    if (wantOpen) openBrowser(url);
+  });
+  rt.service.startWatching?.();
+  const stop = () => {
+    rt.service.close?.();
+    server.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}

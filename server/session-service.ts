@@ -1,0 +1,348 @@
+// The one place that turns a state dir into report DTOs. The HTTP routes and the CLI both call this
+// service, so `clawscope prune --json` and `GET /api/…/prune` can never disagree. Reports themselves are
+// pure functions (server/reports/*); this module only loads, caches and wires them.
+
+import { createHash } from "node:crypto";
+import type { CostAllDTO, CostReportDTO } from "../shared/cost.ts";
+import type { JsonObject } from "../shared/json.ts";
+import { isObject, num, obj, str } from "../shared/json.ts";
+import type { ContextMapDTO } from "../shared/map.ts";
+import type { PruneOverrides, PruneReplayDTO } from "../shared/prune.ts";
+import type { RunReportDTO } from "../shared/run-report.ts";
+import type { ParseIssue, SessionRef, SessionSummary } from "../shared/session.ts";
+import type { TruncationFamily, TruncationReportDTO } from "../shared/truncation.ts";
+import { buildContextMessages } from "./model/context-messages.ts";
+import type { ContextMessage, LoadedSession, Transcript } from "./model/session.ts";
+import { buildCostReport, buildCostTotals } from "./reports/cost.ts";
+import { buildContextMap, contextMapTokenTexts } from "./reports/map-tree.ts";
+import { replayPruning, toolResultWireText } from "./reports/prune-replay.ts";
+import { buildRunReport, lastCallUsage } from "./reports/run-report.ts";
+import { buildTruncationReport } from "./reports/truncation.ts";
+import { readOpenClawConfig } from "./sources/openclaw-config.ts";
+import { openStateReader, type StateReader } from "./sources/state-reader.ts";
+import { readWorkspaceFiles } from "./sources/workspace-files.ts";
+import { createTokenCounter, type TokenCounter } from "./tokens/tokenizer.ts";
+
+export type ServiceError = { code: string; message: string; status: number };
+export type Result<T> = { value: T } | { error: ServiceError };
+
+export interface StateInfo {
+  stateDir: string;
+  demo: boolean;
+  reason: string;
+  configPath: string | null;
+  configIssues: ParseIssue[];
+}
+
+export interface SessionService {
+  stateInfo(): StateInfo;
+  listSessions(): { sessions: SessionSummary[]; issues: ParseIssue[] };
+  resolveRef(ref: string): SessionRef | null;
+  load(agentId: string, sessionId: string): Result<LoadedSession>;
+  runReport(agentId: string, sessionId: string): Result<RunReportDTO>;
+  contextText(agentId: string, sessionId: string, mode: "list" | "detail" | "json"): Result<string>;
+  contextMap(agentId: string, sessionId: string): Result<ContextMapDTO>;
+  truncation(
+    agentId: string,
+    sessionId: string,
+    query: Record<string, string>,
+    opts?: { allowWorkspaceOverride?: boolean },
+  ): Result<TruncationReportDTO>;
+  prune(agentId: string, sessionId: string, query: Record<string, string[]>): Result<PruneReplayDTO>;
+  cost(agentId: string, sessionId: string): Result<CostReportDTO>;
+  costAll(includeArchived: boolean): CostAllDTO;
+  /** Drop cached results (called by the watcher when files change). */
+  invalidate(): void;
+  startWatching?(): void;
+  close?(): void;
+  readonly reader: StateReader;
+}
+
+const sha256Base64Url = (s: string): string => createHash("sha256").update(s).digest("base64url");
+
+function fail(code: string, message: string, status: number): { error: ServiceError } {
+  return { error: { code, message, status } };
+}
+
+function toInt(v: string | undefined): number | undefined {
+  if (v === undefined || v.trim() === "") return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+function isFamily(v: string | undefined): v is TruncationFamily {
+  return v === "2026.3" || v === "2026.7" || v === "2026.9";
+}
+
+/** Query (`?ttl=…&allow=a&allow=b`) → pruning what-if overrides; unknown or empty values are ignored. */
+export function pruneOverridesFromQuery(q: Record<string, string[]>): PruneOverrides {
+  const one = (k: string): string | undefined => {
+    const v = q[k]?.[q[k].length - 1];
+    return v === undefined || v === "" ? undefined : v;
+  };
+  const many = (k: string): string[] | undefined => {
+    const v = (q[k] ?? [])
+      .flatMap((s) => s.split(","))
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
+    return v.length > 0 ? v : undefined;
+  };
+  const o: PruneOverrides = {};
+  const algorithm = one("algorithm");
+  if (algorithm === "auto" || isFamily(algorithm)) o.algorithm = algorithm;
+  const ttl = one("ttl");
+  if (ttl !== undefined) o.ttl = ttl;
+  const mode = one("mode");
+  if (mode === "off" || mode === "cache-ttl") o.mode = mode;
+  const numeric: [keyof PruneOverrides, string][] = [
+    ["keepLastAssistants", "keepLastAssistants"],
+    ["softTrimRatio", "softTrimRatio"],
+    ["hardClearRatio", "hardClearRatio"],
+    ["minPrunableToolChars", "minPrunableToolChars"],
+    ["softTrimMaxChars", "softTrimMaxChars"],
+    ["softTrimHeadChars", "softTrimHeadChars"],
+    ["softTrimTailChars", "softTrimTailChars"],
+    ["contextWindow", "contextWindow"],
+  ];
+  for (const [key, param] of numeric) {
+    const n = toInt(one(param));
+    if (n === undefined) continue;
+    if (key === "keepLastAssistants") o.keepLastAssistants = n;
+    else if (key === "softTrimRatio") o.softTrimRatio = n;
+    else if (key === "hardClearRatio") o.hardClearRatio = n;
+    else if (key === "minPrunableToolChars") o.minPrunableToolChars = n;
+    else if (key === "softTrimMaxChars") o.softTrimMaxChars = n;
+    else if (key === "softTrimHeadChars") o.softTrimHeadChars = n;
+    else if (key === "softTrimTailChars") o.softTrimTailChars = n;
+    else if (key === "contextWindow") o.contextWindow = n;
+  }
+  const hardClear = one("hardClear");
+  if (hardClear === "on" || hardClear === "true") o.hardClear = true;
+  if (hardClear === "off" || hardClear === "false") o.hardClear = false;
+  const placeholder = one("placeholder");
+  if (placeholder !== undefined) o.placeholder = placeholder;
+  const allow = many("allow");
+  if (allow) o.allow = allow;
+  const deny = many("deny");
+  if (deny) o.deny = deny;
+  return o;
+}
+
+/** `at` query (ISO or ms) → ms. */
+function parseAt(v: string | undefined): number | undefined {
+  if (v === undefined || v === "") return undefined;
+  const n = Number(v);
+  if (Number.isFinite(n)) return n;
+  const t = Date.parse(v);
+  return Number.isFinite(t) ? t : undefined;
+}
+
+/** Per-transcript memo: a Transcript object is immutable once loaded (the reader replaces it on change). */
+class Memo<T> {
+  private readonly map = new WeakMap<Transcript, Map<string, T>>();
+  get(t: Transcript, key: string, make: () => T): T {
+    let m = this.map.get(t);
+    if (!m) {
+      m = new Map();
+      this.map.set(t, m);
+    }
+    const hit = m.get(key);
+    if (hit !== undefined) return hit;
+    const v = make();
+    if (m.size > 32) m.clear(); // what-if queries: keep memory bounded
+    m.set(key, v);
+    return v;
+  }
+}
+
+export interface SessionServiceOptions {
+  stateDir: string;
+  demo: boolean;
+  reason: string;
+  /** Token counter for the tokenizer size mode; created lazily when omitted. */
+  tokenCounter?: TokenCounter;
+}
+
+export function createSessionService(opts: SessionServiceOptions): SessionService {
+  const reader = openStateReader(opts.stateDir);
+  let configRead: ReturnType<typeof readOpenClawConfig> | null = null;
+  const config = (): JsonObject | null => {
+    configRead ??= readOpenClawConfig(opts.stateDir);
+    return configRead.config;
+  };
+  let counter: TokenCounter | null = opts.tokenCounter ?? null;
+  const tokenCounter = (): TokenCounter => {
+    counter ??= createTokenCounter();
+    return counter;
+  };
+  let listCache: { sessions: SessionSummary[]; issues: ParseIssue[] } | null = null;
+  const memo = {
+    report: new Memo<RunReportDTO>(),
+    prune: new Memo<PruneReplayDTO>(),
+    cost: new Memo<CostReportDTO>(),
+    messages: new Memo<ContextMessage[]>(),
+  };
+
+  const load = (agentId: string, sessionId: string): Result<LoadedSession> => {
+    const r = reader.loadSession({ agentId, sessionId });
+    if ("error" in r) return fail(r.error.code, r.error.message, r.error.status);
+    return { value: r };
+  };
+
+  const withSession = <T>(agentId: string, sessionId: string, f: (s: LoadedSession) => T): Result<T> => {
+    const s = load(agentId, sessionId);
+    if ("error" in s) return s;
+    return { value: f(s.value) };
+  };
+
+  const pruneFor = (s: LoadedSession, overrides: PruneOverrides, at: number | undefined): PruneReplayDTO =>
+    memo.prune.get(s.transcript, JSON.stringify([overrides, at ?? null, s.summary.sessionId]), () =>
+      replayPruning({ session: s, config: config(), overrides, at, sha256Base64Url }),
+    );
+
+  const contextMessagesOf = (s: LoadedSession): ContextMessage[] =>
+    memo.messages.get(s.transcript, "all", () => buildContextMessages(s.transcript));
+
+  /**
+   * The conversation as it was on the wire at the last call: tool results in their replayed state
+   * (soft-trimmed text / placeholder) instead of the stored full text (pruning.md §2.6).
+   */
+  const wireMessages = (s: LoadedSession): ContextMessage[] => {
+    const messages = contextMessagesOf(s);
+    const replay = pruneFor(s, {}, undefined);
+    const last = replay.calls[replay.calls.length - 1];
+    if (!last) return messages;
+    return messages.map((m) => {
+      if (m.role !== "toolResult") return m;
+      const id = str(m.message, "toolCallId");
+      const state = id ? last.toolResults[id] : undefined;
+      if (!state || state === "full") return m;
+      const text = toolResultWireText(m.message, state, replay.settings, replay.algorithm);
+      return { ...m, message: { ...m.message, content: [{ type: "text", text }] } };
+    });
+  };
+
+  const service: SessionService = {
+    reader,
+    stateInfo() {
+      config();
+      return {
+        stateDir: opts.stateDir,
+        demo: opts.demo,
+        reason: opts.reason,
+        configPath: configRead?.path ?? null,
+        configIssues: configRead?.issues ?? [],
+      };
+    },
+    listSessions() {
+      listCache ??= reader.listSessions();
+      return listCache;
+    },
+    resolveRef: (ref) => reader.resolveRef(ref),
+    load,
+    runReport: (agentId, sessionId) =>
+      withSession(agentId, sessionId, (s) =>
+        memo.report.get(s.transcript, s.summary.sessionId, () => buildRunReport(s)),
+      ),
+    contextText(agentId, sessionId, mode) {
+      const r = service.runReport(agentId, sessionId);
+      if ("error" in r) return r;
+      const texts = r.value.texts;
+      if (!texts.available) return { value: texts.notice };
+      return { value: texts[mode] };
+    },
+    contextMap: (agentId, sessionId) =>
+      withSession(agentId, sessionId, (s) => {
+        const report = s.entry ? (obj(s.entry, "systemPromptReport") ?? null) : null;
+        const messages = wireMessages(s);
+        const texts = contextMapTokenTexts(s, messages);
+        const counted = tokenCounter().requestCounts(texts);
+        const usage = lastCallUsage(s.transcript);
+        const map = buildContextMap({
+          session: s,
+          report,
+          contextMessages: messages,
+          lastCallUsage: usage
+            ? { input: usage.input, cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite }
+            : null,
+          windowTokens: num(s.entry, "contextTokens") ?? null,
+          tiktoken: counted.counts,
+          tiktokenEncoding: tokenCounter().encoding,
+        });
+        const progress = tokenCounter().progress();
+        map.tokenizer = {
+          state: progress.state === "unavailable" ? "unavailable" : counted.pending > 0 ? "pending" : "ready",
+          encoding: tokenCounter().encoding,
+          progress: counted.total === 0 ? 1 : (counted.total - counted.pending) / counted.total,
+        };
+        return map;
+      }),
+    truncation(agentId, sessionId, query, o) {
+      return withSession(agentId, sessionId, (s) => {
+        const report = s.entry ? obj(s.entry, "systemPromptReport") : undefined;
+        const rows = Array.isArray(report?.injectedWorkspaceFiles) ? report.injectedWorkspaceFiles : [];
+        const recordedFiles = rows.flatMap((r) =>
+          isObject(r) && typeof r.name === "string"
+            ? [{ name: r.name, path: typeof r.path === "string" ? r.path : r.name }]
+            : [],
+        );
+        const files = readWorkspaceFiles({
+          recordedWorkspaceDir: str(report, "workspaceDir") ?? null,
+          stateDir: opts.stateDir,
+          recordedFiles,
+          workspaceOverride: o?.allowWorkspaceOverride ? (query.workspace ?? null) : null,
+        });
+        const family = query.family;
+        return buildTruncationReport({
+          report: report ?? {},
+          family: s.version.family,
+          workspace: {
+            dir: files.dir,
+            files: files.files,
+            readPaths: files.readPaths,
+            rebasedPaths: files.rebasedPaths,
+          },
+          overrides: {
+            maxPerFile: toInt(query.maxPerFile),
+            maxTotal: toInt(query.maxTotal),
+            family: isFamily(family) ? family : undefined,
+          },
+        });
+      });
+    },
+    prune(agentId, sessionId, query) {
+      const at = parseAt(query.at?.[query.at.length - 1]);
+      return withSession(agentId, sessionId, (s) => pruneFor(s, pruneOverridesFromQuery(query), at));
+    },
+    cost: (agentId, sessionId) =>
+      withSession(agentId, sessionId, (s) =>
+        memo.cost.get(s.transcript, s.summary.sessionId, () => {
+          const replay = pruneFor(s, {}, undefined);
+          const pruningRounds = replay.calls.flatMap((c) =>
+            c.round !== "none" && c.entryId !== null
+              ? [{ entryId: c.entryId, charsRemoved: c.charsRemoved }]
+              : [],
+          );
+          return buildCostReport({ session: s, config: config(), pruningRounds });
+        }),
+      ),
+    costAll(includeArchived) {
+      const { sessions } = service.listSessions();
+      const loaded: LoadedSession[] = [];
+      for (const summary of sessions) {
+        if (!includeArchived && summary.archived !== null) continue;
+        const r = load(summary.agentId, summary.sessionId);
+        if ("value" in r) loaded.push(r.value);
+      }
+      return buildCostTotals(loaded, { config: config() });
+    },
+    invalidate() {
+      listCache = null;
+      configRead = null;
+    },
+    close() {
+      counter?.close();
+    },
+  };
+  return service;
+}
