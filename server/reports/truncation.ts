@@ -66,14 +66,16 @@ function parseRows(report: JsonObject): ReportRow[] {
   const out: ReportRow[] = [];
   for (const item of arr(report, "injectedWorkspaceFiles") ?? []) {
     if (!isObject(item)) continue;
-    const name = str(item, "name");
-    if (name === undefined) continue;
+    // Hook-added files may carry only a path (corpus: `{path: "SELF_IMPROVEMENT_REMINDER.md", …}`).
+    const recordedPath = str(item, "path");
+    const name = str(item, "name") ?? (recordedPath ? recordedPath.split(/[\\/]/u).pop() : undefined);
+    if (!name) continue;
     const rawChars = num(item, "rawChars") ?? 0;
     const injectedChars = num(item, "injectedChars") ?? 0;
     const missing = bool(item, "missing") ?? false;
     out.push({
       name,
-      path: str(item, "path") || name,
+      path: recordedPath || name,
       missing,
       rawChars,
       injectedChars,

@@ -238,8 +238,9 @@ export function readWorkspaceForReport(
   const recordedFiles: { name: string; path: string }[] = [];
   for (const item of arr(report, "injectedWorkspaceFiles") ?? []) {
     if (!isObject(item)) continue;
-    const name = str(item, "name");
-    if (name !== undefined) recordedFiles.push({ name, path: str(item, "path") ?? "" });
+    const recordedPath = str(item, "path") ?? "";
+    const name = str(item, "name") ?? recordedPath.split(/[\\/]/u).pop();
+    if (name) recordedFiles.push({ name, path: recordedPath });
   }
   const read = readWorkspaceFiles({
     recordedWorkspaceDir: str(report, "workspaceDir") ?? null,
