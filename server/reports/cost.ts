@@ -693,31 +693,39 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
     const deltas = new Map<PricedCall, UsageBuckets>();
     const get = (p: PricedCall): UsageBuckets =>
       deltas.get(p) ?? buckets(p.row, p.dto.writeTier.cacheWrite1h);
+    const is1h = (p: PricedCall): boolean => p.dto.writeTier.tier === "1h";
     for (const k of roundCalls) {
+      const chars = k.row.entryId !== null ? charsById.get(k.row.entryId) : undefined;
+      const t = chars === undefined ? 0 : Math.round(chars / CHARS_PER_TOKEN);
       const kb = get(k);
       if (k.verdict.verdict !== "ttl-expired") {
-        const moved = Math.min(k.verdict.evidence.missDeficit ?? 0, kb.cacheWrite);
+        // Unpruned, the round's call reads the previous prefix and writes only its new suffix.
+        const cached = kb.cacheRead + kb.cacheWrite + t;
+        const read = Math.min(k.verdict.evidence.expectedRead ?? kb.cacheRead, cached);
+        const write = cached - read;
+        deltas.set(k, { ...kb, cacheRead: read, cacheWrite: write, cacheWrite1h: is1h(k) ? write : 0 });
+      } else {
+        // The cache had expired anyway: the removed tokens would have been written too.
         deltas.set(k, {
           ...kb,
-          cacheRead: kb.cacheRead + moved,
-          cacheWrite: kb.cacheWrite - moved,
-          cacheWrite1h: Math.min(kb.cacheWrite1h, kb.cacheWrite - moved),
+          cacheWrite: kb.cacheWrite + t,
+          cacheWrite1h: is1h(k) ? kb.cacheWrite1h + t : kb.cacheWrite1h,
         });
       }
-      const chars = k.row.entryId !== null ? charsById.get(k.row.entryId) : undefined;
-      if (chars === undefined) continue;
-      const t = Math.round(chars / CHARS_PER_TOKEN);
+      if (t === 0) continue;
       for (const p of affected(k)) {
+        if (p === k) continue;
         const b = get(p);
-        if (p === k ? k.verdict.verdict === "ttl-expired" : p.verdict.verdict !== "hit") {
-          deltas.set(p, {
-            ...b,
-            cacheWrite: b.cacheWrite + t,
-            cacheWrite1h: p.dto.writeTier.tier === "1h" ? b.cacheWrite1h + t : b.cacheWrite1h,
-          });
-        } else {
-          deltas.set(p, { ...b, cacheRead: b.cacheRead + t });
-        }
+        deltas.set(
+          p,
+          p.verdict.verdict === "hit"
+            ? { ...b, cacheRead: b.cacheRead + t }
+            : {
+                ...b,
+                cacheWrite: b.cacheWrite + t,
+                cacheWrite1h: is1h(p) ? b.cacheWrite1h + t : b.cacheWrite1h,
+              },
+        );
       }
     }
     cf(
@@ -726,7 +734,7 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
       scenarioCost(priced, (p) => deltas.get(p) ?? null),
       [
         `${roundCalls.length} pruning round(s) undone; ${roundsWithChars.length} with a known size from the replay`,
-        "a round that busted a warm cache would have been a read of the previous prefix",
+        "a round that busted a warm cache would have read the previous prefix and written only its new suffix",
         `removed chars come back as chars / ${CHARS_PER_TOKEN} tokens (ESTIMATE) on the round's call and every later call of the lineage until a compaction or reset: read on hits, written on misses`,
         "no compaction that the larger context might have triggered",
         pricedNote,

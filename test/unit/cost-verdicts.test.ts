@@ -616,6 +616,64 @@ describe("counterfactuals", () => {
   });
 });
 
+describe("pruning counterfactuals (rounds from the replay)", () => {
+  // sonnet-4-5 prices 3 / 15 / 0.30 / 3.75 per 1M; every call outputs 10 tokens.
+  const usd = (b: { input: number; cacheRead: number; cacheWrite: number }): number =>
+    (b.input * 3 + 10 * 15 + b.cacheRead * 0.3 + b.cacheWrite * 3.75) / 1e6;
+
+  it("pruning on as run (2026.9): off = the round's call reads the old prefix, later calls re-send the removed tokens", () => {
+    const t = new TB();
+    t.user("a", 0);
+    t.call(100, { input: 10, cacheRead: 0, cacheWrite: 40_000 });
+    t.user("b", 1000);
+    // The round removed 40,000 chars ≈ 10,000 tokens: read stops at the first pruned result.
+    const round = t.call(1100, { input: 10, cacheRead: 10_000, cacheWrite: 20_100 });
+    t.user("c", 2000);
+    t.call(2100, { input: 10, cacheRead: 30_100, cacheWrite: 100 });
+    const r = buildCostReport({
+      session: t.session({ family: "2026.9" }),
+      config: { agents: { defaults: { contextPruning: { mode: "cache-ttl", ttl: "5m" } } } },
+      pruningRounds: [{ entryId: round, charsRemoved: 40_000 }],
+    });
+    expect(r.calls.map((c) => c.verdict)).toEqual(["cold-start", "prefix-changed", "hit"]);
+    const pr = r.pruningRounds[0];
+    expect(pr?.rewriteTokens).toBe(20_100);
+    expect(pr?.laterCalls).toBe(2);
+    // Saved: 10,000 tokens written on the round's call, then read on the hit.
+    expect(pr?.estSavedUsd).toBeCloseTo((10_000 * 3.75 + 10_000 * 0.3) / 1e6, 12);
+    const off = r.counterfactuals.find((c) => c.id === "pruning-off");
+    const expected =
+      usd({ input: 10, cacheRead: 0, cacheWrite: 40_000 }) +
+      usd({ input: 10, cacheRead: 40_000, cacheWrite: 100 }) +
+      usd({ input: 10, cacheRead: 40_100, cacheWrite: 100 });
+    expect(off?.costUsd).toBeCloseTo(expected, 12);
+    expect(r.counterfactuals.some((c) => c.id === "pruning-on")).toBe(false);
+  });
+
+  it("pruning off as run: on = predicted rounds re-write what was read (upper bound) and drop the removed tokens", () => {
+    const t = new TB();
+    t.user("a", 0);
+    t.call(100, { input: 10, cacheRead: 0, cacheWrite: 40_000 });
+    t.user("b", 1000);
+    const round = t.call(1100, { input: 10, cacheRead: 40_000, cacheWrite: 100 });
+    t.user("c", 2000);
+    t.call(2100, { input: 10, cacheRead: 40_100, cacheWrite: 100 });
+    const r = buildCostReport({
+      session: t.session({ family: "2026.9" }),
+      config: { agents: { defaults: { contextPruning: { mode: "off" } } } },
+      pruningRounds: [{ entryId: round, charsRemoved: 40_000 }],
+    });
+    expect(r.counterfactuals.some((c) => c.id === "pruning-off")).toBe(false);
+    const on = r.counterfactuals.find((c) => c.id === "pruning-on");
+    const expected =
+      usd({ input: 10, cacheRead: 0, cacheWrite: 40_000 }) +
+      usd({ input: 10, cacheRead: 0, cacheWrite: 30_100 }) +
+      usd({ input: 10, cacheRead: 30_100, cacheWrite: 100 });
+    expect(on?.costUsd).toBeCloseTo(expected, 12);
+    expect(on?.assumptions.join(" ")).toContain("upper bound");
+  });
+});
+
 describe("config helpers", () => {
   it("cacheRetention merge order and legacy cacheControlTtl; durations", () => {
     const cfg: JsonObject = {
