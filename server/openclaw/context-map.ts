@@ -39,11 +39,17 @@ export function rgbString(c: Rgb): string {
   return `rgb(${c.r},${c.g},${c.b})`;
 }
 
-/** Channel-wise `a + (b − a)·t`, t clamped to 0..1, truncated into 8-bit channels (spec §5.4 drawing details). */
-export function mix(a: Rgb, b: Rgb, t: number): Rgb {
+/** Channel-wise `a + (b − a)·t`, t clamped to 0..1, unrounded (OpenClaw picks the label colour from these). */
+export function mixExact(a: Rgb, b: Rgb, t: number): Rgb {
   const k = Math.min(1, Math.max(0, t));
-  const ch = (x: number, y: number) => Math.min(255, Math.max(0, Math.trunc(x + (y - x) * k)));
-  return { r: ch(a.r, b.r), g: ch(a.g, b.g), b: ch(a.b, b.b) };
+  return { r: a.r + (b.r - a.r) * k, g: a.g + (b.g - a.g) * k, b: a.b + (b.b - a.b) * k };
+}
+
+/** The colour as written into 8-bit channels: truncated (spec §5.4 drawing details). */
+export function mix(a: Rgb, b: Rgb, t: number): Rgb {
+  const m = mixExact(a, b, t);
+  const ch = (x: number) => Math.min(255, Math.max(0, Math.trunc(x)));
+  return { r: ch(m.r), g: ch(m.g), b: ch(m.b) };
 }
 
 const WHITE: Rgb = { r: 255, g: 255, b: 255 };
@@ -65,11 +71,13 @@ export function estimateTokens(chars: number): number {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// 2026.9.x weighted chars with the weight-2 floor used for tool results by the map (spec §5.4 conversation table,
-// pruning.md §2.3 class table). Implemented here because server/openclaw/estimate.ts did not exist when this file
-// was written. ASSUMED: the floor applies per code point (an ASCII char and a non-class astral char both count 2).
+// 2026.9.x weighted chars with a minimum raw weight (spec §5.4 conversation table, pruning.md §2.3 class table).
+// The floor multiplies every UTF-16 code unit outside the weighted classes (ASCII text = 2 × length, an emoji
+// surrogate pair = 4); a weighted class keeps its total weight (4 / 12 / 8 / 12 / 16), so CJK is not doubled twice.
+// Kept here rather than in server/openclaw/estimate.ts (helper E's file) because only the map uses the floor.
 
-function cpWeight(cp: number, units: number): number {
+/** Total weight of a code point of a weighted class, or null for any other code point. */
+function classWeight(cp: number): number | null {
   // Class A — common CJK etc., total weight 4.
   if (
     cp === 0xb7 ||
@@ -105,9 +113,9 @@ function cpWeight(cp: number, units: number): number {
     (cp >= 0xffe0 && cp <= 0xffe6)
   )
     return 8;
-  // Class D, 12.
+  // Class D (astral), 12.
   if (cp >= 0x1d360 && cp <= 0x1d371) return 12;
-  // Class E — supplementary ideographs etc., 16.
+  // Class E — supplementary ideographs etc. (astral), 16.
   if (
     (cp >= 0x16fe0 && cp <= 0x16fff) ||
     (cp >= 0x1aff0 && cp <= 0x1afff) ||
@@ -117,25 +125,26 @@ function cpWeight(cp: number, units: number): number {
     (cp >= 0x30000 && cp <= 0x3347f)
   )
     return 16;
-  return units;
+  return null;
 }
 
 // Any UTF-16 code unit above U+007F (surrogates included).
 const NON_ASCII = /[\u0080-\uffff]/;
 
-/** 2026.9.x `weighted(text)` with a per-code-point minimum weight (1 = plain weighting, 2 = the map's tool-result floor). */
-export function weightedChars(text: string, minWeight = 1): number {
-  if (!NON_ASCII.test(text)) return text.length * Math.max(1, minWeight);
+/** 2026.9.x weighted chars with a minimum raw weight per UTF-16 code unit (1 = plain weighting, 2 = tool results). */
+export function weightedChars(text: string, minRawWeight = 1): number {
+  const m = Math.max(1, minRawWeight);
+  if (!NON_ASCII.test(text)) return text.length * m;
   let total = 0;
   for (const ch of text) {
-    const cp = ch.codePointAt(0) ?? 0;
-    total += Math.max(minWeight, cpWeight(cp, ch.length));
+    const w = classWeight(ch.codePointAt(0) ?? 0);
+    total += w ?? ch.length * m;
   }
   return total;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Conversation leaves (2026.9.x): per-message estimate of spec §5.4.
+// Conversation leaves (2026.9.x): per-message estimate of spec §5.4 (OpenClaw's tool-result char estimator).
 
 export interface ConversationBuckets {
   user: number;
@@ -145,81 +154,55 @@ export interface ConversationBuckets {
   other: number;
 }
 
-function jsonLength(value: JsonValue | undefined): number {
+/** Size of a block of unknown shape: a string's length, else its JSON length (256 if that throws). */
+function unknownChars(value: JsonValue | undefined): number {
+  if (typeof value === "string") return value.length;
+  if (value === undefined) return 0;
   try {
-    return JSON.stringify(value ?? null)?.length ?? 0;
+    const s = JSON.stringify(value);
+    return typeof s === "string" ? s.length : 0;
   } catch {
-    return 0;
+    return 256;
   }
 }
 
-function blocksOf(message: JsonObject): JsonValue[] | null {
-  return arr(message, "content") ?? null;
-}
-
-/** user / custom content: string length, or Σ blocks (text length, image 8,000, other block JSON length). */
-function userLikeChars(message: JsonObject): number {
-  const content = message.content;
-  if (typeof content === "string") return content.length;
-  const blocks = blocksOf(message);
-  if (!blocks) return 0;
+/** Content blocks: text length (tool results: weighted, floor 2), image 8,000 (×2), other blocks as JSON (×2). */
+function blockListChars(blocks: readonly JsonValue[], toolResult: boolean): number {
+  const weight = toolResult ? 2 : 1;
   let total = 0;
   for (const b of blocks) {
-    if (!isObject(b)) {
-      total += jsonLength(b);
-      continue;
-    }
-    const type = str(b, "type");
-    const text = str(b, "text");
-    if (type === "text" && text !== undefined) total += text.length;
-    else if (type === "image") total += 8000;
-    else total += jsonLength(b);
+    const type = isObject(b) ? b.type : undefined;
+    const text = isObject(b) ? b.text : undefined;
+    if (type === "text" && typeof text === "string")
+      total += toolResult ? weightedChars(text, 2) : text.length;
+    else if (type === "image") total += 8000 * weight;
+    else total += unknownChars(b) * weight;
   }
   return total;
+}
+
+function userLikeChars(content: JsonValue | undefined): number {
+  if (typeof content === "string") return content.length;
+  if (Array.isArray(content)) return blockListChars(content, false);
+  return 0;
 }
 
 function assistantChars(message: JsonObject): number {
-  const blocks = blocksOf(message);
-  if (!blocks) return typeof message.content === "string" ? message.content.length : 0;
+  const blocks = message.content;
+  if (!Array.isArray(blocks)) return 0;
   let total = 0;
   for (const b of blocks) {
-    if (!isObject(b)) {
-      total += jsonLength(b);
-      continue;
-    }
-    const type = str(b, "type");
-    if (type === "text") total += str(b, "text")?.length ?? 0;
-    else if (type === "thinking")
-      total += str(b, "thinking")?.length ?? 0; // signature not counted
-    else if (type === "toolCall") {
-      let len = 128; // OpenClaw: 128 when JSON.stringify throws
+    if (!isObject(b)) continue; // OpenClaw skips non-object blocks
+    if (b.type === "text" && typeof b.text === "string") total += b.text.length;
+    else if (b.type === "thinking" && typeof b.thinking === "string")
+      total += b.thinking.length; // no signature
+    else if (b.type === "toolCall") {
       try {
-        len = JSON.stringify(b.arguments ?? {}).length;
+        total += JSON.stringify(b.arguments ?? {}).length;
       } catch {
-        len = 128;
+        total += 128;
       }
-      total += len;
-    } else total += jsonLength(b);
-  }
-  return total;
-}
-
-function toolResultChars(message: JsonObject): number {
-  const content = message.content;
-  if (typeof content === "string") return weightedChars(content, 2);
-  const blocks = blocksOf(message);
-  if (!blocks) return 0;
-  let total = 0;
-  for (const b of blocks) {
-    if (!isObject(b)) {
-      total += 2 * jsonLength(b);
-      continue;
-    }
-    const type = str(b, "type");
-    const text = str(b, "text");
-    if (type === "text" && text !== undefined) total += weightedChars(text, 2);
-    else if (type === "image") total += 16000;
-    else total += 2 * jsonLength(b);
+    } else total += unknownChars(b);
   }
   return total;
 }
@@ -239,56 +222,51 @@ export function summaryText(message: JsonObject): string {
   const content = message.content;
   if (typeof content === "string") return content;
   const parts: string[] = [];
-  for (const b of blocksOf(message) ?? []) if (isObject(b)) parts.push(str(b, "text") ?? "");
+  for (const b of Array.isArray(content) ? content : []) if (isObject(b)) parts.push(str(b, "text") ?? "");
   return parts.join("");
 }
 
-/** Chars of one message for the 2026.9.x map, and its bucket. */
+/** Map bucket of a message: by role exactly (a `tool`-role result is estimated as a result but lands in Other). */
+function bucketOf(role: JsonValue | undefined): keyof ConversationBuckets {
+  if (role === "user") return "user";
+  if (role === "assistant") return "assistant";
+  if (role === "toolResult") return "toolResults";
+  if (role === "branchSummary" || role === "compactionSummary") return "summaries";
+  return "other";
+}
+
+/** Chars of one message for the 2026.9.x map (OpenClaw's `estimateMessageChars`), and its bucket. */
 export function openClawMessageEstimate(message: JsonObject): {
   bucket: keyof ConversationBuckets;
   chars: number;
 } {
-  const role = str(message, "role") ?? "";
-  const bucket: keyof ConversationBuckets =
-    role === "user"
-      ? "user"
-      : role === "assistant"
-        ? "assistant"
-        : role === "toolResult"
-          ? "toolResults"
-          : role === "branchSummary" || role === "compactionSummary"
-            ? "summaries"
-            : "other";
+  const role = message.role;
+  const bucket = bucketOf(role);
   if (message.excludeFromContext === true) return { bucket, chars: 0 };
-  switch (role) {
-    case "user":
-      return { bucket, chars: userLikeChars(message) };
-    case "assistant":
-      return { bucket, chars: assistantChars(message) };
-    case "toolResult":
-      return { bucket, chars: toolResultChars(message) };
-    case "compactionSummary":
-      return {
-        bucket,
-        chars:
-          COMPACTION_SUMMARY_PREFIX.length + summaryText(message).length + COMPACTION_SUMMARY_SUFFIX.length,
-      };
-    case "branchSummary":
-      return {
-        bucket,
-        chars: BRANCH_SUMMARY_PREFIX.length + summaryText(message).length + BRANCH_SUMMARY_SUFFIX.length,
-      };
-    case "custom":
-      return { bucket, chars: userLikeChars(message) };
-    case "bashExecution": {
-      // ASSUMED rendering (pi's bash-execution text): command + output; exact template UNVERIFIED.
-      const command = str(message, "command") ?? "";
-      const output = str(message, "output") ?? "";
-      return { bucket, chars: `Ran \`${command}\`\n\`\`\`\n${output}\n\`\`\``.length };
-    }
-    default:
-      return { bucket, chars: 256 };
+  if (role === "user") return { bucket, chars: userLikeChars(message.content) };
+  if (role === "assistant") return { bucket, chars: assistantChars(message) };
+  if (role === "toolResult" || role === "tool" || message.type === "toolResult") {
+    const content = message.content;
+    const blocks: JsonValue[] =
+      typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : [];
+    return { bucket, chars: blockListChars(blocks, true) };
   }
+  if (role === "bashExecution") {
+    // ASSUMED rendering (pi's bashExecutionToText): command + output; exact template UNVERIFIED.
+    const command = str(message, "command") ?? "";
+    const output = str(message, "output") ?? "";
+    return { bucket, chars: `Ran \`${command}\`\n\`\`\`\n${output}\n\`\`\``.length };
+  }
+  if (role === "branchSummary") {
+    const summary = str(message, "summary") ?? "";
+    return { bucket, chars: (BRANCH_SUMMARY_PREFIX + summary + BRANCH_SUMMARY_SUFFIX).length };
+  }
+  if (role === "compactionSummary") {
+    const summary = str(message, "summary") ?? "";
+    return { bucket, chars: (COMPACTION_SUMMARY_PREFIX + summary + COMPACTION_SUMMARY_SUFFIX).length };
+  }
+  if (role === "custom") return { bucket, chars: userLikeChars(message.content) };
+  return { bucket, chars: 256 };
 }
 
 /** Σ per-message estimates by bucket over the messages OpenClaw reads for the map (spec §5.4). */
@@ -427,7 +405,7 @@ export function openClawMapGroups(
 export interface LaidOut<T> {
   item: T;
   rect: Rect;
-  /** Index in layout order (value-descending, stable). */
+  /** Index among the positioned items, in layout order (value-descending, stable). */
   index: number;
 }
 
@@ -481,10 +459,12 @@ export function binarySplitLayout<T extends { value: number }>(
     stack.push({ start: split, end, r: b });
     stack.push({ start, end: split, r: a });
   }
+  // Output in layout (= sorted) order; items whose rect had no area are skipped, and `index` counts only the
+  // positioned items, as OpenClaw's forEach index over its positioned list does.
   const out: LaidOut<T>[] = [];
-  sorted.forEach((item, index) => {
-    const rect = rects[index];
-    if (rect) out.push({ item, rect, index });
+  sorted.forEach((item, i) => {
+    const rect = rects[i];
+    if (rect) out.push({ item, rect, index: out.length });
   });
   return out;
 }
@@ -534,7 +514,10 @@ export function fitLabel(box: Rect, lines: readonly string[], scale: number, col
 /** Unsanitised text (header title, footer): upper-cased; characters outside the font become blanks. */
 export function rawDrawText(text: string): string {
   let out = "";
-  for (const ch of text.toUpperCase()) out += FONT_CHARS.includes(ch) ? ch : " ";
+  for (const ch of text) {
+    const u = ch.toUpperCase(); // per code point, as OpenClaw looks each glyph up ("ß" → "SS" → blank)
+    out += u.length === 1 && FONT_CHARS.includes(u) ? u : " ";
+  }
   return out;
 }
 
@@ -661,8 +644,14 @@ function luminance(c: Rgb): number {
   return 0.299 * c.r + 0.587 * c.g + 0.114 * c.b;
 }
 
+/** Inset by d on every side; width/height never below 0 (as OpenClaw's inset). */
 function inset(r: Rect, d: number): Rect {
-  return { x: r.x + d, y: r.y + d, width: r.width - 2 * d, height: r.height - 2 * d };
+  return {
+    x: r.x + d,
+    y: r.y + d,
+    width: Math.max(0, r.width - 2 * d),
+    height: Math.max(0, r.height - 2 * d),
+  };
 }
 
 /** Lays out the whole 1280×860 picture (spec §5.4 canvas table). */
@@ -729,9 +718,9 @@ export function layoutOpenClawMap(input: OpenClawMapInput): OpenClawMapPicture {
     };
   });
 
-  const provider = str(input.report, "provider") || "provider";
-  const model = str(input.report, "model") || "model";
-  const source = str(input.report, "source") ?? "";
+  const provider = str(input.report, "provider") ?? "provider";
+  const model = str(input.report, "model") ?? "model";
+  const source = (str(input.report, "source") ?? "").toUpperCase();
   const actual =
     input.freshTotalTokens !== null
       ? `ACTUAL CTX ${formatInt(input.freshTotalTokens)} TOK`

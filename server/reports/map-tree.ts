@@ -11,9 +11,16 @@ import {
   BRANCH_SUMMARY_SUFFIX,
   COMPACTION_SUMMARY_PREFIX,
   COMPACTION_SUMMARY_SUFFIX,
+  conversationBuckets,
   estimateTokens,
   formatInt,
+  layoutOpenClawMap,
+  MAP_UNAVAILABLE_TEXT,
+  mapFreshTotalTokens,
   OPENCLAW_GROUP_COLORS,
+  type OpenClawMapPicture,
+  openClawMapMessages,
+  openClawMapUnavailable,
   rgbString,
   summaryText,
 } from "../openclaw/context-map.ts";
@@ -388,17 +395,36 @@ function reportLeaves(report: JsonObject | null, ids: IdAllocator): Record<strin
   return groups;
 }
 
-/** The texts to count for the tiktoken size mode, keyed by the node ids `buildContextMap` will use. */
+/**
+ * The texts to count for the tiktoken size mode, keyed by the node ids `buildContextMap` gives the conversation
+ * leaves. Report leaves have no text in the report: callers may add their own items under the same ids
+ * (`workspace/<idSegment(file name)>`, `skills/<idSegment(name)>`, `tools/<idSegment(name)>`, `system/base-instructions`).
+ */
 export function contextMapTokenTexts(
   session: LoadedSession,
   contextMessages: readonly ContextMessage[],
 ): { id: string; text: string }[] {
-  // Allocate report ids first, exactly as buildContextMap does, so colliding conversation ids get the same suffix.
-  const ids = new IdAllocator();
-  reportLeaves(session.entry ? (obj(session.entry, "systemPromptReport") ?? null) : null, ids);
-  return conversationLeaves(session, contextMessages, ids)
+  // Conversation ids live under `conversation/`, so they never collide with report ids: a fresh allocator gives
+  // the same ids (and the same `~n` suffixes for repeated tool-call ids) as buildContextMap.
+  return conversationLeaves(session, contextMessages, new IdAllocator())
     .filter((l) => l.text !== undefined && l.text !== "")
     .map((l) => ({ id: l.id, text: l.text ?? "" }));
+}
+
+/** Usage of the last call: the newest assistant in the context list with a `usage` object (provider field names). */
+export function lastCallUsageOf(contextMessages: readonly ContextMessage[]): LastCallUsage | null {
+  for (let i = contextMessages.length - 1; i >= 0; i--) {
+    const m = contextMessages[i];
+    const usage = m && m.role === "assistant" ? obj(m.message, "usage") : undefined;
+    if (usage) {
+      return {
+        input: num(usage, "input") ?? 0,
+        cacheRead: num(usage, "cacheRead") ?? 0,
+        cacheWrite: num(usage, "cacheWrite") ?? 0,
+      };
+    }
+  }
+  return null;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -748,4 +774,36 @@ export function buildContextMap(input: BuildContextMapInput): ContextMapDTO {
 
 function allLeaves(n: MapNode): MapNode[] {
   return n.children?.length ? n.children.flatMap(allLeaves) : [n];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// OpenClaw's own map ("OpenClaw map" toggle)
+
+/** 2026.3.2 has no `map` mode: its reply to `/context map` (spec context-report.md §5). */
+export const MAP_UNKNOWN_MODE_2026_3 =
+  "Unknown /context mode.\nUse: /context, /context list, /context detail, or /context json";
+
+export type OpenClawMapResult =
+  | { available: true; picture: OpenClawMapPicture }
+  | { available: false; text: string };
+
+/**
+ * Exactly what `/context map` would show for this session's stored state: the picture + caption (2026.7.1 /
+ * 2026.9.x rules by the session's version family), or OpenClaw's unavailable reply. The window is the entry's
+ * `contextTokens` (OpenClaw resolves it when the command runs; they differ only if the model or caps changed).
+ */
+export function buildOpenClawMap(session: LoadedSession): OpenClawMapResult {
+  const family = session.version.family;
+  if (family === "2026.3") return { available: false, text: MAP_UNKNOWN_MODE_2026_3 };
+  const report = session.entry ? (obj(session.entry, "systemPromptReport") ?? null) : null;
+  if (!report || openClawMapUnavailable(report)) return { available: false, text: MAP_UNAVAILABLE_TEXT };
+  const messages = openClawMapMessages(session.transcript.entries, session.transcript.activeBranch);
+  const picture = layoutOpenClawMap({
+    family,
+    report,
+    conversation: conversationBuckets(messages),
+    freshTotalTokens: mapFreshTotalTokens(session.entry, family),
+    windowTokens: num(session.entry, "contextTokens") ?? null,
+  });
+  return { available: true, picture };
 }

@@ -23,20 +23,35 @@ import {
   openClawMapGroups,
   openClawMapMessages,
   openClawMapUnavailable,
+  openClawMessageEstimate,
   sanitizeLabel,
   weightedChars,
 } from "../../server/openclaw/context-map.ts";
-import { buildContextMap, contextMapTokenTexts } from "../../server/reports/map-tree.ts";
+import {
+  buildContextMap,
+  buildOpenClawMap,
+  contextMapTokenTexts,
+  lastCallUsageOf,
+  MAP_UNKNOWN_MODE_2026_3,
+} from "../../server/reports/map-tree.ts";
 import { arr, isObject, type JsonObject, num, obj, str } from "../../shared/json.ts";
 import type { MapNode } from "../../shared/map.ts";
 
 // ---------------------------------------------------------------------------------------------------------------
 // s1 fixture (copied from ../shared/fixtures/s1-cache-ttl-default/state-export/main/)
 
-const FIX = path.resolve(__dirname, "../fixtures/s1-cache-ttl-default");
-const SESSION_ID = "c50b7fb8-120b-44a9-a477-545eec87c0a7";
+const FIXTURES = path.resolve(__dirname, "../fixtures");
 
 function loadS1(): { entry: JsonObject; report: JsonObject; session: LoadedSession } {
+  return loadScenario("s1-cache-ttl-default", "c50b7fb8-120b-44a9-a477-545eec87c0a7", "2026.9");
+}
+
+function loadScenario(
+  scenario: string,
+  SESSION_ID: string,
+  family: "2026.7" | "2026.9",
+): { entry: JsonObject; report: JsonObject; session: LoadedSession } {
+  const FIX = path.join(FIXTURES, scenario);
   const nodes: unknown = JSON.parse(readFileSync(path.join(FIX, "session_nodes.json"), "utf8"));
   const first = Array.isArray(nodes) ? nodes[0] : null;
   const entry = isObject(first) ? obj(first, "entry") : undefined;
@@ -59,10 +74,10 @@ function loadS1(): { entry: JsonObject; report: JsonObject; session: LoadedSessi
       line: index + 1,
     };
   });
-  const branch = computeActiveBranch(entries, "s1");
+  const branch = computeActiveBranch(entries, scenario);
   const transcript: Transcript = {
     header: entries[0]?.raw ?? null,
-    version: 4,
+    version: family === "2026.9" ? 4 : 3,
     entries,
     activeBranch: branch.activeBranch,
     leafIndex: branch.leafIndex,
@@ -73,7 +88,7 @@ function loadS1(): { entry: JsonObject; report: JsonObject; session: LoadedSessi
       agentId: "main",
       sessionId: SESSION_ID,
       sessionKey: "agent:main:main",
-      storage: "sqlite",
+      storage: family === "2026.9" ? "sqlite" : "jsonl",
       archived: null,
       updatedAt: null,
       model: "claude-mock-1",
@@ -85,7 +100,7 @@ function loadS1(): { entry: JsonObject; report: JsonObject; session: LoadedSessi
     },
     entry,
     transcript,
-    version: { appVersion: "2026.9.6", family: "2026.9", reason: "fixture" },
+    version: { appVersion: family === "2026.9" ? "2026.9.6" : "2026.7.1", family, reason: "fixture" },
     rebasedPaths: [],
     issues: [],
   };
@@ -375,10 +390,50 @@ describe("OpenClaw map values from the s1 final report", () => {
     expect(openClawMapUnavailable(report)).toBe(false);
   });
 
-  it("weight-2 floor: ASCII doubles, CJK keeps its class weight", () => {
+  it("weight-2 floor: every unweighted UTF-16 unit doubles, weighted classes keep their total", () => {
     expect(weightedChars("abc", 2)).toBe(6);
     expect(weightedChars("字字", 2)).toBe(8); // class A: 4 each
     expect(weightedChars("字a", 1)).toBe(5);
+    expect(weightedChars("😀", 2)).toBe(4); // surrogate pair outside the classes: 2 units × 2
+    expect(weightedChars("é", 2)).toBe(2);
+    expect(weightedChars("𠀀", 2)).toBe(16); // class E
+    expect(weightedChars(String.fromCodePoint(0x1d360), 2)).toBe(12); // class D
+  });
+
+  it("per-message estimate follows OpenClaw's estimator (non-object blocks, string content, summaries, roles)", () => {
+    const est = (m: JsonObject) => openClawMessageEstimate(m);
+    expect(est({ role: "user", content: ["abc", { type: "image" }, { type: "text", text: "hi" }] })).toEqual({
+      bucket: "user",
+      chars: 3 + 8000 + 2,
+    });
+    expect(est({ role: "assistant", content: "plain string" }).chars).toBe(0);
+    expect(
+      est({
+        role: "assistant",
+        content: [
+          "skipped",
+          { type: "thinking", thinking: "hmm", thinkingSignature: "sig" },
+          { type: "toolCall", id: "t", name: "x", arguments: { a: 1 } },
+          { type: "text", text: "ok" },
+        ],
+      }).chars,
+    ).toBe(3 + '{"a":1}'.length + 2);
+    expect(est({ role: "toolResult", content: "abc" })).toEqual({ bucket: "toolResults", chars: 6 });
+    expect(est({ role: "toolResult", content: [{ type: "image" }, "xy"] }).chars).toBe(16000 + 4);
+    expect(est({ role: "tool", content: "abc" })).toEqual({ bucket: "other", chars: 6 });
+    expect(est({ role: "compactionSummary", summary: "S" }).chars).toBe(
+      "The conversation history before this point was compacted into the following summary:\n\n<summary>\n"
+        .length +
+        1 +
+        "\n</summary>".length,
+    );
+    expect(est({ role: "branchSummary", content: "ignored" }).chars).toBe(
+      "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n</summary>"
+        .length,
+    );
+    expect(est({ role: "custom", content: "abcd" })).toEqual({ bucket: "other", chars: 4 });
+    expect(est({ role: "mystery" }).chars).toBe(256);
+    expect(est({ role: "user", content: "abc", excludeFromContext: true }).chars).toBe(0);
   });
 });
 
@@ -566,7 +621,7 @@ describe("buildContextMap (clawscope's complete map)", () => {
       windowTokens: 200_000,
     });
     // Generous bound: the test machine is shared (2 cores); a quadratic step would take far longer.
-    expect(performance.now() - t0).toBeLessThan(4000);
+    expect(performance.now() - t0).toBeLessThan(8000);
     const results = dto.root.children
       ?.find((c) => c.id === "conversation")
       ?.children?.find((c) => c.id === "conversation/tool-results");
@@ -578,5 +633,55 @@ describe("buildContextMap (clawscope's complete map)", () => {
     // Σ cache splits of a group = Σ of its leaves' estimated tokens.
     const split = results?.cacheTokens;
     expect((split?.read ?? 0) + (split?.write ?? 0) + (split?.uncached ?? 0)).toBe(results?.estTokens);
+  });
+});
+
+describe("buildOpenClawMap (the OpenClaw map toggle)", () => {
+  it("s1 (2026.9.6): five groups, caption with the fresh total", () => {
+    const r = buildOpenClawMap(s1.session);
+    expect(r.available).toBe(true);
+    if (!r.available) return;
+    expect(r.picture.groups.map((g) => g.name).sort()).toEqual(
+      ["Conversation", "Skills", "System prompt", "Tool schemas", "Workspace files"].sort(),
+    );
+    expect(r.picture.caption.split("\n").at(-1)).toBe("Actual cached context: 29,192 tok");
+    expect(r.picture.footer.text).toMatch(/WINDOW 100 000 TOK$/);
+  });
+
+  it("j1 (2026.7.1): Current turn group, TOOLS.md injected, fresh total without totalTokensVersion", () => {
+    const j1 = loadScenario("j1-jsonl-cache-ttl-default", "4b707e2a-5983-497f-a2d7-d3ea6b3a5e84", "2026.7");
+    const r = buildOpenClawMap(j1.session);
+    expect(r.available).toBe(true);
+    if (!r.available) return;
+    const names = r.picture.legend.items.map((i) => i.name);
+    expect(names).toEqual(["Current turn", "Workspace files", "System prompt", "Tool schemas", "Skills"]);
+    const ws = r.picture.groups.find((g) => g.name === "Workspace files");
+    expect(ws?.leaves.find((l) => l.name === "TOOLS.md")?.value).toBe(14_116); // spec §6: j1 TOOLS.md 14,116 chars
+    expect(r.picture.groups.find((g) => g.name === "Tool schemas")?.leaves).toHaveLength(31); // 31 tool schemas
+    expect(r.picture.caption).not.toContain("Conversation:");
+    expect(r.picture.caption.split("\n").at(-1)).toBe("Actual cached context: 44,240 tok"); // j1 final `44,240 total`
+  });
+
+  it("unavailable: no run report, estimate report, or 2026.3.2 (no map mode)", () => {
+    const noReport = { ...s1.session, entry: { ...s1.entry, systemPromptReport: null } };
+    expect(buildOpenClawMap(noReport)).toEqual({
+      available: false,
+      text: "Context treemap unavailable.\nNo actual run context is cached for this session yet.\nSend a normal message, then run /context map again.",
+    });
+    const old = {
+      ...s1.session,
+      version: { appVersion: "2026.3.2", family: "2026.3" as const, reason: "t" },
+    };
+    expect(buildOpenClawMap(old)).toEqual({ available: false, text: MAP_UNKNOWN_MODE_2026_3 });
+  });
+
+  it("lastCallUsageOf: the newest model reply's usage (s1: the stored entry's 66 / 0 / 29,126)", () => {
+    const usage = lastCallUsageOf(s1ContextMessages(s1.session));
+    expect(usage).toEqual({
+      input: num(s1.entry, "inputTokens"),
+      cacheRead: num(s1.entry, "cacheRead"),
+      cacheWrite: num(s1.entry, "cacheWrite"),
+    });
+    expect((usage?.input ?? 0) + (usage?.cacheRead ?? 0) + (usage?.cacheWrite ?? 0)).toBe(29_192);
   });
 });
