@@ -59,7 +59,7 @@ interface ReportRow extends AnalysisRow {
 
 /** OpenClaw counts a limit only if it is a finite number > 0, floored — spec bootstrap.md §2. */
 function positiveInt(v: number | undefined): number | null {
-  return v !== undefined && v > 0 ? Math.floor(v) : null;
+  return v !== undefined && Number.isFinite(v) && v > 0 ? Math.floor(v) : null;
 }
 
 function parseRows(report: JsonObject): ReportRow[] {
@@ -214,6 +214,16 @@ export function buildTruncationReport(input: TruncationReportInput): TruncationR
   const whatIf = family !== recordedFamily || maxPerFile !== recMaxUsed || maxTotal !== recTotalUsed;
   const readable = workspace.dir !== null;
   const warnings: string[] = [];
+  for (const [key, v] of [
+    ["max-per-file", input.overrides?.maxPerFile],
+    ["max-total", input.overrides?.maxTotal],
+  ] as const) {
+    if (v !== undefined && positiveInt(v) === null) {
+      warnings.push(
+        `Ignored --${key} ${v}: OpenClaw only accepts a finite number > 0 (the report's value is used).`,
+      );
+    }
+  }
   const notes: string[] = [];
   const workspaceDir = str(report, "workspaceDir") ?? null;
   // A second file with the same name (9.x: the AGENTS.md of a session run from another folder) is

@@ -489,6 +489,18 @@ describe("buildTruncationReport", () => {
     expect(dto.notes.join(" ")).toContain("not readable");
   });
 
+  it("ignores invalid overrides with a warning (OpenClaw accepts only finite numbers > 0)", () => {
+    const dto = buildTruncationReport({
+      report,
+      family: "2026.9",
+      workspace: unreadable,
+      overrides: { maxTotal: 0 },
+    });
+    expect(dto.mode).toBe("recorded");
+    expect(dto.maxTotal).toBe(60000);
+    expect(dto.warnings[0]).toContain("Ignored --max-total 0");
+  });
+
   it("from-numbers what-if: exact except where the AGENTS.md digest matters", () => {
     const dto = buildTruncationReport({
       report,
