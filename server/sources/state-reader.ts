@@ -16,7 +16,12 @@ import type { LoadedSession, ParseIssue, SessionRef, SessionSummary, Transcript 
 import { detectJsonlVersion } from "./detect-version.ts";
 import { type DiscoveredAgent, type DiscoveredState, discoverState, isSafeId } from "./discover.ts";
 import { countLineErrors, parseTranscriptBytes } from "./jsonl/read-transcript.ts";
-import { type JsonlSessionRow, listJsonlSessions } from "./jsonl/sessions-store.ts";
+import {
+  type JsonlSessionRow,
+  listJsonlSessions,
+  summaryTimesAndModel,
+  transcriptTail,
+} from "./jsonl/sessions-store.ts";
 import { listSqliteSessions, loadSqliteSession } from "./sqlite/sqlite-source.ts";
 
 export interface LoadError {
@@ -145,7 +150,8 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
     return countLineErrors(hit.transcript);
   };
 
-  const listAgent = (agent: DiscoveredAgent): { rows: ListedRow[]; issues: ParseIssue[] } => {
+  /** `scan: false` = lookups only (ids, keys, files): no transcript is read. */
+  const listAgent = (agent: DiscoveredAgent, scan: boolean): { rows: ListedRow[]; issues: ParseIssue[] } => {
     const issues: ParseIssue[] = [];
     if (agent.sqlitePath) {
       if (agent.sessionsDir) {
@@ -180,7 +186,7 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
     }
     if (!agent.sessionsDir) return { rows: [], issues };
     try {
-      const listing = listJsonlSessions(stateDir, agent.agentId, agent.sessionsDir);
+      const listing = listJsonlSessions(stateDir, agent.agentId, agent.sessionsDir, { scan });
       issues.push(...listing.issues);
       const rows: ListedRow[] = listing.rows.map((r) => {
         const errors = r.file ? cachedErrorCount(r.file) : null;
@@ -200,11 +206,13 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
     }
   };
 
-  const listAll = (): { agents: { agent: DiscoveredAgent; rows: ListedRow[] }[]; issues: ParseIssue[] } => {
+  const listAll = (
+    scan: boolean,
+  ): { agents: { agent: DiscoveredAgent; rows: ListedRow[] }[]; issues: ParseIssue[] } => {
     const disc = discoverState(stateDir);
     const issues = [...disc.issues];
     const agents = disc.agents.map((agent) => {
-      const res = listAgent(agent);
+      const res = listAgent(agent, scan);
       issues.push(...res.issues);
       return { agent, rows: res.rows };
     });
@@ -267,9 +275,14 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
     const source = row.summary.location;
     const parsed = parseCached(real, source);
     if (isLoadError(parsed)) return parsed;
+    // Rows listed without a scan get the data-derived fields from the parse (same rules as the list).
+    const derived = row.scanned
+      ? {}
+      : summaryTimesAndModel(row.entry, row.archivedAt, row.fileFacts, transcriptTail(parsed));
     return {
       summary: {
         ...row.summary,
+        ...derived,
         entryCount: parsed.entries.length,
         parseErrorCount: countLineErrors(parsed),
       },
@@ -287,7 +300,7 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
     discover: () => discoverState(stateDir),
 
     listSessions() {
-      const all = listAll();
+      const all = listAll(true);
       return { sessions: all.agents.flatMap((a) => a.rows.map((r) => r.summary)), issues: all.issues };
     },
 
@@ -310,7 +323,7 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
         }
       }
       if (!agent.sessionsDir) return fail("session-not-found", `agent ${ref.agentId} has no sessions`, 404);
-      const { rows } = listAgent(agent);
+      const { rows } = listAgent(agent, false);
       let row: JsonlSessionRow | null = null;
       if (ref.archivedFile !== undefined) {
         const name = ref.archivedFile;
@@ -333,7 +346,7 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
     resolveRef(input) {
       const ref = input.trim();
       if (!ref) return null;
-      const all = listAll().agents;
+      const all = listAll(false).agents;
       // Several agents may match: prefer the default agent `main`, then agent-id order (discover sorts).
       const ordered = [...all].sort(
         (a, b) => Number(b.agent.agentId === "main") - Number(a.agent.agentId === "main"),

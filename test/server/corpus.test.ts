@@ -305,6 +305,13 @@ describe.skipIf(!haveCorpus)("corpus state dirs", () => {
 /** The cheap list row agrees with the full parse (entry count) and with the store entry. */
 function checkSummary(listed: SessionSummary, s: LoadedSession): void {
   expect(s.summary.sessionId).toBe(listed.sessionId);
+  // the load resolves the row without reading other files, then derives these from the full parse
+  expect([s.summary.updatedAt, s.summary.model, s.summary.provider, s.summary.sizeBytes]).toEqual([
+    listed.updatedAt,
+    listed.model,
+    listed.provider,
+    listed.sizeBytes,
+  ]);
   expect(s.summary.entryCount).toBe(listed.entryCount === null ? null : s.transcript.entries.length);
   if (listed.entryCount !== null) expect(listed.entryCount).toBe(s.transcript.entries.length);
   expect(s.summary.parseErrorCount).toBe(0);

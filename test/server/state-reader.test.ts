@@ -309,6 +309,8 @@ describe("state reader on a hand-built state dir", () => {
     const reader = openStateReader(state);
     const live2 = loaded(reader.loadSession({ agentId: "main", sessionId: "live-2" }));
     expect(live2.summary.parseErrorCount).toBe(1);
+    // loaded before any listing: model from the last model assistant (the delivery mirror is skipped)
+    expect(live2.summary).toMatchObject({ model: "gpt", provider: "openai", updatedAt: 200 });
     expect(live2.summary.entryCount).toBe(4);
     expect(live2.issues.map((i) => [i.code, i.line, i.source])).toEqual([
       ["invalid-json", 4, "agents/main/sessions/live-2.jsonl"],

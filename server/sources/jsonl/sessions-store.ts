@@ -7,6 +7,8 @@
 // - one row per entry whose transcript does not exist ("entry without file": entryCount null + issue);
 // - every other `<id>.jsonl` as archived "orphan", `*.jsonl.reset.<ts>` / `*.jsonl.deleted.<ts>` as
 //   "reset"/"deleted".
+// - `updatedAt`: entry `updatedAt` → last envelope timestamp in the file → archive time in the file
+//   name → file mtime; model/provider: entry → last model assistant (transcript-only ones skipped);
 // - `entryCount` = number of non-empty lines (a fast byte scan, not a parse); `parseErrorCount` is 0 in
 //   the list — lines are only validated when a session is loaded (the state reader fills the real
 //   count in for sessions it has parsed).
@@ -22,7 +24,7 @@
 import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { isObject, type JsonObject, num, obj, str, tryParseJson } from "../../../shared/json.ts";
-import type { ArchivedKind, ParseIssue, SessionSummary } from "../../model/session.ts";
+import type { ArchivedKind, ParseIssue, SessionSummary, Transcript } from "../../model/session.ts";
 import { isSafeId } from "../discover.ts";
 
 export interface JsonlSessionRow {
@@ -37,6 +39,20 @@ export interface JsonlSessionRow {
   rebased: { recorded: string; actual: string } | null;
   /** Problems of this row (missing transcript, unaddressable id, …). */
   issues: ParseIssue[];
+  /** False when listed with `scan: false` (entryCount null, model/updatedAt not yet from the file). */
+  scanned: boolean;
+  /** Time encoded in a `.reset.<ts>` / `.deleted.<ts>` file name. */
+  archivedAt: number | null;
+  /** size/mtime of the transcript file, when it exists. */
+  fileFacts: { sizeBytes: number; mtimeMs: number } | null;
+}
+
+export interface ListJsonlOptions {
+  /**
+   * Read every transcript for its line count / last model (default true). `false` only stats the
+   * files: enough to resolve ids and load one session without reading all of them.
+   */
+  scan?: boolean;
 }
 
 export interface JsonlSessionsListing {
@@ -303,6 +319,62 @@ export function readSessionsStore(
   return parsed;
 }
 
+/** What the list derives from a transcript's content (quick scan or full parse). */
+export interface TranscriptTail {
+  lastTimestamp: number | null;
+  provider: string | null;
+  model: string | null;
+}
+
+/** Same facts as the quick scan, from a parsed transcript. Pure. */
+export function transcriptTail(t: Transcript): TranscriptTail {
+  let lastTimestamp: number | null = null;
+  let provider: string | null = null;
+  let model: string | null = null;
+  for (let i = t.entries.length - 1; i >= 0; i--) {
+    const e = t.entries[i];
+    if (!e) continue;
+    if (lastTimestamp === null && e.timestamp !== null) {
+      const ms = Date.parse(e.timestamp);
+      if (Number.isFinite(ms)) lastTimestamp = ms;
+    }
+    const message = obj(e.raw, "message");
+    if (model === null && message && str(message, "role") === "assistant" && !isTranscriptOnly(message)) {
+      provider = str(message, "provider") ?? null;
+      model = str(message, "model") ?? null;
+    }
+    if (lastTimestamp !== null && model !== null) break;
+  }
+  return { lastTimestamp, provider, model };
+}
+
+/**
+ * Summary fields that depend on the data (pure): `updatedAt` = entry `updatedAt` → last envelope
+ * timestamp in the file → archive time from the file name → file mtime; model/provider = entry
+ * (`model`, `modelProvider`) → last model assistant of the transcript.
+ */
+export function summaryTimesAndModel(
+  entry: JsonObject | null,
+  archivedAt: number | null,
+  fileFacts: { mtimeMs: number } | null,
+  tail: TranscriptTail | null,
+): Pick<SessionSummary, "updatedAt" | "model" | "provider"> {
+  return {
+    updatedAt: num(entry, "updatedAt") ?? tail?.lastTimestamp ?? archivedAt ?? fileFacts?.mtimeMs ?? null,
+    model: str(entry, "model") ?? tail?.model ?? null,
+    provider: str(entry, "modelProvider") ?? tail?.provider ?? null,
+  };
+}
+
+function statFacts(file: string): { sizeBytes: number; mtimeMs: number } | null {
+  try {
+    const st = statSync(file);
+    return { sizeBytes: st.size, mtimeMs: st.mtimeMs };
+  } catch {
+    return null;
+  }
+}
+
 function isInside(child: string, parent: string): boolean {
   const rel = path.relative(parent, child);
   return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
@@ -371,7 +443,9 @@ export function listJsonlSessions(
   stateDir: string,
   agentId: string,
   sessionsDir: string,
+  opts: ListJsonlOptions = {},
 ): JsonlSessionsListing {
+  const doScan = opts.scan ?? true;
   const issues: ParseIssue[] = [];
   const skippedFiles: { name: string; reason: string }[] = [];
   const realStateDir = safeRealpath(stateDir) ?? path.resolve(stateDir);
@@ -445,13 +519,17 @@ export function listJsonlSessions(
     if (!primary) continue;
     const rowIssues: ParseIssue[] = [];
     let scan: TranscriptQuickScan | null = null;
+    let facts: { sizeBytes: number; mtimeMs: number } | null = null;
+    let archivedAt: number | null = null;
     let id = g.sessionId;
     if (g.file) {
       if (path.dirname(g.file) === sessionsDir) consumedFiles.add(path.basename(g.file));
       const kind = classifyTranscriptFileName(path.basename(g.file));
       if (kind.kind === "live" || kind.kind === "reset" || kind.kind === "deleted") id = kind.id;
-      scan = quickScanTranscript(g.file);
-      if (!scan) {
+      if (kind.kind === "reset" || kind.kind === "deleted") archivedAt = kind.archivedAt;
+      scan = doScan ? quickScanTranscript(g.file) : null;
+      facts = scan ?? statFacts(g.file);
+      if (!facts) {
         rowIssues.push({
           source: relPosix(stateDir, g.file),
           code: "read-failed",
@@ -482,13 +560,11 @@ export function listJsonlSessions(
       sessionKey: primary.key,
       storage: "jsonl",
       archived: null,
-      updatedAt: num(entry, "updatedAt") ?? scan?.lastTimestamp ?? scan?.mtimeMs ?? null,
-      model: str(entry, "model") ?? scan?.model ?? null,
-      provider: str(entry, "modelProvider") ?? scan?.provider ?? null,
+      ...summaryTimesAndModel(entry, archivedAt, facts, scan),
       entryCount: scan ? scan.lineCount : null,
       parseErrorCount: 0,
       location: relPosix(stateDir, g.file ?? path.join(sessionsDir, `${g.sessionId}.jsonl`)),
-      sizeBytes: scan ? scan.sizeBytes : null,
+      sizeBytes: facts ? facts.sizeBytes : null,
     };
     rows.push({
       summary,
@@ -497,6 +573,9 @@ export function listJsonlSessions(
       file: g.file,
       rebased: g.rebased,
       issues: rowIssues,
+      scanned: doScan,
+      archivedAt,
+      fileFacts: facts,
     });
   }
 
@@ -509,10 +588,11 @@ export function listJsonlSessions(
     }
     if (kind.kind === "other" || consumedFiles.has(name)) continue;
     const file = path.join(sessionsDir, name);
-    const scan = quickScanTranscript(file);
+    const scan = doScan ? quickScanTranscript(file) : null;
+    const facts = scan ?? statFacts(file);
     const archived: ArchivedKind = kind.kind === "live" ? "orphan" : kind.kind;
     const rowIssues: ParseIssue[] = [];
-    if (!scan) {
+    if (!facts) {
       rowIssues.push({
         source: relPosix(stateDir, file),
         code: "read-failed",
@@ -536,19 +616,20 @@ export function listJsonlSessions(
         sessionKey: null,
         storage: "jsonl",
         archived,
-        updatedAt: scan?.lastTimestamp ?? archivedAt ?? scan?.mtimeMs ?? null,
-        model: scan?.model ?? null,
-        provider: scan?.provider ?? null,
+        ...summaryTimesAndModel(null, archivedAt, facts, scan),
         entryCount: scan ? scan.lineCount : null,
         parseErrorCount: 0,
         location: relPosix(stateDir, file),
-        sizeBytes: scan ? scan.sizeBytes : null,
+        sizeBytes: facts ? facts.sizeBytes : null,
       },
       entry: null,
       sessionKeys: [],
       file,
       rebased: null,
       issues: rowIssues,
+      scanned: doScan,
+      archivedAt,
+      fileFacts: facts,
     });
   }
 
