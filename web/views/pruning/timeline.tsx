@@ -1,0 +1,227 @@
+// The pruning timeline: one column per model call on a shared x axis (real time or call index).
+// Lane 1: call marks (round: none / soft-trim / hard-clear; TTL-expired calls ringed) + the "next call".
+// Lane 2: idle gap before each call (log scale) vs the pruning TTL and the 5 m / 1 h cache lifetimes.
+// Lane 3: estimated message chars before/after each call vs the soft-trim / hard-clear ratios of the window.
+
+import { useMemo } from "react";
+import type { PruneReplayDTO } from "../../../shared/prune.ts";
+import { fmtDate, fmtDuration, fmtInt } from "../../ui/format.ts";
+import { type AxisMode, buildScales, FIVE_MIN, ONE_HOUR } from "./scales.ts";
+
+const ROUND_COLOR = {
+  none: "rgb(130,140,152)",
+  "soft-trim": "rgb(214,140,40)",
+  "hard-clear": "rgb(196,64,64)",
+} as const;
+
+export function Timeline({
+  dto,
+  width,
+  axis,
+  selected,
+  onSelect,
+}: {
+  dto: PruneReplayDTO;
+  width: number;
+  axis: AxisMode;
+  selected: number | null;
+  onSelect: (i: number) => void;
+}) {
+  const calls = dto.calls;
+  const W = Math.max(600, width);
+  const left = 86;
+  const right = 24;
+  const lane1 = { top: 14, bottom: 54 };
+  const lane2 = { top: 74, bottom: 184 };
+  const lane3 = { top: 204, bottom: 334 };
+  const H = 362;
+  const ttl = dto.settings.ttlMs;
+  const s = useMemo(
+    () =>
+      buildScales(calls, dto.next.at, {
+        axis,
+        x0: left,
+        x1: W - right,
+        gapTop: lane2.top,
+        gapBottom: lane2.bottom,
+        charsTop: lane3.top,
+        charsBottom: lane3.bottom,
+        charWindow: dto.charWindow,
+        ttlMs: ttl,
+      }),
+    [calls, dto.next.at, axis, W, dto.charWindow, ttl],
+  );
+  const softLine = dto.charWindow * dto.settings.softTrimRatio;
+  const hardLine = dto.charWindow * dto.settings.hardClearRatio;
+  const seriesBefore = calls.map((c, i) => `${s.xOf(i)},${s.charsY(c.totalCharsBefore)}`).join(" ");
+  const seriesSent = calls.map((c, i) => `${s.xOf(i)},${s.charsY(c.messageChars)}`).join(" ");
+  const nextX = s.xOf(calls.length);
+  const refLine = (y: number, label: string, color: string, dash = "4 3") => (
+    <g>
+      <line x1={left} x2={W - right} y1={y} y2={y} stroke={color} strokeDasharray={dash} />
+      <text x={W - right} y={y - 3} fontSize={10} textAnchor="end" fill={color}>
+        {label}
+      </text>
+    </g>
+  );
+  return (
+    <svg
+      width={W}
+      height={H}
+      role="img"
+      aria-label="Pruning timeline"
+      data-testid="prune-timeline"
+      className="timeline"
+      fontFamily="system-ui, sans-serif"
+    >
+      {/* lane labels */}
+      <text x={6} y={lane1.top + 24} fontSize={11} fill="currentColor">
+        calls
+      </text>
+      <text x={6} y={lane2.top + 10} fontSize={11} fill="currentColor">
+        idle gap
+      </text>
+      <text x={6} y={lane3.top + 10} fontSize={11} fill="currentColor">
+        msg chars
+      </text>
+      {/* x ticks */}
+      {s.ticks.map((t) => (
+        <g key={`${t.x}-${t.label}`}>
+          <line x1={t.x} x2={t.x} y1={lane1.top} y2={lane3.bottom} stroke="currentColor" opacity={0.08} />
+          <text x={t.x} y={H - 12} fontSize={10} textAnchor="middle" fill="currentColor" opacity={0.75}>
+            {t.label}
+          </text>
+        </g>
+      ))}
+      {/* lane 2: gap reference lines */}
+      {s.gapTicks.map((g) => (
+        <text
+          key={g}
+          x={left - 6}
+          y={s.gapY(g) + 3}
+          fontSize={9}
+          textAnchor="end"
+          fill="currentColor"
+          opacity={0.6}
+        >
+          {fmtDuration(g)}
+        </text>
+      ))}
+      {refLine(s.gapY(FIVE_MIN), "5 m cache", "rgb(59,118,184)")}
+      {refLine(s.gapY(ONE_HOUR), "1 h cache", "rgb(132,91,173)")}
+      {ttl > 0 ? refLine(s.gapY(ttl), `pruning TTL ${fmtDuration(ttl)}`, "rgb(196,64,64)", "6 2") : null}
+      {/* lane 3: window ratio lines */}
+      {refLine(
+        s.charsY(softLine),
+        `soft-trim ${Math.round(dto.settings.softTrimRatio * 100)}% of window`,
+        "rgb(214,140,40)",
+      )}
+      {hardLine <= s.charsMax
+        ? refLine(
+            s.charsY(hardLine),
+            `hard-clear ${Math.round(dto.settings.hardClearRatio * 100)}%`,
+            "rgb(196,64,64)",
+          )
+        : null}
+      <text x={left - 6} y={lane3.bottom} fontSize={9} textAnchor="end" fill="currentColor" opacity={0.6}>
+        0
+      </text>
+      <text x={left - 6} y={lane3.top + 8} fontSize={9} textAnchor="end" fill="currentColor" opacity={0.6}>
+        {fmtInt(s.charsMax)}
+      </text>
+      <polyline
+        points={seriesBefore}
+        fill="none"
+        stroke="currentColor"
+        strokeOpacity={0.35}
+        strokeWidth={1.5}
+      />
+      <polyline points={seriesSent} fill="none" stroke="rgb(59,118,184)" strokeWidth={1.5} />
+      {/* per call columns */}
+      {calls.map((c, i) => {
+        const x = s.xOf(i);
+        const sel = selected === i;
+        const gapColor =
+          c.idleMs === null
+            ? "transparent"
+            : c.ttlExpired
+              ? "rgb(196,64,64)"
+              : c.idleMs > FIVE_MIN
+                ? "rgb(214,140,40)"
+                : "rgb(58,145,91)";
+        return (
+          <g
+            key={`${c.entryIndex}-${c.timestamp}`}
+            onClick={() => onSelect(i)}
+            style={{ cursor: "pointer" }}
+            data-testid="prune-call-mark"
+            data-call={i}
+            data-round={c.round}
+            data-expired={c.ttlExpired ? "1" : "0"}
+            role="button"
+            tabIndex={0}
+            aria-label={`Call ${i + 1}: ${c.round === "none" ? "no pruning" : c.round}${c.ttlExpired ? ", TTL expired" : ""}`}
+            onKeyDown={(e) => (e.key === "Enter" ? onSelect(i) : undefined)}
+          >
+            <title>
+              {`#${i + 1} ${fmtDate(c.timestamp)}\nidle ${fmtDuration(c.idleMs)}${c.ttlExpired ? " (TTL expired)" : ""}\n${c.gateText}\nchars ${fmtInt(c.totalCharsBefore)} → ${fmtInt(c.totalCharsAfter)}${
+                c.round !== "none"
+                  ? `\n${c.round}: ${c.softTrimmedNow} soft, ${c.hardClearedNow} hard, −${fmtInt(c.charsRemoved)} chars`
+                  : ""
+              }`}
+            </title>
+            {sel ? (
+              <rect
+                x={x - 5}
+                y={lane1.top}
+                width={10}
+                height={lane3.bottom - lane1.top}
+                fill="rgb(59,118,184)"
+                opacity={0.15}
+              />
+            ) : null}
+            {/* hit area */}
+            <rect x={x - 4} y={lane1.top} width={8} height={lane3.bottom - lane1.top} fill="transparent" />
+            {c.ttlExpired ? (
+              <circle cx={x} cy={34} r={8} fill="none" stroke="rgb(196,64,64)" strokeWidth={1.5} />
+            ) : null}
+            <circle cx={x} cy={34} r={c.round === "none" ? 3.5 : 5.5} fill={ROUND_COLOR[c.round]} />
+            {c.round !== "none" ? (
+              <text x={x} y={lane1.top + 2} fontSize={9} textAnchor="middle" fill={ROUND_COLOR[c.round]}>
+                {c.softTrimmedNow + c.hardClearedNow}
+              </text>
+            ) : null}
+            {c.idleMs !== null && c.idleMs > 0 ? (
+              <line x1={x} x2={x} y1={lane2.bottom} y2={s.gapY(c.idleMs)} stroke={gapColor} strokeWidth={3} />
+            ) : null}
+            <circle cx={x} cy={s.charsY(c.messageChars)} r={2.5} fill="rgb(59,118,184)" />
+          </g>
+        );
+      })}
+      {/* next call */}
+      <g data-testid="prune-next-mark">
+        <title>{`next call at ${fmtDate(dto.next.at)}: ${dto.next.prediction}`}</title>
+        <line
+          x1={nextX}
+          x2={nextX}
+          y1={lane1.top}
+          y2={lane3.bottom}
+          stroke="currentColor"
+          strokeDasharray="2 3"
+          opacity={0.5}
+        />
+        <circle
+          cx={nextX}
+          cy={34}
+          r={5.5}
+          fill="none"
+          stroke={dto.next.wouldPrune ? "rgb(196,64,64)" : "currentColor"}
+          strokeWidth={1.5}
+        />
+        <text x={nextX} y={lane1.bottom + 10} fontSize={9} textAnchor="middle" fill="currentColor">
+          next
+        </text>
+      </g>
+    </svg>
+  );
+}
