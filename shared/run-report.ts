@@ -28,6 +28,19 @@ export type ContextTexts =
       detail: string;
       json: string;
       help: string;
+      /**
+       * What the detail's "Compactable transcript" counts are taken before: `now` (as if the command were
+       * sent now) or the latest `/context detail` invocation when no model call came after it — the run
+       * report is unchanged since, so that invocation's reply is OpenClaw's own answer for this state.
+       */
+      detailAsOf:
+        | { kind: "now" }
+        | { kind: "last-invocation"; entryId: string | null; timestamp: string | null };
+      /**
+       * For each mode, whether our text equals the reply OpenClaw stored in the transcript for the latest
+       * `/context <mode>` invocation with no model call after it (null: no such invocation to compare with).
+       */
+      matchesStoredReply: { list: boolean | null; detail: boolean | null; json: boolean | null };
     }
   | {
       available: false;

@@ -17,7 +17,7 @@ import type {
 } from "../../shared/run-report.ts";
 import { buildContextMessages, isTranscriptOnlyAssistant } from "../model/context-messages.ts";
 import type { ContextMessage, LoadedSession, Transcript } from "../model/session.ts";
-import { countTranscriptMessages } from "../openclaw/compactable-count.ts";
+import { countTranscriptMessages, findCommandMessageIndex } from "../openclaw/compactable-count.ts";
 import { type ReportView, readReportView } from "../openclaw/context-report-view.ts";
 import {
   contextHelpText,
@@ -216,6 +216,53 @@ function storedReport(entry: JsonObject | null): StoredReport {
   return { available: true, report };
 }
 
+/** Index of the last model-produced assistant message (any branch, append order), or -1. */
+function lastModelCallIndex(transcript: Transcript): number {
+  let last = -1;
+  for (const e of transcript.entries) {
+    const m = e.type === "message" ? obj(e.raw, "message") : undefined;
+    if (m && str(m, "role") === "assistant" && !isTranscriptOnlyAssistant(m)) last = e.index;
+  }
+  return last;
+}
+
+/** Latest user message that is one of `commands`, if it comes after `afterIndex`; else null. */
+function latestCommandAfter(transcript: Transcript, commands: string[], afterIndex: number): number | null {
+  let best: number | null = null;
+  for (const c of commands) {
+    const i = findCommandMessageIndex(transcript, c);
+    if (i !== undefined && i > afterIndex && (best === null || i > best)) best = i;
+  }
+  return best;
+}
+
+/** Text of the gateway-injected reply to the command at `commandIndex` (its child assistant message). */
+function storedReplyText(transcript: Transcript, commandIndex: number): string | null {
+  const cmd = transcript.entries[commandIndex];
+  if (!cmd?.id) return null;
+  for (let i = commandIndex + 1; i < transcript.entries.length; i++) {
+    const e = transcript.entries[i];
+    if (!e || e.type !== "message" || e.parentId !== cmd.id) continue;
+    const m = obj(e.raw, "message");
+    if (!m || str(m, "role") !== "assistant" || !isTranscriptOnlyAssistant(m)) continue;
+    const blocks = Array.isArray(m.content) ? m.content : [];
+    return blocks.map((b) => (isObject(b) ? (str(b, "text") ?? "") : "")).join("");
+  }
+  return null;
+}
+
+function compareStoredReply(
+  transcript: Transcript,
+  commands: string[],
+  afterIndex: number,
+  rendered: string,
+): boolean | null {
+  const idx = latestCommandAfter(transcript, commands, afterIndex);
+  if (idx === null) return null;
+  const stored = storedReplyText(transcript, idx);
+  return stored === null ? null : stored === rendered;
+}
+
 export function buildRunReport(session: LoadedSession): RunReportDTO {
   const family = session.version.family;
   const entry = session.entry;
@@ -225,14 +272,31 @@ export function buildRunReport(session: LoadedSession): RunReportDTO {
   let texts: ContextTexts;
   let totals: RunReportTotals | null = null;
   if (stored.available && entry) {
-    // What the commands would print now: the command's own message is not in the transcript yet.
-    const transcriptCounts = countTranscriptMessages(session.transcript, family);
+    // The run report only changes on a model run. When the latest `/context detail` came after the last
+    // model call, its counts (messages before the command's own user message, context-report.md §5.2)
+    // are OpenClaw's answer for this stored state; otherwise count as if the command were sent now.
+    const transcript = session.transcript;
+    const lastModelCall = lastModelCallIndex(transcript);
+    const detailCmd = latestCommandAfter(transcript, ["/context detail", "/context deep"], lastModelCall);
+    const transcriptCounts = countTranscriptMessages(transcript, family, detailCmd ?? undefined);
+    const list = renderContextText({ mode: "list", family, entry });
+    const detail = renderContextText({ mode: "detail", family, entry, transcriptCounts });
+    const json = renderContextText({ mode: "json", family, entry });
+    const cmdEntry = detailCmd === null ? undefined : transcript.entries[detailCmd];
     texts = {
       available: true,
-      list: renderContextText({ mode: "list", family, entry }),
-      detail: renderContextText({ mode: "detail", family, entry, transcriptCounts }),
-      json: renderContextText({ mode: "json", family, entry }),
+      list,
+      detail,
+      json,
       help,
+      detailAsOf: cmdEntry
+        ? { kind: "last-invocation", entryId: cmdEntry.id, timestamp: cmdEntry.timestamp }
+        : { kind: "now" },
+      matchesStoredReply: {
+        list: compareStoredReply(transcript, ["/context list", "/context show"], lastModelCall, list),
+        detail: compareStoredReply(transcript, ["/context detail", "/context deep"], lastModelCall, detail),
+        json: compareStoredReply(transcript, ["/context json"], lastModelCall, json),
+      },
     };
     totals = reportTotals(readReportView(stored.report), family);
   } else {
