@@ -2,6 +2,7 @@
 // guard, as pure functions. Expectations are the spec's statements: 2026.9.x → "2026.9"; 2026.7.2–2026.8.x →
 // "2026.7" unless 2026.9 projection snapshots are present; supported agent schemas 14–23.
 
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import {
   checkSchema,
@@ -9,8 +10,9 @@ import {
   type TableColumns,
   versionInfo,
 } from "../../server/sources/sqlite/schema.ts";
+import { xxh64 } from "../../server/sources/sqlite/xxh64.ts";
 import { decodeZstd, walkZstdFrames } from "../../server/sources/sqlite/zstd.ts";
-import { zstdRawFrame } from "../fixtures/sqlite/helpers.ts";
+import { fixtureDb, haveScenario, SCENARIOS, zstdRawFrame } from "../fixtures/sqlite/helpers.ts";
 
 const fullTables: TableColumns = new Map([
   ["session_nodes", new Set(["session_key", "current_session_id", "entry_json", "updated_at"])],
@@ -85,7 +87,10 @@ describe("zstd frame guard", () => {
   it("walks raw frames and decodes them", () => {
     const data = Buffer.from("x".repeat(300_000));
     const frame = zstdRawFrame(data);
-    expect(walkZstdFrames(frame)).toEqual({ ok: true, walk: { declaredSize: 300_000, frames: 1 } });
+    expect(walkZstdFrames(frame)).toEqual({
+      ok: true,
+      walk: { declaredSize: 300_000, frames: 1, parts: [{ size: 300_000, checksum: null }] },
+    });
     const out = decodeZstd(Buffer.concat([frame, zstdRawFrame(Buffer.from("\n"))]), 1_000_000);
     expect(out.ok && Buffer.from(out.bytes).toString()).toBe(`${"x".repeat(300_000)}\n`);
   });
@@ -99,5 +104,40 @@ describe("zstd frame guard", () => {
     });
     expect(decodeZstd(frame, 5)).toMatchObject({ ok: false, error: expect.stringMatching(/limit/) });
     expect(decodeZstd(new Uint8Array(0), 5)).toMatchObject({ ok: false });
+  });
+});
+
+describe("zstd content checksum (XXH64)", () => {
+  it("matches the XXH64 reference vectors", () => {
+    expect(xxh64(Buffer.from("")).toString(16)).toBe("ef46db3751d8e999");
+    expect(xxh64(Buffer.from("a")).toString(16)).toBe("d24ec4f1a98c6e5b");
+    expect(xxh64(Buffer.from("abc")).toString(16)).toBe("44bc2cf5ad770999");
+  });
+
+  it("verifies every checksummed frame OpenClaw wrote in the fixtures", () => {
+    let frames = 0;
+    for (const sc of SCENARIOS) {
+      if (!haveScenario(sc.name)) continue;
+      const db = new Database(fixtureDb(sc.name), { readonly: true, fileMustExist: true });
+      for (const r of db
+        .prepare("SELECT event_zstd FROM transcript_events WHERE event_zstd IS NOT NULL")
+        .all()) {
+        const z = typeof r === "object" && r !== null && "event_zstd" in r ? r.event_zstd : null;
+        if (!(z instanceof Uint8Array)) continue;
+        const walk = walkZstdFrames(z);
+        expect(walk.ok && walk.walk.parts.every((p) => p.checksum !== null)).toBe(true);
+        expect(decodeZstd(z, 4_194_304).ok).toBe(true);
+        frames += 1;
+      }
+      db.close();
+    }
+    expect(frames).toBe(SCENARIOS.reduce((n, s) => n + (haveScenario(s.name) ? s.zstd : 0), 0));
+  });
+
+  it("rejects a frame whose content no longer matches its checksum", () => {
+    const frame = Buffer.from(zstdRawFrame(Buffer.from('{"type":"message","text":"hello"}'), true));
+    expect(decodeZstd(frame, 100).ok).toBe(true);
+    frame[frame.length - 10] = "X".charCodeAt(0); // a content byte of the raw block
+    expect(decodeZstd(frame, 100)).toEqual({ ok: false, error: "zstd content checksum mismatch in frame 0" });
   });
 });

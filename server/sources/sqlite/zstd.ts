@@ -3,10 +3,12 @@
 // (`sessions/cold/*.jsonl.zst`) — spec storage.md §4.2.
 // fzstd trusts the frame header and allocates what it declares, so the frames are walked first and
 // the declared sizes checked against a cap: a damaged blob becomes an error string, never an
-// out-of-memory crash or a throw. fzstd does not verify the optional content checksum; callers compare
-// the decoded length with `event_utf8_bytes` and parse the text strictly (UTF-8 + JSON).
+// out-of-memory crash or a throw. fzstd does not verify the optional content checksum, so it is checked
+// here (XXH64, xxh64.ts) for every frame that carries one; callers also compare the decoded length with
+// `event_utf8_bytes` and parse the text strictly (UTF-8 + JSON).
 
 import { decompress } from "fzstd";
+import { zstdContentChecksum } from "./xxh64.ts";
 
 const ZSTD_MAGIC = 0xfd2fb528;
 /** Skippable frames: magic 0x184D2A50–0x184D2A5F (RFC 8878 §3.1.2). */
@@ -19,6 +21,8 @@ interface FrameWalk {
   /** Sum of declared content sizes, or null when a frame does not declare one. */
   declaredSize: number | null;
   frames: number;
+  /** Per data frame: declared content size (null = not declared) and stored content checksum (null = none). */
+  parts: { size: number | null; checksum: number | null }[];
 }
 
 function u32le(b: Uint8Array, at: number): number {
@@ -35,6 +39,7 @@ export function walkZstdFrames(
   let pos = 0;
   let frames = 0;
   let declared: number | null = 0;
+  const parts: FrameWalk["parts"] = [];
   if (data.length < 4) return { ok: false, error: `zstd data too short (${data.length} bytes)` };
   while (pos < data.length) {
     if (pos + 4 > data.length)
@@ -84,12 +89,17 @@ export function walkZstdFrames(
         return { ok: false, error: `zstd block runs past the end of the data (frame ${frames})` };
       if (last) break;
     }
-    if (hasChecksum) pos += 4;
-    if (pos > data.length) return { ok: false, error: "zstd frame checksum truncated" };
+    let checksum: number | null = null;
+    if (hasChecksum) {
+      if (pos + 4 > data.length) return { ok: false, error: "zstd frame checksum truncated" };
+      checksum = u32le(data, pos);
+      pos += 4;
+    }
+    parts.push({ size: fcs, checksum });
     frames += 1;
   }
   if (frames === 0) return { ok: false, error: "no zstd frame found" };
-  return { ok: true, walk: { declaredSize: declared, frames } };
+  return { ok: true, walk: { declaredSize: declared, frames, parts } };
 }
 
 /** Decompress after validating the frames; refuses declared sizes above `maxBytes`. Never throws. */
@@ -104,10 +114,27 @@ export function decodeZstd(data: Uint8Array, maxBytes: number): ZstdResult {
     // No preallocated buffer: fzstd silently drops bytes written past a caller buffer.
     const out = decompress(data);
     if (out.length > maxBytes) return { ok: false, error: `decoded ${out.length} bytes, above the limit` };
+    const bad = checksumError(out, walked.walk);
+    if (bad) return { ok: false, error: bad };
     return { ok: true, bytes: out };
   } catch (e) {
     return { ok: false, error: `zstd decode failed: ${e instanceof Error ? e.message : String(e)}` };
   }
+}
+
+/** Verify each frame's XXH64 content checksum; needs every frame's size to split the output. */
+function checksumError(out: Uint8Array, walk: FrameWalk): string | null {
+  if (walk.parts.some((p) => p.size === null)) return null;
+  let at = 0;
+  for (const [i, part] of walk.parts.entries()) {
+    const size = part.size ?? 0;
+    if (at + size > out.length) return `zstd frame ${i} declares more bytes than were decoded`;
+    if (part.checksum !== null && zstdContentChecksum(out.subarray(at, at + size)) !== part.checksum) {
+      return `zstd content checksum mismatch in frame ${i}`;
+    }
+    at += size;
+  }
+  return at === out.length ? null : `zstd frames declare ${at} bytes, ${out.length} were decoded`;
 }
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
