@@ -27,7 +27,7 @@ export function CostView({ agentId, sessionId, params }: SessionViewProps) {
   );
 }
 
-const VERDICT_CLASS: Record<CacheVerdict, string> = {
+const VERDICT_CLASS: Partial<Record<CacheVerdict, string>> = {
   hit: "badge-ok",
   "cold-start": "",
   "ttl-expired": "badge-error",
@@ -107,7 +107,7 @@ function CostPanel({ dto, selected }: { dto: CostReportDTO; selected: string | n
       key: "verdict",
       label: "Verdict",
       render: (c) => (
-        <span className={`badge ${VERDICT_CLASS[c.verdict]}`} title={c.evidence.summary}>
+        <span className={`badge ${VERDICT_CLASS[c.verdict] ?? ""}`} title={c.evidence.summary}>
           {c.verdict}
           {c.evidence.cause ? `: ${c.evidence.cause}` : ""}
         </span>
@@ -310,7 +310,7 @@ function Evidence({ call }: { call: CostCallDTO }) {
   return (
     <div className="card" data-testid="cost-evidence">
       <h3>
-        <span className={`badge ${VERDICT_CLASS[call.verdict]}`}>{call.verdict}</span> {e.summary}
+        <span className={`badge ${VERDICT_CLASS[call.verdict] ?? ""}`}>{call.verdict}</span> {e.summary}
       </h3>
       <table className="table">
         <tbody>

@@ -8,6 +8,11 @@ import type { PruneReplayDTO } from "../../../shared/prune.ts";
 import { fmtDate, fmtDuration, fmtInt } from "../../ui/format.ts";
 import { type AxisMode, buildScales, FIVE_MIN, ONE_HOUR } from "./scales.ts";
 
+const lane1 = { top: 14, bottom: 54 };
+const lane2 = { top: 74, bottom: 184 };
+const lane3 = { top: 204, bottom: 334 };
+const H = 362;
+
 const ROUND_COLOR = {
   none: "rgb(130,140,152)",
   "soft-trim": "rgb(214,140,40)",
@@ -31,10 +36,6 @@ export function Timeline({
   const W = Math.max(600, width);
   const left = 86;
   const right = 24;
-  const lane1 = { top: 14, bottom: 54 };
-  const lane2 = { top: 74, bottom: 184 };
-  const lane3 = { top: 204, bottom: 334 };
-  const H = 362;
   const ttl = dto.settings.ttlMs;
   const s = useMemo(
     () =>
@@ -150,6 +151,7 @@ export function Timeline({
                 ? "rgb(214,140,40)"
                 : "rgb(58,145,91)";
         return (
+          // biome-ignore lint/a11y/useSemanticElements: an SVG group cannot be a <button>; it has role, tabIndex and Enter
           <g
             key={`${c.entryIndex}-${c.timestamp}`}
             onClick={() => onSelect(i)}
