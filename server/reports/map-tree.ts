@@ -314,6 +314,7 @@ function reportLeaves(report: JsonObject | null, ids: IdAllocator): Record<strin
   if (!report) return groups;
   const R = "systemPromptReport";
   const leaf = (group: string, id: string, name: string, chars: number, source: string): void => {
+    // No text in the report: the tokenizer mode counts these as chars/4 unless the caller supplies a count by id.
     if (chars > 0) groups[group]?.push({ id: ids.take(id), name, group, chars, source, nonTextChars: 0 });
   };
 
@@ -455,30 +456,58 @@ function overlap(a: number, b: number, lo: number, hi: number): number {
 // ---------------------------------------------------------------------------------------------------------------
 // Nodes
 
+/**
+ * Leaf tokenizer count: the caller's count for its id (+ chars/4 of non-text parts); chars/4 alone for a leaf with
+ * no text at all (images only); null while pending or when there is no text to count (report leaves).
+ */
 function leafNode(l: LeafSpec, tiktoken: Map<string, number> | undefined): MapNode {
   const counted = tiktoken?.get(l.id);
-  const node: MapNode = {
+  let tik: number | null = null;
+  if (tiktoken !== undefined) {
+    if (counted !== undefined) tik = counted + estimateTokens(l.nonTextChars);
+    else if (l.text === "") tik = estimateTokens(l.nonTextChars);
+  }
+  return {
     id: l.id,
     name: l.name,
     group: l.group,
     chars: l.chars,
     estTokens: estimateTokens(l.chars),
-    tiktokenTokens: counted === undefined ? null : counted + estimateTokens(l.nonTextChars),
+    tiktokenTokens: tik,
     source: l.source,
   };
-  return node;
+}
+
+/** Whether a leaf still waits for a tokenizer count (it has text, and no count was supplied yet). */
+function isPending(l: LeafSpec, tiktoken: Map<string, number> | undefined): boolean {
+  return tiktoken !== undefined && l.text !== undefined && l.text !== "" && !tiktoken.has(l.id);
+}
+
+/**
+ * Group tokenizer totals, bottom-up: null while any leaf below is pending; otherwise Σ children, where a leaf
+ * without text to count (report leaves the caller gave no text for) contributes its chars/4 estimate.
+ */
+function fillGroupTiktoken(node: MapNode, pending: ReadonlySet<string>): boolean {
+  if (!node.children?.length) return pending.has(node.id);
+  let anyPending = false;
+  let sum = 0;
+  for (const c of node.children) {
+    if (fillGroupTiktoken(c, pending)) anyPending = true;
+    sum += c.tiktokenTokens ?? c.estTokens;
+  }
+  node.tiktokenTokens = anyPending ? null : sum;
+  return anyPending;
 }
 
 function groupNode(id: string, name: string, group: string, children: MapNode[], source: string): MapNode {
   let chars = 0;
   let est = 0;
-  let tik: number | null = 0;
   for (const c of children) {
     chars += c.chars;
     est += c.estTokens;
-    tik = tik === null || c.tiktokenTokens === null ? null : tik + c.tiktokenTokens;
   }
-  const node: MapNode = { id, name, group, chars, estTokens: est, tiktokenTokens: tik, source, children };
+  // tiktokenTokens is filled once the whole tree exists (fillGroupTiktoken).
+  const node: MapNode = { id, name, group, chars, estTokens: est, tiktokenTokens: null, source, children };
   const splits = children.map((c) => c.cacheTokens).filter((s) => s !== undefined);
   if (splits.length > 0) {
     node.cacheTokens = splits.reduce(
@@ -729,16 +758,15 @@ export function buildContextMap(input: BuildContextMapInput): ContextMapDTO {
           };
   }
   if (untracked.tokens !== null && untracked.tokens > 0) {
-    // Tokenizer view of the same difference, once every tile of that prompt has a count.
+    // Tokenizer view of the same difference, once no tile of that prompt waits for a count.
     let tik: number | null = null;
-    let tikSum = 0;
-    let complete = true;
-    for (const l of order) {
-      const t = nodesById.get(l.id)?.tiktokenTokens;
-      if (typeof t === "number") tikSum += t;
-      else complete = false;
+    if (tiktoken !== undefined && !order.some((l) => isPending(l, tiktoken)) && actualTokens !== null) {
+      const tikSum = order.reduce((s, l) => {
+        const n = nodesById.get(l.id);
+        return s + (n ? (n.tiktokenTokens ?? n.estTokens) : 0);
+      }, 0);
+      if (actualTokens - tikSum >= 0) tik = actualTokens - tikSum;
     }
-    if (complete && actualTokens !== null && actualTokens - tikSum >= 0) tik = actualTokens - tikSum;
     children.push({
       id: "untracked",
       name: "Untracked / provider overhead",
@@ -751,10 +779,15 @@ export function buildContextMap(input: BuildContextMapInput): ContextMapDTO {
     });
   }
 
-  const tokenizable = [...children.flatMap(allLeaves)].filter((n) => n.group !== "untracked");
-  const counted = tokenizable.filter((n) => n.tiktokenTokens !== null).length;
+  const allSpecs = [...Object.values(byGroup).flat(), ...conv];
+  const tokenizable = allSpecs.filter(
+    (l) => tiktoken !== undefined && ((l.text ?? "") !== "" || tiktoken.has(l.id)),
+  );
+  const pending = new Set(allSpecs.filter((l) => isPending(l, tiktoken)).map((l) => l.id));
   const root = groupNode("", "Context", "", children, "Σ groups");
   root.chars = trackedChars;
+  if (tiktoken !== undefined) fillGroupTiktoken(root, pending);
+  const counted = tokenizable.length - pending.size;
 
   return {
     root,
@@ -770,10 +803,6 @@ export function buildContextMap(input: BuildContextMapInput): ContextMapDTO {
     },
     cacheBasis,
   };
-}
-
-function allLeaves(n: MapNode): MapNode[] {
-  return n.children?.length ? n.children.flatMap(allLeaves) : [n];
 }
 
 // ---------------------------------------------------------------------------------------------------------------

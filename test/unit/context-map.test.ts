@@ -34,6 +34,7 @@ import {
   lastCallUsageOf,
   MAP_UNKNOWN_MODE_2026_3,
 } from "../../server/reports/map-tree.ts";
+import { createTokenCounter } from "../../server/tokens/tokenizer.ts";
 import { arr, isObject, type JsonObject, num, obj, str } from "../../shared/json.ts";
 import type { MapNode } from "../../shared/map.ts";
 
@@ -589,6 +590,37 @@ describe("buildContextMap (clawscope's complete map)", () => {
     const node = leaves(dto.root).find((l) => l.id === first?.id);
     expect(node?.tiktokenTokens).toBe(7);
     expect(dto.root.tiktokenTokens).toBeNull();
+  });
+
+  it("with the real tokenizer: every conversation text counted → ready, groups summed (report leaves as chars/4)", async () => {
+    const texts = contextMapTokenTexts(session, messages);
+    const counter = createTokenCounter({ mode: "inline" });
+    try {
+      counter.requestCounts(texts);
+      await counter.idle();
+      const { counts, pending } = counter.requestCounts(texts);
+      expect(pending).toBe(0);
+      const dto = buildContextMap({
+        session,
+        report,
+        contextMessages: messages,
+        lastCallUsage: lastCallUsageOf(messages),
+        windowTokens: 100_000,
+        tiktoken: counts,
+      });
+      expect(dto.tokenizer).toEqual({ state: "ready", encoding: "cl100k_base", progress: 1 });
+      const all = leaves(dto.root);
+      const sample = texts.find((t) => t.id.startsWith("conversation/tool-results/"));
+      expect(all.find((l) => l.id === sample?.id)?.tiktokenTokens).toBe(counts.get(sample?.id ?? ""));
+      const tools = dto.root.children?.find((c) => c.id === "tools");
+      expect(tools?.tiktokenTokens).toBe(tools?.estTokens); // no text in the report → estimate
+      const conv = dto.root.children?.find((c) => c.id === "conversation");
+      expect(conv?.tiktokenTokens).toBe(
+        leaves(conv ?? dto.root).reduce((s, l) => s + (l.tiktokenTokens ?? 0), 0),
+      );
+    } finally {
+      await counter.close();
+    }
   });
 
   it("builds a 10,000-tool-result map quickly", () => {
