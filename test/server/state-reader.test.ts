@@ -398,3 +398,63 @@ describe("state reader on a hand-built state dir", () => {
     });
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// SQLite agents go through server/sources/sqlite/sqlite-source.ts (helper module); the reader only routes.
+
+const S1_STATE = path.resolve(__dirname, "../../../shared/fixtures/s1-cache-ttl-default/state");
+const haveS1 = existsSync(S1_STATE);
+if (!haveS1) console.warn(`[skip] s1 fixture not found at ${S1_STATE}`);
+
+describe.skipIf(!haveS1)("state reader routes SQLite agents (s1, 2026.9.6)", () => {
+  it("lists and loads the SQLite session through the same API", () => {
+    const d = discoverState(S1_STATE);
+    expect(d.agents).toEqual([
+      {
+        agentId: "main",
+        sessionsDir: null,
+        sqlitePath: path.join(S1_STATE, "agents/main/agent/openclaw-agent.sqlite"),
+      },
+    ]);
+    const reader = openStateReader(S1_STATE);
+    const { sessions, issues } = reader.listSessions();
+    expect(issues).toEqual([]);
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]).toMatchObject({
+      agentId: "main",
+      sessionKey: "agent:main:main",
+      storage: "sqlite",
+      archived: null,
+    });
+    const ref = reader.resolveRef("agent:main:main");
+    expect(ref).toEqual({ agentId: "main", sessionId: sessions[0]?.sessionId });
+    if (!ref) return;
+    const s = loaded(reader.loadSession(ref));
+    // spec fixtures.md §2: s1 has 76 events
+    expect(s.transcript.entries).toHaveLength(76);
+    expect(s.version).toMatchObject({ appVersion: "2026.9.6", family: "2026.9" });
+  });
+
+  it("JSONL files next to a SQLite store are reported as legacy inputs, not listed", () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), "clawscope-mixed-"));
+    try {
+      const agentDir = path.join(root, "agents/main");
+      mkdirSync(path.join(agentDir, "agent"), { recursive: true });
+      mkdirSync(path.join(agentDir, "sessions"), { recursive: true });
+      writeFileSync(
+        path.join(agentDir, "agent/openclaw-agent.sqlite"),
+        readFileSync(path.join(S1_STATE, "agents/main/agent/openclaw-agent.sqlite")),
+      );
+      writeFileSync(
+        path.join(agentDir, "sessions/sessions.json"),
+        JSON.stringify({ "agent:main:main": { sessionId: "old" } }),
+      );
+      writeFileSync(path.join(agentDir, "sessions/old.jsonl"), `${HEADER("old")}\n`);
+      const { sessions, issues } = openStateReader(root).listSessions();
+      expect(sessions.map((s) => s.storage)).toEqual(["sqlite"]);
+      expect(issues.map((i) => [i.code, i.severity])).toEqual([["legacy-jsonl-ignored", "warning"]]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
