@@ -1,7 +1,7 @@
 // Bad input for the SQLite reader: every damaged store gives a located ParseIssue or a typed error, never a
 // throw, and undamaged agents/sessions still load. Each case damages a tmp-dir COPY of the real s1 store.
 
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -338,6 +338,35 @@ describe.skipIf(!present)("SQLite reader on damaged stores", () => {
     await new Promise((resolve) => child.once("exit", resolve));
     expect(held.issues).toEqual([]);
     expect(held.sessions.map((s) => s.sessionId)).toEqual([id]);
+  });
+
+  it("hot rollback journal from a crashed writer: read the rolled-back state from a copy, touch nothing", () => {
+    const copy = copyState(S1);
+    // A writer rewrites every event_json, spills the pages into the database file (tiny cache) and is
+    // SIGKILLed before COMMIT: the file holds uncommitted pages, the -journal the committed ones.
+    const script = `
+      const Database = require(${JSON.stringify(require.resolve("better-sqlite3"))});
+      const db = new Database(${JSON.stringify(copy.dbPath)});
+      db.pragma("cache_size = 2");
+      db.exec("BEGIN");
+      db.prepare("UPDATE transcript_events SET event_json = '{\\"type\\":\\"junk-uncommitted\\"}' WHERE event_json IS NOT NULL").run();
+      process.kill(process.pid, "SIGKILL");
+    `;
+    const res = spawnSync(process.execPath, ["-e", script]);
+    expect(res.signal).toBe("SIGKILL");
+    expect(fs.existsSync(`${copy.dbPath}-journal`)).toBe(true);
+    expect(fs.readFileSync(copy.dbPath).includes("junk-uncommitted")).toBe(true);
+    const sums = [fs.readFileSync(copy.dbPath), fs.readFileSync(`${copy.dbPath}-journal`)];
+
+    const r = loadOk(copy.stateDir, id);
+    expect(r.transcript.entries).toHaveLength(76);
+    expect(r.transcript.entries.some((e) => e.type === "junk-uncommitted")).toBe(false);
+    expect(r.transcript.issues).toEqual([]);
+    expect(r.issues).toEqual([expect.objectContaining({ code: "snapshot-copy", severity: "warning" })]);
+    expect(sqliteExtras(r)?.snapshotCopy).toMatch(/hot rollback journal/);
+    // The state dir keeps the journal for OpenClaw to recover; nothing was rolled back in place.
+    expect(fs.readFileSync(copy.dbPath).equals(sums[0] ?? Buffer.alloc(0))).toBe(true);
+    expect(fs.readFileSync(`${copy.dbPath}-journal`).equals(sums[1] ?? Buffer.alloc(0))).toBe(true);
   });
 
   it("a damaged agent does not stop another agent in the same state dir", () => {

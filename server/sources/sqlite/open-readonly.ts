@@ -127,9 +127,17 @@ function classifyError(e: unknown, truncated: string | null): Omit<ReadFailure, 
   };
 }
 
-/** One attempt: open read-only, run `fn` inside one read transaction, close. */
-function attempt<T>(dbPath: string, fn: (db: Database.Database) => T, busyTimeoutMs: number): T {
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
+/**
+ * One attempt: open read-only, run `fn` inside one read transaction, close. `writableCopy` only for our own
+ * temp copy holding a hot rollback journal: SQLite must write the copy to roll the interrupted write back.
+ */
+function attempt<T>(
+  dbPath: string,
+  fn: (db: Database.Database) => T,
+  busyTimeoutMs: number,
+  writableCopy = false,
+): T {
+  const db = new Database(dbPath, { readonly: !writableCopy, fileMustExist: true, timeout: busyTimeoutMs });
   try {
     db.exec("BEGIN");
     try {
@@ -194,18 +202,26 @@ export function readDatabase<T>(
   const truncated = truncationWarning(header, size, side.wal);
   const warnings = truncated ? [truncated] : [];
   let snapshotReason = needsSnapshot(side);
+  let hotJournal = false;
   let lastError: unknown = null;
   for (let i = 0; i <= retries; i += 1) {
     if (i > 0) sleepSync(BACKOFF_MS[i - 1] ?? 800);
     let copy: ReturnType<typeof makeSnapshotCopy> | null = null;
     try {
-      if (snapshotReason !== null) copy = makeSnapshotCopy(dbPath);
-      const value = attempt(copy ? copy.dbPath : dbPath, fn, busyTimeoutMs);
+      if (snapshotReason !== null) copy = makeSnapshotCopy(dbPath, hotJournal);
+      const value = attempt(copy ? copy.dbPath : dbPath, fn, busyTimeoutMs, hotJournal && copy !== null);
       return { ok: true, value, snapshotCopy: snapshotReason, warnings };
     } catch (e) {
       lastError = e;
       const code = sqliteCode(e) ?? "";
       if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) continue;
+      // A writer died mid-transaction in rollback mode and left a hot `-journal`: a read-only connection may
+      // not roll it back (OpenClaw does on its next open). Read a copy of db + journal, rolled back there.
+      if (code === "SQLITE_READONLY_ROLLBACK" && !hotJournal) {
+        hotJournal = true;
+        snapshotReason = "a hot rollback journal (interrupted write) was rolled back in the copy";
+        continue;
+      }
       // A WAL store whose -shm cannot be opened for writing (other owner, read-only mount): read a copy.
       if (
         snapshotReason === null &&

@@ -43,8 +43,11 @@ export interface SnapshotCopy {
   dispose: () => void;
 }
 
-/** Copy `<db>` and `<db>-wal` (when present) into a fresh directory under os.tmpdir(). */
-export function makeSnapshotCopy(dbPath: string): SnapshotCopy {
+/**
+ * Copy `<db>` and `<db>-wal` (when present) into a fresh directory under os.tmpdir(); with `withJournal` also
+ * a hot `<db>-journal`, so SQLite can roll the interrupted write back in the copy.
+ */
+export function makeSnapshotCopy(dbPath: string, withJournal = false): SnapshotCopy {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-sqlite-"));
   const dispose = (): void => {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -54,6 +57,11 @@ export function makeSnapshotCopy(dbPath: string): SnapshotCopy {
     fs.copyFileSync(dbPath, copy, fs.constants.COPYFILE_EXCL);
     if (fs.existsSync(`${dbPath}-wal`))
       fs.copyFileSync(`${dbPath}-wal`, `${copy}-wal`, fs.constants.COPYFILE_EXCL);
+    if (withJournal && fs.existsSync(`${dbPath}-journal`)) {
+      fs.copyFileSync(`${dbPath}-journal`, `${copy}-journal`, fs.constants.COPYFILE_EXCL);
+    }
+    // Copies keep the source mode (the fixtures are 0444); recovery in the copy needs it writable.
+    fs.chmodSync(copy, 0o600);
     return { dbPath: copy, dispose };
   } catch (e) {
     dispose();
