@@ -3,9 +3,11 @@
 // pruning.md §1.1 and cache-and-cost.md §2.1. Reading never throws: problems become ParseIssue rows.
 
 import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
 import path from "node:path";
 import JSON5 from "json5";
 import { arr, isObject, type JsonObject, type JsonValue, num, obj, str } from "../../shared/json.ts";
+import { resolveHome } from "../config.ts";
 import type { ParseIssue } from "../model/session.ts";
 
 /** Config file names probed in the state dir, newest first (2026.3.2 also knew moldbot/moltbot). */
@@ -81,8 +83,8 @@ export function parseOpenClawConfigText(
 }
 
 /**
- * Read the config: `$OPENCLAW_CONFIG_PATH` (leading `~` is not expanded here: OpenClaw expands it
- * against the home dir, which the caller resolves) else the first existing of `openclaw.json`,
+ * Read the config: `$OPENCLAW_CONFIG_PATH` (leading `~` expanded against the OpenClaw home, relative
+ * paths against the working directory, as OpenClaw's resolveUserPath does) else the first existing of `openclaw.json`,
  * `clawdbot.json`, `moldbot.json`, `moltbot.json` in the state dir. Missing config → all nulls, no issue
  * (OpenClaw runs on built-in defaults then).
  */
@@ -93,7 +95,11 @@ export function readOpenClawConfig(
   const override = env.OPENCLAW_CONFIG_PATH?.trim();
   let file: string | null = null;
   if (override) {
-    file = path.resolve(stateDir, override);
+    const home = resolveHome(env, homedir());
+    file =
+      override === "~" || override.startsWith("~/")
+        ? path.join(home, override.slice(1))
+        : path.resolve(override);
     if (!existsSync(file)) {
       return {
         path: null,
@@ -168,6 +174,10 @@ export interface EffectiveAgentSettings {
   cacheRetention: Setting<string>;
   /** Workspace dir as configured (not rebased, `~` not expanded), per storage.md §1 table. */
   workspace: Setting<string>;
+  /** `off` / `once` / `always` (2026.7.1 only; 9.x fixes it to `always`, 3.2 lacks it — bootstrap.md §2). */
+  bootstrapPromptTruncationWarning: Setting<string>;
+  /** Raw `compaction` object (`enabled` exists from 2026.9.x; transcript.md §6). */
+  compaction: Setting<JsonObject>;
 }
 
 /**
@@ -253,6 +263,11 @@ export function effectiveAgentSettings(
     heartbeatEvery,
     cacheRetention,
     workspace: resolveWorkspace(defaults, own, agentId, opts.stateDir, opts.defaultAgentId ?? "main"),
+    bootstrapPromptTruncationWarning: pick(
+      nonEmptyStr(own, "bootstrapPromptTruncationWarning"),
+      nonEmptyStr(defaults, "bootstrapPromptTruncationWarning"),
+    ),
+    compaction: pick(obj(own, "compaction"), obj(defaults, "compaction")),
   };
 }
 

@@ -165,6 +165,11 @@ describe.skipIf(!haveJ1)("readOpenClawConfig (j1 fixture)", () => {
       OPENCLAW_CONFIG_PATH: path.join(J1_STATE, "openclaw.json"),
     });
     expect(viaEnv.config).not.toBeNull();
+    const viaHome = readOpenClawConfig("/nonexistent-state", {
+      HOME: path.dirname(J1_STATE),
+      OPENCLAW_CONFIG_PATH: "~/state/openclaw.json",
+    });
+    expect(viaHome.path).toBe(path.join(J1_STATE, "openclaw.json"));
     const missing = readOpenClawConfig(J1_STATE, { OPENCLAW_CONFIG_PATH: "/nonexistent/openclaw.json" });
     expect(missing.config).toBeNull();
     expect(missing.issues[0]?.code).toBe("config-missing");
@@ -188,6 +193,8 @@ describe("effectiveAgentSettings", () => {
         models: { "anthropic/claude-x": { params: { cacheRetention: "long" } } },
         contextPruning: { mode: "cache-ttl", ttl: "1h" },
         workspace: "/ws",
+        bootstrapPromptTruncationWarning: "once",
+        compaction: { enabled: false },
       },
       list: [{ id: "ops", bootstrapMaxChars: 8000, workspace: "/ops-ws", contextPruning: { mode: "off" } }],
       entries: {
@@ -211,6 +218,9 @@ describe("effectiveAgentSettings", () => {
     expect(coder.heartbeatEvery).toEqual({ value: "0m", from: "agent" });
     expect(coder.cacheRetention).toEqual({ value: "none", from: "agent" });
     expect(coder.workspace).toEqual({ value: "/ws/coder", from: "derived" });
+    expect(coder.bootstrapPromptTruncationWarning).toEqual({ value: "once", from: "defaults" });
+    expect(coder.compaction).toEqual({ value: { enabled: false }, from: "defaults" });
+    expect(effectiveAgentSettings({}, "coder").compaction).toEqual({ value: null, from: "unset" });
     expect(agentOverride(config, "nobody")).toBeNull();
   });
 
