@@ -200,6 +200,22 @@ export interface HeartbeatInfo {
   flags: HeartbeatFlag[];
 }
 
+/**
+ * The provider's effective cache lifetime read off the session: every full miss (nothing read, not even the
+ * stable system prefix) came after a longer idle gap than every hit. Used instead of the configured TTL
+ * when full misses happen well inside it (e.g. a proxy or the fixtures' mock with a 20 s cache).
+ */
+export interface ObservedTtlDTO {
+  /** Longest lineage gap after which the previous prefix was still read (null: no hit at all). */
+  maxHitGapMs: number | null;
+  /** Shortest lineage gap after which nothing at all was read. */
+  minFullMissGapMs: number;
+  fullMisses: number;
+  hits: number;
+  /** Threshold used for verdicts: gaps ≥ minFullMissGapMs count as expired. */
+  ttlMs: number;
+}
+
 export interface CostReportDTO {
   calls: CostCallDTO[];
   totals: CostTotalsDTO;
@@ -215,6 +231,8 @@ export interface CostReportDTO {
     source: string;
     cacheTtlMs: number | null;
     ttlSource: string;
+    /** Cache lifetime observed in this session's own usage, when it contradicts the configured one. */
+    observedTtl: ObservedTtlDTO | null;
   };
   gapCosts: GapCostDTO[];
   pruningRounds: PruningRoundCostDTO[];

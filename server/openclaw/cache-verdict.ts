@@ -386,7 +386,9 @@ export function classifyCacheCalls(input: ClassifyInput): CallVerdict[] {
       ev.cause = "unknown";
       done(
         "prefix-changed",
-        `write ${n.cacheWrite} ≫ new suffix ${Math.max(0, ev.newSuffix)} and read ${n.cacheRead} < expected ${expected}: something early changed (bootstrap files, system prompt, tools, an edited or merged message)`,
+        n.cacheRead === 0
+          ? `write ${n.cacheWrite} ≫ new suffix ${Math.max(0, ev.newSuffix)} and nothing read, not even the stable system prefix: system prompt / tools / bootstrap files changed, or the provider dropped the cache early`
+          : `write ${n.cacheWrite} ≫ new suffix ${Math.max(0, ev.newSuffix)} and read ${n.cacheRead} < expected ${expected}: something early changed (bootstrap files, system prompt, tools, an edited or merged message)`,
       );
       continue;
     }
@@ -396,6 +398,65 @@ export function classifyCacheCalls(input: ClassifyInput): CallVerdict[] {
     );
   }
   return out;
+}
+
+// ---- effective TTL observed in the session ----
+
+export interface ObservedTtl {
+  maxHitGapMs: number | null;
+  minFullMissGapMs: number;
+  fullMisses: number;
+  hits: number;
+  ttlMs: number;
+}
+
+/**
+ * Infer the provider's effective cache lifetime from the session's own usage. A full miss (cacheRead 0
+ * although the previous call of the lineage cached a prefix) cannot come from a message edit or a pruning
+ * round — the stable system block has its own breakpoint (§2.2) — so it means the cache was gone.
+ * When ≥ 2 full misses exist, every hit gap is shorter than every full-miss gap, and the shortest full-miss
+ * gap is shorter than the configured TTL, the configured TTL is contradicted by the data (a proxy, a shorter
+ * provider TTL, the fixtures' mock): return the observed bound. Pairs with a reset between them and
+ * zero-usage calls are left out. Heuristic, labelled as observed wherever it is used.
+ */
+export function observeCacheTtl(
+  transcript: Transcript,
+  calls: ModelCall[],
+  configuredTtlMs: (call: ModelCall) => number | null,
+): ObservedTtl | null {
+  // A compaction keeps the stable system block (its breakpoint still reads, j1 call 10); a reset may not.
+  const rewrites: number[] = [];
+  for (const e of transcript.entries) if (e.type === "reset") rewrites.push(e.index);
+  const last = new Map<string, ModelCall>();
+  let maxHit: number | null = null;
+  let minMiss = Number.POSITIVE_INFINITY;
+  let fullMisses = 0;
+  let hits = 0;
+  let below = false;
+  for (const n of calls) {
+    const P = promptTokens(n);
+    if (P === 0 && n.output === 0) continue;
+    const k = lineageKey(n);
+    const m = last.get(k);
+    last.set(k, n);
+    if (!m || m.startMs === null || n.startMs === null) continue;
+    if (rewrites.some((i) => i > m.entryIndex && i < n.entryIndex)) continue;
+    const expected = promptTokens(m) - m.input;
+    if (expected <= 0 || m.cacheWrite + m.cacheRead === 0) continue;
+    const gap = n.startMs - m.startMs;
+    if (n.cacheRead === 0 && n.cacheWrite > 0) {
+      fullMisses++;
+      minMiss = Math.min(minMiss, gap);
+      const conf = configuredTtlMs(n);
+      if (conf !== null && gap <= conf) below = true;
+    } else if (n.cacheRead > 0 && expected - n.cacheRead <= hitTolerance(expected)) {
+      hits++;
+      maxHit = maxHit === null ? gap : Math.max(maxHit, gap);
+    }
+  }
+  if (fullMisses < 2 || !below || !Number.isFinite(minMiss)) return null;
+  if (maxHit !== null && maxHit >= minMiss) return null;
+  return { maxHitGapMs: maxHit, minFullMissGapMs: minMiss, fullMisses, hits, ttlMs: minMiss - 1 };
 }
 
 // ---- cacheRetention and durations from config (spec cache-and-cost.md §2.1, §7) ----

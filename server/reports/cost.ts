@@ -41,6 +41,7 @@ import {
   classifyCacheCalls,
   formatMs,
   type ModelCall,
+  observeCacheTtl,
   parseDurationMs,
   promptTokens,
   resolveCacheRetention,
@@ -437,13 +438,24 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
     }
     return r;
   };
-  const ttlFor = (c: ModelCall, previous: ModelCall): CacheTtl => {
-    if (input.cacheTtlMs !== undefined) return { ms: input.cacheTtlMs, source: "override" };
+  const configuredTtl = (c: ModelCall, previous: ModelCall): CacheTtl => {
     // The prefix `previous` cached lives as long as the tier it was written/refreshed with.
-    if (previous.cacheWrite1h !== null && previous.cacheWrite1h > 0)
+    if (previous.cacheWrite1h !== null && previous.cacheWrite1h > 0) {
       return { ms: 3_600_000, source: "usage cacheWrite1h" };
+    }
     const r = retentionFor(c);
     return cacheTtlForRetention(r.value, r.source);
+  };
+  const observed =
+    input.cacheTtlMs === undefined ? observeCacheTtl(transcript, rows, (c) => configuredTtl(c, c).ms) : null;
+  const observedSource = observed
+    ? `observed in this session: ${observed.maxHitGapMs !== null ? `prefix still read after gaps ≤ ${formatMs(observed.maxHitGapMs)}, ` : "no hit at all, "}nothing read after gaps ≥ ${formatMs(observed.minFullMissGapMs)} (${observed.fullMisses} full misses) — shorter than the configured lifetime`
+    : "";
+  if (observed) notes.push(`cache TTL ${observedSource}`);
+  const ttlFor = (c: ModelCall, previous: ModelCall): CacheTtl => {
+    if (input.cacheTtlMs !== undefined) return { ms: input.cacheTtlMs, source: "override" };
+    if (observed) return { ms: observed.ttlMs, source: observedSource };
+    return configuredTtl(c, previous);
   };
   const roundIds = new Set((input.pruningRounds ?? []).map((r) => r.entryId));
   const verdicts = classifyCacheCalls({
@@ -797,10 +809,12 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
   // ---- heartbeat ----
   const main = mostUsedModel(rows);
   const mainRetention = resolveCacheRetention(config, agentId, main.provider, main.model);
-  const ttl =
+  const ttl: CacheTtl =
     input.cacheTtlMs !== undefined
       ? { ms: input.cacheTtlMs, source: "override" }
-      : cacheTtlForRetention(mainRetention.value, mainRetention.source);
+      : observed
+        ? { ms: observed.ttlMs, source: observedSource }
+        : cacheTtlForRetention(mainRetention.value, mainRetention.source);
   const hbCalls = callDtos.filter((c) => c.heartbeat);
   const heartbeat = heartbeatInfo(
     config,
@@ -823,6 +837,7 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
       source: mainRetention.source,
       cacheTtlMs: ttl.ms,
       ttlSource: ttl.source,
+      observedTtl: observed,
     },
     gapCosts,
     pruningRounds,

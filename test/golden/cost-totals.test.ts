@@ -369,6 +369,27 @@ describe.skipIf(!haveFixtures)(
   },
 );
 
+describe("observed cache TTL without an override (fixtures' mock TTL, README `Mock:` line)", () => {
+  for (const [scenario, e] of Object.entries(TABLE)) {
+    const src = localTranscript(scenario) ?? sharedTranscript(scenario);
+    it.skipIf(!src)(scenario, () => {
+      if (!src) return;
+      const session = sessionFromJsonl(src.text, src.id, e.family);
+      const observed = buildCostReport({ session, config: null, pricing: PRICING });
+      const o = observed.retention.observedTtl;
+      expect(o).not.toBeNull();
+      if (!o) return;
+      // The mock's real TTL lies between the longest gap that still read and the shortest that read nothing.
+      if (o.maxHitGapMs !== null) expect(o.maxHitGapMs).toBeLessThan(e.mockTtlMs);
+      expect(o.minFullMissGapMs).toBeGreaterThan(e.mockTtlMs);
+      expect(observed.retention.ttlSource).toMatch(/^observed in this session/);
+      // Same TTL verdicts as with the mock's TTL given explicitly, except where a compaction also matches.
+      const explicit = buildCostReport({ session, config: null, pricing: PRICING, cacheTtlMs: e.mockTtlMs });
+      expect(observed.calls.map((c) => c.verdict)).toEqual(explicit.calls.map((c) => c.verdict));
+    });
+  }
+});
+
 describe("fixture cache verdicts (cache-and-cost.md §6 examples)", () => {
   const byResponse = (r: CostReportDTO, id: string) => {
     const c = r.calls.find((x) => x.responseId === id);

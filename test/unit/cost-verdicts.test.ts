@@ -222,6 +222,46 @@ describe("cache verdicts (cache-and-cost.md §6)", () => {
     expect(r.retention.cacheTtlMs).toBe(20_000);
   });
 
+  it("observed TTL: full misses after longer gaps than every hit override a contradicted configured TTL", () => {
+    const build = (lateHitGap: number | null): TB => {
+      const t = new TB();
+      t.user("a", 0);
+      t.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 });
+      t.user("b", 5_000);
+      t.call(5_100, { input: 10, cacheRead: 20_000, cacheWrite: 100 }); // hit after 5 s
+      t.user("c", 35_000);
+      t.call(35_100, { input: 10, cacheRead: 0, cacheWrite: 20_200 }); // full miss after 30 s
+      t.user("d", 75_000);
+      t.call(75_100, { input: 10, cacheRead: 0, cacheWrite: 20_300 }); // full miss after 40 s
+      if (lateHitGap !== null) {
+        t.user("e", 75_000 + lateHitGap);
+        t.call(75_100 + lateHitGap, { input: 10, cacheRead: 20_300, cacheWrite: 100 });
+      }
+      return t;
+    };
+    const r = buildCostReport({ session: build(null).session(), config: null });
+    expect(r.retention.observedTtl).toEqual({
+      maxHitGapMs: 5_000,
+      minFullMissGapMs: 30_000,
+      fullMisses: 2,
+      hits: 1,
+      ttlMs: 29_999,
+    });
+    expect(r.calls.map((c) => c.verdict)).toEqual(["cold-start", "hit", "ttl-expired", "ttl-expired"]);
+    expect(r.calls[2]?.evidence.cacheTtlSource).toMatch(/^observed in this session/);
+    expect(r.notes.some((n) => n.startsWith("cache TTL observed"))).toBe(true);
+    // A hit after a 50 s gap contradicts it: no observed TTL, the 5-minute default stays.
+    const r2 = buildCostReport({ session: build(50_000).session(), config: null });
+    expect(r2.retention.observedTtl).toBeNull();
+    expect(r2.calls[2]?.verdict).toBe("prefix-changed");
+    expect(r2.calls[2]?.evidence.summary).toContain("not even the stable system prefix");
+    // An explicit override always wins.
+    expect(
+      buildCostReport({ session: build(null).session(), config: null, cacheTtlMs: 60_000 }).retention
+        .observedTtl,
+    ).toBeNull();
+  });
+
   it("prefix-changed: compaction, projection snapshot (pruning round), thinking change, unknown", () => {
     const t = new TB();
     t.user("hi", 0);
