@@ -1,0 +1,96 @@
+// Builds the bundled demo state dir (server/demo/state) from real OpenClaw captures in ../shared/fixtures.
+// Run: `npx tsx server/demo/build-demo.ts` (only needed when the fixtures change; the output is committed).
+//
+// Every byte of session data is what real OpenClaw releases wrote. Only identities are adjusted so three
+// captures can live in one state dir as three agents: session keys `agent:main:…` become
+// `agent:<agent>:…` (and schema_meta.agent_id / sessionFile paths follow). The fixtures are opened
+// read-only; the copies are edited.
+
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fixtures = path.resolve(here, "..", "..", "..", "shared", "fixtures");
+const out = path.join(here, "state");
+
+function isTableColumn(v: unknown): v is { t: string; c: string } {
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    "t" in v &&
+    "c" in v &&
+    typeof v.t === "string" &&
+    typeof v.c === "string"
+  );
+}
+
+function renameSqliteAgent(dbPath: string, agentId: string): void {
+  const db = new Database(dbPath);
+  try {
+    // Keys are referenced from several tables; rename them all, checking constraints only at the end.
+    db.pragma("foreign_keys = OFF");
+    const tables = db
+      .prepare(
+        "SELECT m.name AS t, p.name AS c FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table' AND p.name LIKE '%session_key%'",
+      )
+      .all();
+    const from = "agent:main:";
+    const to = `agent:${agentId}:`;
+    const tx = db.transaction(() => {
+      db.prepare("UPDATE schema_meta SET agent_id = ?").run(agentId);
+      db.prepare("UPDATE session_nodes SET entry_json = replace(entry_json, ?, ?)").run(`"${from}`, `"${to}`);
+      for (const row of tables) {
+        if (!isTableColumn(row)) continue;
+        db.prepare(
+          `UPDATE "${row.t}" SET "${row.c}" = replace("${row.c}", ?, ?) WHERE "${row.c}" LIKE 'agent:main:%'`,
+        ).run(from, to);
+      }
+    });
+    tx();
+  } finally {
+    db.close();
+  }
+}
+
+function main(): void {
+  if (!existsSync(fixtures)) throw new Error(`fixtures not found at ${fixtures}`);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+
+  // Config and workspace of s4 (bootstrapMaxChars 12000 → AGENTS.md policy digest, USER.md fixed cap).
+  const s4 = path.join(fixtures, "s4-long-36turns", "state");
+  copyFileSync(path.join(s4, "openclaw.json"), path.join(out, "openclaw.json"));
+  cpSync(path.join(s4, "workspace"), path.join(out, "workspace"), { recursive: true });
+
+  // agent main: 2026.9.6 SQLite, 36 turns, three soft-trim rounds (s4).
+  const mainDir = path.join(out, "agents", "main", "agent");
+  mkdirSync(mainDir, { recursive: true });
+  copyFileSync(
+    path.join(s4, "agents/main/agent/openclaw-agent.sqlite"),
+    path.join(mainDir, "openclaw-agent.sqlite"),
+  );
+
+  // agent research: 2026.9.6 SQLite, one soft-trim round after a TTL gap, every /context variant (s1).
+  const s1 = path.join(fixtures, "s1-cache-ttl-default", "state");
+  const researchDir = path.join(out, "agents", "research", "agent");
+  mkdirSync(researchDir, { recursive: true });
+  const researchDb = path.join(researchDir, "openclaw-agent.sqlite");
+  copyFileSync(path.join(s1, "agents/main/agent/openclaw-agent.sqlite"), researchDb);
+  renameSqliteAgent(researchDb, "research");
+
+  // agent legacy: 2026.7.1 JSONL era (sessions.json + transcript), two compactions (j1).
+  const j1 = path.join(fixtures, "j1-jsonl-cache-ttl-default", "state", "agents", "main", "sessions");
+  const legacyDir = path.join(out, "agents", "legacy", "sessions");
+  cpSync(j1, legacyDir, { recursive: true });
+  const storePath = path.join(legacyDir, "sessions.json");
+  const store = readFileSync(storePath, "utf8")
+    .replaceAll('"agent:main:', '"agent:legacy:')
+    .replaceAll("/.openclaw/agents/main/sessions/", "/.openclaw/agents/legacy/sessions/");
+  writeFileSync(storePath, store);
+
+  process.stderr.write(`demo state dir written to ${out}\n`);
+}
+
+main();
