@@ -40,6 +40,11 @@ export interface BuildContextMapInput {
   /** Usage of the last model call, null when unknown. */
   lastCallUsage: LastCallUsage | null;
   windowTokens: number | null;
+  /**
+   * Tool-result text as sent at the last call, by toolCallId (e.g. prune-replay's wire text: soft-trimmed or
+   * hard-cleared results). Without it, tool results count as they stand in `contextMessages`.
+   */
+  sentToolResultText?: ReadonlyMap<string, string>;
   /** Tokenizer counts by node id (of the texts from `contextMapTokenTexts`, plus any the caller added). */
   tiktoken?: Map<string, number>;
   /** Encoding name of those counts (default `cl100k_base`). */
@@ -141,6 +146,7 @@ function conversationLeaves(
   session: LoadedSession,
   messages: readonly ContextMessage[],
   ids: IdAllocator,
+  sentToolResultText?: ReadonlyMap<string, string>,
 ): LeafSpec[] {
   const out: LeafSpec[] = [];
   const push = (leaf: LeafSpec) => {
@@ -232,15 +238,21 @@ function conversationLeaves(
         break;
       }
       case "toolResult": {
-        const parts = contentParts(m.content);
         const tool = str(m, "toolName") ?? "(unknown tool)";
         const callId = str(m, "toolCallId") ?? entryId;
+        // The wire form at the last call when the caller knows it (pruning projection: soft-trim / hard-clear).
+        const sent = sentToolResultText?.get(callId);
+        const parts = sent !== undefined ? { text: sent, nonText: 0, images: 0 } : contentParts(m.content);
+        const how =
+          sent !== undefined
+            ? `text length of the ${tool} result ${callId} as sent at the last call (after pruning), ${where}`
+            : `text length of the ${tool} result ${callId} in the context list, ${where}`;
         push({
           id: ids.take(`conversation/tool-results/${idSegment(tool)}/${idSegment(callId)}`),
           name: `${tool} ${preview(parts.text, 40)}`,
           group: "conversation",
           chars: parts.text.length + parts.nonText,
-          source: partsSource(`text length of the ${tool} result ${callId} as sent (${where})`, parts),
+          source: partsSource(how, parts),
           text: parts.text,
           nonTextChars: parts.nonText,
           messagePos: pos,
@@ -404,10 +416,11 @@ function reportLeaves(report: JsonObject | null, ids: IdAllocator): Record<strin
 export function contextMapTokenTexts(
   session: LoadedSession,
   contextMessages: readonly ContextMessage[],
+  sentToolResultText?: ReadonlyMap<string, string>,
 ): { id: string; text: string }[] {
   // Conversation ids live under `conversation/`, so they never collide with report ids: a fresh allocator gives
   // the same ids (and the same `~n` suffixes for repeated tool-call ids) as buildContextMap.
-  return conversationLeaves(session, contextMessages, new IdAllocator())
+  return conversationLeaves(session, contextMessages, new IdAllocator(), sentToolResultText)
     .filter((l) => l.text !== undefined && l.text !== "")
     .map((l) => ({ id: l.id, text: l.text ?? "" }));
 }
@@ -639,7 +652,7 @@ export function buildContextMap(input: BuildContextMapInput): ContextMapDTO {
   const { session, report, contextMessages, lastCallUsage, windowTokens, tiktoken } = input;
   const ids = new IdAllocator();
   const byGroup = reportLeaves(report, ids);
-  const conv = conversationLeaves(session, contextMessages, ids);
+  const conv = conversationLeaves(session, contextMessages, ids, input.sentToolResultText);
 
   // Which conversation leaves were in the last call's prompt.
   const replyPos = lastCallReplyPos(contextMessages);

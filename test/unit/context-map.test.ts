@@ -519,6 +519,29 @@ describe("buildContextMap (clawscope's complete map)", () => {
     expect(texts.filter((t) => t.id.startsWith("conversation/tool-results/"))).toHaveLength(toolMsgs.length);
   });
 
+  it("tool results as sent: the caller's wire text (pruning projections) replaces the stored text", () => {
+    const first = messages.find((m) => m.role === "toolResult");
+    const callId = str(first?.message, "toolCallId") ?? "";
+    const tool = str(first?.message, "toolName") ?? "";
+    const sent = new Map([[callId, "[Old tool result content cleared]"]]);
+    const dto = buildContextMap({
+      session,
+      report,
+      contextMessages: messages,
+      lastCallUsage: null,
+      windowTokens: null,
+      sentToolResultText: sent,
+    });
+    const leaf = leaves(dto.root).find(
+      (l) => l.id === `conversation/tool-results/${encodeURIComponent(tool)}/${encodeURIComponent(callId)}`,
+    );
+    expect(leaf?.chars).toBe("[Old tool result content cleared]".length);
+    expect(leaf?.source).toContain("as sent at the last call");
+    expect(contextMapTokenTexts(session, messages, sent).find((t) => t.id === leaf?.id)?.text).toBe(
+      "[Old tool result content cleared]",
+    );
+  });
+
   it("untracked: billed tokens − tracked estimate of the last call's prompt, never negative", () => {
     // A small synthetic session: 400-char base prompt, one 400-char user message, one reply with usage.
     const small: JsonObject = {
