@@ -363,7 +363,7 @@ function Counterfactuals({ rows }: { rows: CounterfactualDTO[] }) {
         {
           key: "assume",
           label: "Assumptions",
-          render: (r) => <span className="small muted">{r.assumptions.join(" ")}</span>,
+          render: (r) => <span className="small muted">{r.assumptions.join(" · ")}</span>,
         },
       ]}
       rows={rows}

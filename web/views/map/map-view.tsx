@@ -72,7 +72,7 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
   const svgHost = useRef<HTMLDivElement>(null);
   const width = useElementWidth(boxRef);
   const mapWidth = Math.max(320, width);
-  const mapHeight = Math.max(360, Math.min(760, Math.round(mapWidth * 0.56)));
+  const mapHeight = Math.max(360, Math.min(760, Math.round(mapWidth * 0.56), window.innerHeight - 250));
   const layout = useMemo(
     () => layoutTreemap(viewRoot, { width: mapWidth, height: mapHeight, mode }),
     [viewRoot, mapWidth, mapHeight, mode],
@@ -280,7 +280,8 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
           </div>
           {layout.culled > 0 && !showOc ? (
             <div className="muted small" data-testid="map-culled">
-              {fmtInt(layout.culled)} tiles too small to draw at this size — zoom in to see them.
+              {fmtInt(layout.culled)} tile{layout.culled === 1 ? "" : "s"} too small to draw at this size —
+              zoom in to see them.
             </div>
           ) : null}
         </div>

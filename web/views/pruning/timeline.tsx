@@ -34,7 +34,7 @@ export function Timeline({
 }) {
   const calls = dto.calls;
   const W = Math.max(600, width);
-  const left = 86;
+  const left = 124;
   const right = 24;
   const ttl = dto.settings.ttlMs;
   const s = useMemo(
