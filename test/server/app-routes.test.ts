@@ -1,0 +1,132 @@
+// Route tests through app.request against the bundled demo state dir (real OpenClaw captures).
+
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../server/app.ts";
+import { createSessionService } from "../../server/session-service.ts";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const DEMO = path.resolve(here, "..", "..", "server", "demo", "state");
+
+const service = createSessionService({ stateDir: DEMO, demo: true, reason: "test" });
+const app = createApp({ service, boundHost: "127.0.0.1", port: 4470 });
+const H = { host: "127.0.0.1:4470" };
+
+async function getJson(url: string, headers: Record<string, string> = H) {
+  const res = await app.request(url, { headers });
+  const body: unknown = await res.json();
+  return { res, body };
+}
+
+interface Row {
+  agentId: string;
+  sessionId: string;
+  sessionKey: string | null;
+  storage: string;
+  archived: string | null;
+}
+
+function isRows(v: unknown): v is { sessions: Row[]; issues: unknown[] } {
+  return typeof v === "object" && v !== null && "sessions" in v && Array.isArray(v.sessions);
+}
+
+describe("API routes (demo state dir)", () => {
+  it("GET /api/state says it is the demo", async () => {
+    const { res, body } = await getJson("/api/state");
+    expect(res.status).toBe(200);
+    expect(body).toMatchObject({ stateDir: DEMO, demo: true });
+  });
+
+  it("GET /api/sessions lists every agent's sessions with both storage eras", async () => {
+    const { res, body } = await getJson("/api/sessions");
+    expect(res.status).toBe(200);
+    if (!isRows(body)) throw new Error("bad body");
+    const ids = body.sessions.map((s) => `${s.agentId}/${s.storage}/${s.sessionKey}`).sort();
+    expect(ids).toEqual([
+      "legacy/jsonl/agent:legacy:main",
+      "main/sqlite/agent:main:main",
+      "research/sqlite/agent:research:main",
+    ]);
+    for (const s of body.sessions) expect(s.archived).toBeNull();
+  });
+
+  it("GET …/report returns the run report with OpenClaw's texts for each era", async () => {
+    const { body } = await getJson("/api/sessions");
+    if (!isRows(body)) throw new Error("bad body");
+    for (const s of body.sessions) {
+      const r = await app.request(`/api/sessions/${s.agentId}/${s.sessionId}/report`, { headers: H });
+      expect(r.status).toBe(200);
+      const report = await r.json();
+      expect(report.session.sessionId).toBe(s.sessionId);
+      expect(report.texts.available).toBe(true);
+      expect(report.texts.list.startsWith("🧠 Context breakdown\n")).toBe(true);
+      expect(report.texts.matchesStoredReply.list).not.toBe(false);
+      expect(report.lastCall.promptTokens).toBeGreaterThan(0);
+      expect(report.version.family).toBe(s.storage === "jsonl" ? "2026.7" : "2026.9");
+    }
+  });
+
+  it("map, truncation, prune and cost routes answer with their contracts", async () => {
+    const base = "/api/sessions/main/bc255ab3-b341-464a-a811-4d1115e16ed8";
+    const map = await (await app.request(`${base}/map`, { headers: H })).json();
+    expect(map.root.children.length).toBeGreaterThan(3);
+    expect(map.actualTokens).toBeGreaterThan(0);
+
+    const trunc = await (await app.request(`${base}/truncation`, { headers: H })).json();
+    expect(trunc.maxPerFile).toBe(12000);
+    const agents = trunc.files.find((f: { name: string }) => f.name === "AGENTS.md");
+    expect(agents).toMatchObject({ rawChars: 16640, injectedChars: 11587, truncated: true });
+
+    const prune = await (await app.request(`${base}/prune`, { headers: H })).json();
+    expect(prune.algorithm).toBe("2026.9");
+    expect(prune.calls.filter((c: { round: string }) => c.round !== "none")).toHaveLength(3);
+    expect(Object.keys(prune.next)).toEqual(
+      expect.arrayContaining(["at", "ttlExpired", "wouldPrune", "toolResults"]),
+    );
+
+    const whatIf = await (await app.request(`${base}/prune?algorithm=2026.7&ttl=0`, { headers: H })).json();
+    expect(whatIf.settings.ttlMs).toBe(0);
+    expect(whatIf.calls.every((c: { round: string }) => c.round === "none")).toBe(true);
+
+    const cost = await (await app.request(`${base}/cost`, { headers: H })).json();
+    expect(cost.calls).toHaveLength(60);
+    expect(cost.totals).toMatchObject({ input: 3960, output: 3864, cacheRead: 1376253, cacheWrite: 899327 });
+
+    const all = await (await app.request("/api/cost", { headers: H })).json();
+    expect(all.sessions).toHaveLength(3);
+  });
+
+  it("unknown sessions and agents are JSON 404s; unknown /api paths never fall through to the SPA", async () => {
+    const a = await getJson("/api/sessions/main/does-not-exist/report");
+    expect(a.res.status).toBe(404);
+    expect(a.body).toMatchObject({ error: { code: expect.any(String) } });
+    const b = await getJson("/api/sessions/nobody/x/report");
+    expect(b.res.status).toBe(404);
+    const c = await getJson("/api/nope");
+    expect(c.res.status).toBe(404);
+    expect(c.res.headers.get("content-type")).toContain("application/json");
+  });
+
+  it("path parameters cannot leave the state dir", async () => {
+    for (const url of [
+      "/api/sessions/..%2F..%2F..%2Fetc/passwd/report",
+      "/api/sessions/main/..%2F..%2F..%2F..%2Fetc%2Fpasswd/report",
+      "/api/sessions/%2E%2E/main/report",
+      "/api/sessions/main/%2Fetc%2Fpasswd/report",
+      "/api/sessions/legacy/..%5C..%5Csessions.json/report",
+    ]) {
+      const res = await app.request(url, { headers: H });
+      expect([400, 404, 422]).toContain(res.status);
+      const text = await res.text();
+      expect(text).not.toContain("root:");
+    }
+  });
+
+  it("refuses foreign Host headers (DNS rebinding)", async () => {
+    const res = await app.request("/api/sessions", { headers: { host: "evil.example:4470" } });
+    expect(res.status).toBe(403);
+    const ok = await app.request("/api/sessions", { headers: { host: "localhost:4470" } });
+    expect(ok.status).toBe(200);
+  });
+});
