@@ -8,6 +8,7 @@ import type { Transcript } from "../../server/model/session.ts";
 import { detectJsonlVersion, familyFromAppVersion } from "../../server/sources/detect-version.ts";
 import {
   countLineErrors,
+  parseTranscriptBytes,
   parseTranscriptText,
   readTranscriptFile,
 } from "../../server/sources/jsonl/read-transcript.ts";
@@ -232,6 +233,24 @@ describe("parseTranscriptText", () => {
   it("an empty text is an empty transcript without issues", () => {
     const t = parseTranscriptText("", SRC);
     expect(t).toMatchObject({ header: null, entries: [], activeBranch: [], leafIndex: null, issues: [] });
+  });
+
+  it("whole-buffer and line-by-line decoding give the same transcript", () => {
+    const text = `\uFEFF${HEADER}\r\n\n${msg("字😀", null, "user")}\r\n{broken\n  \n${msg("a2", "字😀", "assistant")}\n{"trunc`;
+    const bytes = Buffer.from(text, "utf8");
+    const whole = parseTranscriptBytes(bytes, SRC);
+    const byLine = parseTranscriptBytes(bytes, SRC, { wholeDecodeMaxBytes: 0 });
+    expect(byLine).toEqual(whole);
+    expect(parseTranscriptText(text, SRC)).toEqual(whole);
+    expect(whole.entries.map((e) => [e.id, e.line])).toEqual([
+      ["sess-1", 1],
+      ["字😀", 3],
+      ["a2", 6],
+    ]);
+    expect(whole.issues.map((i) => [i.code, i.line])).toEqual([
+      ["invalid-json", 4],
+      ["truncated-line", 7],
+    ]);
   });
 
   it("handles multi-byte UTF-8 (CJK, astral) across lines", () => {

@@ -37,10 +37,32 @@ interface RawLine {
   terminated: boolean;
 }
 
-/** Split UTF-8 bytes on `\n` (stripping a `\r` before it and a leading BOM). */
-function splitLines(bytes: Uint8Array): RawLine[] {
-  // A Buffer view (no copy) gives native memchr indexOf and fast per-range UTF-8 decoding.
+/** Split text on `\n` (stripping a `\r` before it and a leading BOM), 1-based line numbers. */
+function splitText(text: string): RawLine[] {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const parts = body.split("\n");
+  const out: RawLine[] = [];
+  const last = parts.length - 1;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] ?? "";
+    // the piece after the final "\n" is empty for a complete file; otherwise it is an unterminated line
+    if (i === last && part === "") break;
+    out.push({ text: part.endsWith("\r") ? part.slice(0, -1) : part, line: i + 1, terminated: i < last });
+  }
+  return out;
+}
+
+/**
+ * Files up to this size are decoded in one go and split as a string (fastest); larger ones line by
+ * line, because V8 strings stop at ~512 M UTF-16 units.
+ */
+const WHOLE_DECODE_MAX_BYTES = 256 * 1024 * 1024;
+
+/** Split UTF-8 bytes into lines. A UTF-8 multi-byte sequence never contains 0x0A, so both ways agree. */
+function splitLines(bytes: Uint8Array, wholeDecodeMax: number): RawLine[] {
+  // A Buffer view (no copy) gives native memchr indexOf and fast UTF-8 decoding.
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buf.length <= wholeDecodeMax) return splitText(buf.toString("utf8"));
   const out: RawLine[] = [];
   let start = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
   let lineNo = 1;
@@ -69,11 +91,22 @@ function toEntry(raw: JsonObject, index: number, line: number): TranscriptEntry 
   };
 }
 
-/** Parse JSONL bytes. Pure. */
-export function parseTranscriptBytes(buf: Uint8Array, source: string): Transcript {
+/**
+ * Parse JSONL bytes. Pure. `opts.wholeDecodeMaxBytes` (default 256 MiB) only exists so tests can force
+ * the line-by-line path.
+ */
+export function parseTranscriptBytes(
+  buf: Uint8Array,
+  source: string,
+  opts: { wholeDecodeMaxBytes?: number } = {},
+): Transcript {
+  return parseLines(splitLines(buf, opts.wholeDecodeMaxBytes ?? WHOLE_DECODE_MAX_BYTES), source);
+}
+
+function parseLines(lines: RawLine[], source: string): Transcript {
   const issues: ParseIssue[] = [];
   const entries: TranscriptEntry[] = [];
-  for (const raw of splitLines(buf)) {
+  for (const raw of lines) {
     if (raw.text.trim() === "") continue;
     const parsed = tryParseJson(raw.text);
     if (!parsed.ok) {
@@ -123,7 +156,7 @@ export function parseTranscriptBytes(buf: Uint8Array, source: string): Transcrip
 
 /** Parse JSONL text. Pure. */
 export function parseTranscriptText(text: string, source: string): Transcript {
-  return parseTranscriptBytes(Buffer.from(text, "utf8"), source);
+  return parseLines(splitText(text), source);
 }
 
 /** Header checks, tree (leaf, active branch, duplicate ids, missing parents, cycles). */
