@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.ts";
+import { buildWebIfNeeded } from "./build-if-needed.ts";
 import type { CliValues } from "./cli.ts";
 import { createStaticHandler } from "./http/static-files.ts";
 import type { Runtime } from "./runtime.ts";
@@ -28,6 +29,7 @@ export async function startServer(rt: Runtime, values: CliValues): Promise<void>
   const host = values.host ?? process.env.CLAWSCOPE_HOST ?? "127.0.0.1";
   const port = Number(values.port ?? process.env.CLAWSCOPE_PORT ?? 4470);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${values.port}`);
+  buildWebIfNeeded(path.resolve(here, ".."), path.join(DIST_WEB_DIR, "index.html"));
   const app = createApp({
     service: rt.service,
     boundHost: host,
@@ -45,6 +47,15 @@ export async function startServer(rt: Runtime, values: CliValues): Promise<void>
     const wantOpen =
       values.open === true || (values["no-open"] !== true && values.open !== false && process.stdout.isTTY);
     if (wantOpen) openBrowser(url);
+  });
+  server.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EADDRINUSE") {
+      process.stderr.write(
+        `clawscope: port ${port} on ${host} is in use; pick another with --port N (or --port 0)\n`,
+      );
+      process.exit(1);
+    }
+    throw err;
   });
   rt.service.startWatching?.();
   const stop = () => {
