@@ -190,6 +190,10 @@ export interface HeartbeatInfo {
   cronSession: boolean;
   heartbeatCalls: number;
   heartbeatCostUsd: number;
+  /** Heartbeat calls that found the cache expired and re-wrote the prompt (the §7 cost trap, as it happened). */
+  heartbeatRewrites: number;
+  /** Their re-write premium over reading (USD; priced calls only). */
+  heartbeatRewritePremiumUsd: number;
   /** How heartbeat calls were detected (documented signals). */
   signals: string[];
   heartbeatEveryMs: number | null;

@@ -303,9 +303,10 @@ function heartbeatInfo(
   agentId: string,
   sessionKey: string | null,
   cacheTtlMs: number | null,
-  heartbeatCalls: number,
-  heartbeatCostUsd: number,
+  heartbeatCalls: CostCallDTO[],
+  gapCosts: GapCostDTO[],
 ): HeartbeatInfo {
+  const rewrites = gapCosts.filter((g) => heartbeatCalls.some((c) => c.entryId === g.callEntryId));
   const defaults = obj(obj(config, "agents"), "defaults");
   const agent = agentBlock(config, agentId);
   let everyValue = obj(defaults, "heartbeat")?.every;
@@ -362,8 +363,10 @@ function heartbeatInfo(
   }
   return {
     cronSession: sessionKey?.includes(":cron:") === true,
-    heartbeatCalls,
-    heartbeatCostUsd,
+    heartbeatCalls: heartbeatCalls.length,
+    heartbeatCostUsd: heartbeatCalls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0),
+    heartbeatRewrites: rewrites.length,
+    heartbeatRewritePremiumUsd: rewrites.reduce((sum, g) => sum + (g.premiumUsd ?? 0), 0),
     signals: [
       "session key contains `:cron:` → cron run",
       "run prompt mentions HEARTBEAT.md / HEARTBEAT_OK → heartbeat call",
@@ -816,14 +819,7 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
         ? { ms: observed.ttlMs, source: observedSource }
         : cacheTtlForRetention(mainRetention.value, mainRetention.source);
   const hbCalls = callDtos.filter((c) => c.heartbeat);
-  const heartbeat = heartbeatInfo(
-    config,
-    agentId,
-    session.summary.sessionKey,
-    ttl.ms,
-    hbCalls.length,
-    hbCalls.reduce((s, c) => s + (c.costUsd ?? 0), 0),
-  );
+  const heartbeat = heartbeatInfo(config, agentId, session.summary.sessionKey, ttl.ms, hbCalls, gapCosts);
 
   return {
     calls: callDtos,

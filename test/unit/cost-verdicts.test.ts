@@ -181,6 +181,8 @@ describe("cache verdicts (cache-and-cost.md §6)", () => {
     expect(r.gapCosts).toHaveLength(1);
     expect(r.gapCosts[0]?.rewrittenTokens).toBe(20_300);
     expect(r.gapCosts[0]?.premiumUsd).toBeCloseTo((20_300 * (3.75 - 0.3)) / 1e6, 12);
+    expect(exp?.missCostUsd).toBeCloseTo((20_300 * (3.75 - 0.3)) / 1e6, 12);
+    expect(hit?.missCostUsd).toBe(0);
   });
 
   it("long retention (config) keeps a 10-minute gap warm; cacheWrite1h of the previous call does too", () => {
@@ -477,6 +479,18 @@ describe("pricing and cost sources (cache-and-cost.md §4)", () => {
     expect(r2.totals.cacheWrite1h).toBe(10_000);
   });
 
+  it("≤ 2026.3 data with cacheRetention long: 1-hour write correction on recorded costs", () => {
+    const t = new TB();
+    t.user("a", 0);
+    t.call(100, { input: 10, cacheRead: 0, cacheWrite: 10_000, cost: 0.04 });
+    const long: JsonObject = { agents: { defaults: { params: { cacheRetention: "long" } } } };
+    const r = buildCostReport({ session: t.session({ family: "2026.3" }), config: long });
+    expect(r.calls[0]?.costUsd).toBe(0.04);
+    expect(r.calls[0]?.oneHourWriteCorrectionUsd).toBeCloseTo((10_000 * (2 * 3 - 3.75)) / 1e6, 12);
+    const r9 = buildCostReport({ session: t.session({ family: "2026.9" }), config: long });
+    expect(r9.calls[0]?.oneHourWriteCorrectionUsd).toBeNull();
+  });
+
   it("recorded cost wins when non-zero; provider-billed; zero recorded → table; unknown model → unpriced", () => {
     const t = new TB();
     t.user("a", 0);
@@ -616,6 +630,18 @@ describe("heartbeats and TTL alignment (cache-and-cost.md §7)", () => {
       "cost-trap-rewrite-every-heartbeat",
       "pruning-ttl-mismatch",
     ]);
+    expect(r.heartbeat.heartbeatRewrites).toBe(0);
+
+    // The trap as it happened: a second heartbeat 30 min later re-writes the whole prompt.
+    const h = new TB();
+    h.user("Read HEARTBEAT.md if it exists. Reply HEARTBEAT_OK.", 0);
+    h.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 }, { text: "HEARTBEAT_OK" });
+    h.user("Read HEARTBEAT.md if it exists. Reply HEARTBEAT_OK.", 30 * MIN);
+    h.call(30 * MIN + 100, { input: 10, cacheRead: 0, cacheWrite: 20_050 }, { text: "HEARTBEAT_OK" });
+    const rh = buildCostReport({ session: h.session(), config: cfg });
+    expect(rh.calls.map((c) => c.verdict)).toEqual(["cold-start", "ttl-expired"]);
+    expect(rh.heartbeat.heartbeatRewrites).toBe(1);
+    expect(rh.heartbeat.heartbeatRewritePremiumUsd).toBeCloseTo((20_000 * (3.75 - 0.3)) / 1e6, 12);
 
     const warm: JsonObject = {
       agents: { defaults: { heartbeat: { every: "4m" }, contextPruning: { mode: "cache-ttl", ttl: "5m" } } },
