@@ -25,9 +25,9 @@ export function tokensFromChars(chars: number): number {
 
 /** Any non-ASCII code unit? Text without one is counted as its plain length (fast path). */
 export function hasNonAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return true;
-  return false;
+  return NON_ASCII.test(text);
 }
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** 2026.7.1: `length − S + 3·C` — CJK code points count 4, astral CJK pairs once (pruning.md §1.5). */
 export function weightedChars2026_7(text: string): number {

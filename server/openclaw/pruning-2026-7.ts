@@ -29,36 +29,38 @@ export function pruneStateless(view: PrunerView, settings: PrunerSettings, legac
   let ratio = total / view.charWindow;
   if (ratio < settings.softTrimRatio) return { reason: "below-soft-trim-ratio", cutoff, start, ...base };
 
-  // 5. Soft-trim every prunable result in [start, cutoff).
-  const prunable: { entryIndex: number; chars: number }[] = [];
+  // 5. Soft-trim every prunable result in [start, cutoff). (Parallel number arrays: runs per call.)
+  const prunableEntry: number[] = [];
+  const prunableChars: number[] = [];
   for (const tr of view.toolResults) {
     if (tr.position < start) continue;
     if (tr.position >= cutoff) break;
     if (!settings.isToolPrunable(tr.toolName)) continue;
     // 2026.3.2: image results are skipped entirely (neither trimmed nor cleared).
     if (legacy32 && tr.hasImage) continue;
+    prunableEntry.push(tr.entryIndex);
     const trimmed = settings.softTrimChars(tr);
     if (trimmed === null) {
-      prunable.push({ entryIndex: tr.entryIndex, chars: tr.chars });
+      prunableChars.push(tr.chars);
       continue;
     }
     total += trimmed - tr.chars;
     changes.set(tr.entryIndex, { state: "soft-trim", chars: trimmed });
-    prunable.push({ entryIndex: tr.entryIndex, chars: trimmed });
+    prunableChars.push(trimmed);
   }
   ratio = total / view.charWindow;
 
   // 6.–7. Hard clear only above hardClearRatio, when enabled, and with enough prunable chars.
   if (ratio >= settings.hardClearRatio && settings.hardClearEnabled) {
-    let prunableChars = 0;
-    for (const p of prunable) prunableChars += p.chars;
-    if (prunableChars >= settings.minPrunableToolChars) {
+    let sum = 0;
+    for (const c of prunableChars) sum += c;
+    if (sum >= settings.minPrunableToolChars) {
       // 8. Oldest first, while the ratio stays at or above hardClearRatio.
       const placeholderChars = weightedChars(settings.placeholder, settings.flavor);
-      for (const p of prunable) {
+      for (let k = 0; k < prunableEntry.length; k++) {
         if (ratio < settings.hardClearRatio) break;
-        total += placeholderChars - p.chars;
-        changes.set(p.entryIndex, { state: "hard-clear", chars: placeholderChars });
+        total += placeholderChars - (prunableChars[k] ?? 0);
+        changes.set(prunableEntry[k] ?? -1, { state: "hard-clear", chars: placeholderChars });
         ratio = total / view.charWindow;
       }
     }

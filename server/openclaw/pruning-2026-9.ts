@@ -48,37 +48,40 @@ export function pruneSticky(
     return { reason: "below-soft-trim-ratio", cutoff, start, ...base };
 
   // 5. Eligible results in [start, cutoff): hard ones are skipped, soft ones stay soft.
-  const eligible: { entryIndex: number; chars: number }[] = [];
+  // (Parallel number arrays: a replay runs this on thousands of calls.)
+  const eligibleEntry: number[] = [];
+  const eligibleChars: number[] = [];
   for (const tr of view.toolResults) {
     if (tr.position < start) continue;
     if (tr.position >= cutoff) break;
     if (!settings.isToolPrunable(tr.toolName)) continue;
     const existing = projections.get(tr.entryIndex);
     if (existing?.mode === "hard") continue;
+    eligibleEntry.push(tr.entryIndex);
     if (existing?.mode === "soft") {
-      eligible.push({ entryIndex: tr.entryIndex, chars: existing.chars });
+      eligibleChars.push(existing.chars);
       continue;
     }
     const trimmed = settings.softTrimChars(tr);
     if (trimmed === null) {
-      eligible.push({ entryIndex: tr.entryIndex, chars: tr.chars });
+      eligibleChars.push(tr.chars);
       continue;
     }
     total += trimmed - tr.chars;
     changes.set(tr.entryIndex, { state: "soft-trim", chars: trimmed });
-    eligible.push({ entryIndex: tr.entryIndex, chars: trimmed });
+    eligibleChars.push(trimmed);
   }
 
   // 6. Hard clear, oldest first, while the ratio stays ≥ hardClearRatio.
   if (total / view.charWindow >= settings.hardClearRatio && settings.hardClearEnabled) {
-    let eligibleChars = 0;
-    for (const e of eligible) eligibleChars += e.chars;
-    if (eligibleChars >= settings.minPrunableToolChars) {
+    let sum = 0;
+    for (const c of eligibleChars) sum += c;
+    if (sum >= settings.minPrunableToolChars) {
       const placeholderChars = weightedChars(settings.placeholder, settings.flavor);
-      for (const e of eligible) {
+      for (let k = 0; k < eligibleEntry.length; k++) {
         if (total / view.charWindow < settings.hardClearRatio) break;
-        total += placeholderChars - e.chars;
-        changes.set(e.entryIndex, { state: "hard-clear", chars: placeholderChars });
+        total += placeholderChars - (eligibleChars[k] ?? 0);
+        changes.set(eligibleEntry[k] ?? -1, { state: "hard-clear", chars: placeholderChars });
       }
     }
   }
@@ -181,27 +184,26 @@ export interface RestoreCandidate {
 }
 
 /**
- * Restore projections from a snapshot (§2.6): marks of results still on the branch whose recorded
- * sourceHash matches the current text; others are dropped. A soft mark is re-derived from the original.
+ * Restore projections from a snapshot (§2.6): marks of results still on the branch (`lookup` finds them
+ * by key) whose recorded sourceHash matches the current text; others are dropped. A soft mark is
+ * re-derived from the original text; a hard one keeps its recorded placeholder.
  */
 export function restoreProjections(
   snapshot: ProjectionSnapshot,
-  candidates: readonly RestoreCandidate[],
-  flavorPlaceholderChars: (placeholder: string) => number,
+  lookup: (key: string) => RestoreCandidate | undefined,
+  placeholderChars: (placeholder: string) => number,
 ): Map<number, Projection> {
-  const byKey = new Map<string, RestoreCandidate>();
-  for (const c of candidates) byKey.set(c.key, c);
   const hashByKey = new Map<string, string | null>();
   for (const f of snapshot.frozen) hashByKey.set(f.key, f.sourceHash);
   const restored = new Map<number, Projection>();
   for (const mark of snapshot.pruned) {
-    const c = byKey.get(mark.key);
+    const c = lookup(mark.key);
     if (!c) continue;
     const recorded = hashByKey.get(mark.key);
     if (recorded && recorded !== c.hash) continue;
     if (mark.mode === "hard") {
       const placeholder = mark.placeholder ?? "";
-      restored.set(c.entryIndex, { mode: "hard", chars: flavorPlaceholderChars(placeholder), placeholder });
+      restored.set(c.entryIndex, { mode: "hard", chars: placeholderChars(placeholder), placeholder });
     } else if (c.softChars !== null) {
       restored.set(c.entryIndex, { mode: "soft", chars: c.softChars });
     }

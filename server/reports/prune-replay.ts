@@ -141,6 +141,10 @@ interface ListState {
   assistantPositions: number[];
   firstUserPosition: number | null;
   toolResults: (PrunerToolResult & { info: ToolResultInfo })[];
+  /** entryIndex → position, for tool results in the list. */
+  positionOf: Map<number, number>;
+  /** Projection base key → entryIndex, for tool results in the list. */
+  keyIndex: Map<string, number>;
 }
 
 function emptyList(generation: number): ListState {
@@ -152,6 +156,8 @@ function emptyList(generation: number): ListState {
     assistantPositions: [],
     firstUserPosition: null,
     toolResults: [],
+    positionOf: new Map(),
+    keyIndex: new Map(),
   };
 }
 
@@ -196,6 +202,8 @@ function syncList(
           hasImage: info.joined.hasImage,
           info,
         });
+        l.positionOf.set(info.entryIndex, pos);
+        if (info.baseKey !== null) l.keyIndex.set(info.baseKey, info.entryIndex);
       }
     }
   }
@@ -274,6 +282,8 @@ const GATE_TEXT: Record<PruneGate, string> = {
   "below-soft-trim-ratio": "gate open, but the context is below the soft-trim ratio",
   open: "gate open: pruning round ran",
 };
+
+const NO_CHANGES: ReadonlyMap<number, { state: "soft-trim" | "hard-clear"; chars: number }> = new Map();
 
 function roundOf(result: PrunerResult | null): PruneRound {
   if (!result || result.changes.size === 0) return "none";
@@ -412,28 +422,71 @@ export function replayPruning(input: ReplayInput): PruneReplayDTO {
   const recomputeProjDelta = (): void => {
     projDeltaGeneration = list.generation;
     projDelta = 0;
-    for (const tr of list.toolResults) {
-      const p = proj.get(tr.entryIndex);
-      if (p) projDelta += p.chars - tr.chars;
+    for (const [entryIndex, p] of proj) {
+      if (list.positionOf.has(entryIndex))
+        projDelta += p.chars - (prepared.toolResults.get(entryIndex)?.chars ?? 0);
     }
   };
+  /**
+   * Sticky state history: per tool result, every projection change with the call index it applies
+   * from. Per-call states are derived from it on demand (a call's `toolResults` / `details` are lazy),
+   * so a replay stays linear in the session size.
+   */
+  const transitions = new Map<number, { call: number; state: ToolResultWireState; chars: number }[]>();
+  const setProjection = (entryIndex: number, p: Projection | undefined, call: number): void => {
+    if (p) proj.set(entryIndex, p);
+    else proj.delete(entryIndex);
+    const state = projState(p);
+    const full = prepared.toolResults.get(entryIndex)?.chars ?? 0;
+    let list2 = transitions.get(entryIndex);
+    if (!list2) {
+      list2 = [];
+      transitions.set(entryIndex, list2);
+    }
+    const last = list2[list2.length - 1];
+    const chars = p ? p.chars : full;
+    if (last && last.call === call) {
+      last.state = state;
+      last.chars = chars;
+    } else if (!last || last.state !== state || last.chars !== chars) {
+      list2.push({ call, state, chars });
+    }
+  };
+  /** Stateless (≤7.1) changes per call index. */
+  const callChanges: (ReadonlyMap<number, { state: "soft-trim" | "hard-clear"; chars: number }> | null)[] =
+    [];
+  const stateAt = (entryIndex: number, call: number): { state: ToolResultWireState; chars: number } => {
+    const full = prepared.toolResults.get(entryIndex)?.chars ?? 0;
+    if (call < 0) return { state: "full", chars: full };
+    if (!sticky) return callChanges[call]?.get(entryIndex) ?? { state: "full", chars: full };
+    const tl = transitions.get(entryIndex);
+    if (!tl) return { state: "full", chars: full };
+    for (let i = tl.length - 1; i >= 0; i--) {
+      const x = tl[i];
+      if (x && x.call <= call) return { state: x.state, chars: x.chars };
+    }
+    return { state: "full", chars: full };
+  };
+
   // TTL clock: cache-touch markers over the full entry list, in append order (transcript.md §9.1).
   let markerPtr = 0;
   let newestTouchAny: number | null = null;
   const newestTouchByKey = new Map<string, number>();
   let attemptMarkers: { any: number | null; byKey: Map<string, number> } | null = null;
+  /** Copy of the marker clock for attempt starts, reused until a new marker arrives. */
+  let attemptMarkersCopy: { any: number | null; byKey: Map<string, number> } | null = null;
   let attemptPending = false;
   let currentRunId: string | null = null;
   let lastTouch: number | null = null;
   let latestSnapshot: ProjectionSnapshot | null = null;
   /** The newest snapshot when the current attempt started (what OpenClaw restores from). */
   let attemptSnapshot: ProjectionSnapshot | null = null;
-  let prevStates = new Map<number, ToolResultWireState>();
   const firstSendSeen = new Set<number>();
+  let sentPtr = 0;
+  let sentPtrGeneration = list.generation;
   const calls: PruneCallDTO[] = [];
   let mismatchCalls = 0;
   let rounds = 0;
-  let lastEntryTime: number | null = null;
   const warnings = [...settings.warnings];
 
   const advanceMarkers = (uptoIndex: number): void => {
@@ -444,6 +497,7 @@ export function replayPruning(input: ReplayInput): PruneReplayDTO {
       if (!touch) continue;
       newestTouchAny = touch.timestamp;
       newestTouchByKey.set(markerKey(touch.provider, touch.modelId), touch.timestamp);
+      attemptMarkersCopy = null;
     }
   };
   const clockFor = (
@@ -454,23 +508,27 @@ export function replayPruning(input: ReplayInput): PruneReplayDTO {
     // 2026.3.2 ignores provider/model; 2026.7.1+ match them (case-insensitive).
     algorithm === "2026.3" ? markers.any : (markers.byKey.get(markerKey(p, m)) ?? null);
 
-  const restoreFromSnapshot = (snapshot: ProjectionSnapshot | null): void => {
-    if (!snapshot) {
-      proj.clear();
-      recomputeProjDelta();
-      return;
+  /** Replace the projection state by the one restored from `snapshot` (pruning.md §2.6). */
+  const restoreFromSnapshot = (snapshot: ProjectionSnapshot | null, call: number): void => {
+    const restored = snapshot
+      ? restoreProjections(
+          snapshot,
+          (key) => {
+            const entryIndex = list.keyIndex.get(key);
+            const info = entryIndex === undefined ? undefined : prepared.toolResults.get(entryIndex);
+            if (!info) return undefined;
+            return { entryIndex: info.entryIndex, key, hash: hashOf(info), softChars: softTrimCharsOf(info) };
+          },
+          placeholderChars,
+        )
+      : new Map<number, Projection>();
+    for (const entryIndex of [...proj.keys()]) {
+      if (!restored.has(entryIndex)) setProjection(entryIndex, undefined, call);
     }
-    const candidates = list.toolResults
-      .filter((tr) => tr.info.baseKey !== null)
-      .map((tr) => ({
-        entryIndex: tr.entryIndex,
-        key: tr.info.baseKey ?? "",
-        hash: hashOf(tr.info),
-        softChars: softTrimCharsOf(tr.info),
-      }));
-    const restored = restoreProjections(snapshot, candidates, placeholderChars);
-    proj.clear();
-    for (const [k, v] of restored) proj.set(k, v);
+    for (const [entryIndex, p] of restored) {
+      const old = proj.get(entryIndex);
+      if (!old || old.mode !== p.mode || old.chars !== p.chars) setProjection(entryIndex, p, call);
+    }
     recomputeProjDelta();
   };
 
@@ -508,12 +566,56 @@ export function replayPruning(input: ReplayInput): PruneReplayDTO {
     return { gate, ttlExpired, idleMs };
   };
 
+  /** Compare the replayed projections with the snapshot written before this request (2026.9.x). */
+  const checkSnapshot = (flags: string[]): PruneCallDTO["snapshotCheck"] => {
+    if (!sticky || whatIf) return { status: "not-applicable", mismatches: [] };
+    const snap = latestSnapshot;
+    if (!snap) return { status: "no-snapshot", mismatches: [] };
+    const ambiguous = new Set(snap.ambiguousBaseKeys);
+    const mismatches: SnapshotMismatchDTO[] = [];
+    const seen = new Set<number>();
+    for (const mark of snap.pruned) {
+      const entryIndex = list.keyIndex.get(mark.key);
+      if (entryIndex === undefined || ambiguous.has(mark.key)) continue;
+      seen.add(entryIndex);
+      const replayMode = proj.get(entryIndex)?.mode ?? "none";
+      if (replayMode !== mark.mode) {
+        mismatches.push({
+          key: mark.key,
+          toolCallId: prepared.toolResults.get(entryIndex)?.toolCallId ?? null,
+          replay: replayMode,
+          snapshot: mark.mode,
+        });
+      }
+    }
+    for (const [entryIndex, p] of proj) {
+      if (seen.has(entryIndex) || !list.positionOf.has(entryIndex)) continue;
+      const info = prepared.toolResults.get(entryIndex);
+      const key = info?.baseKey;
+      if (!info || !key || ambiguous.has(key)) continue;
+      mismatches.push({ key, toolCallId: info.toolCallId, replay: p.mode, snapshot: "none" });
+    }
+    for (const f of snap.frozen) {
+      if (!f.hasTexts) continue;
+      const entryIndex = list.keyIndex.get(f.key);
+      if (entryIndex === undefined) continue;
+      flags.push(
+        `tool result ${prepared.toolResults.get(entryIndex)?.toolCallId ?? f.key} has a recorded non-TTL projection (aggregate tool-result budget): its wire text differs from the stored one`,
+      );
+    }
+    if (mismatches.length) {
+      mismatchCalls++;
+      flags.push(
+        `replay disagrees with the persisted openclaw.cache-ttl snapshot for ${mismatches.length} tool result(s)`,
+      );
+    }
+    return { status: mismatches.length ? "mismatch" : "match", mismatches };
+  };
+
   for (const idx of transcript.activeBranch) {
     const entry = transcript.entries[idx];
     if (!entry) continue;
     advanceMarkers(idx);
-    const t0 = entryTime(entry);
-    if (t0 !== null) lastEntryTime = t0;
 
     if (entry.type === "custom" && str(entry.raw, "customType") === "openclaw.cache-ttl") {
       const snap = parseProjectionSnapshot(entry.raw.data);
@@ -523,7 +625,7 @@ export function replayPruning(input: ReplayInput): PruneReplayDTO {
       // Projections do not survive a reset (transcript.md §6).
       latestSnapshot = null;
       attemptSnapshot = null;
-      proj.clear();
+      for (const entryIndex of [...proj.keys()]) setProjection(entryIndex, undefined, calls.length);
       projDelta = 0;
     }
 
@@ -536,7 +638,8 @@ export function replayPruning(input: ReplayInput): PruneReplayDTO {
       if (runId === null || runId !== currentRunId) {
         // A new attempt: the clock starts from the newest cache-touch marker (pruning.md §1.8, §2.4 step 9).
         currentRunId = runId;
-        attemptMarkers = { any: newestTouchAny, byKey: new Map(newestTouchByKey) };
+        attemptMarkersCopy ??= { any: newestTouchAny, byKey: new Map(newestTouchByKey) };
+        attemptMarkers = attemptMarkersCopy;
         attemptSnapshot = latestSnapshot;
         attemptPending = true;
       }
@@ -548,6 +651,7 @@ export function replayPruning(input: ReplayInput): PruneReplayDTO {
       !isTranscriptOnlyAssistant(message) &&
       message.excludeFromContext !== true
     ) {
+      const callIndex = calls.length;
       const t = callTime(entry, message);
       const callProvider = str(message, "provider") ?? provider;
       const callModel = str(message, "model") ?? modelId;
@@ -558,7 +662,8 @@ export function replayPruning(input: ReplayInput): PruneReplayDTO {
       if (attemptPending) {
         attemptPending = false;
         lastTouch = attemptMarkers ? clockFor(attemptMarkers, callProvider, callModel) : null;
-        if (sticky && useSnapshots) restoreFromSnapshot(attemptSnapshot);
+        // Without any snapshot (older data, synthetic sessions) the simulated state is kept.
+        if (sticky && useSnapshots && attemptSnapshot) restoreFromSnapshot(attemptSnapshot, callIndex);
       }
       const touchAtGate = lastTouch;
       const g = gateFor(t, lastTouch, elig);
@@ -571,9 +676,13 @@ export function replayPruning(input: ReplayInput): PruneReplayDTO {
       }
       const round = roundOf(result);
       if (round !== "none") rounds++;
-      const changes = result?.changes ?? new Map();
-      if (sticky) {
-        for (const [entryIndex, ch] of changes) {
+      const changes = result?.changes ?? NO_CHANGES;
+      let softNow = 0;
+      let hardNow = 0;
+      for (const [entryIndex, ch] of changes) {
+        if (ch.state === "soft-trim") softNow++;
+        else hardNow++;
+        if (sticky) {
           const full = prepared.toolResults.get(entryIndex)?.chars ?? 0;
           const before = proj.get(entryIndex);
           projDelta -= before ? before.chars - full : 0;
@@ -581,103 +690,48 @@ export function replayPruning(input: ReplayInput): PruneReplayDTO {
             ch.state === "hard-clear"
               ? { mode: "hard", chars: ch.chars, placeholder: settings.hardClear.placeholder }
               : { mode: "soft", chars: ch.chars };
-          proj.set(entryIndex, p);
+          setProjection(entryIndex, p, callIndex);
           projDelta += p.chars - full;
         }
       }
+      callChanges.push(sticky || changes.size === 0 ? null : changes);
       if (changes.size > 0) lastTouch = t;
       const stop = str(message, "stopReason");
       const failed = stop === "error" || stop === "aborted";
       // 2026.9.x: every successful request refreshes the clock (§2.4 step 8).
       if (sticky && !failed) lastTouch = t;
-
       const totalAfter = sticky ? list.rawTotal + projDelta : (result?.totalAfter ?? view.totalChars);
-      const toolResults: Record<string, ToolResultWireState> = {};
-      const details: PruneToolResultDTO[] = [];
-      const states = new Map<number, ToolResultWireState>();
-      const flags: string[] = [];
-      let softNow = 0;
-      let hardNow = 0;
-      const cutoff = result?.cutoff ?? null;
-      const start = result?.start ?? null;
-      for (const tr of list.toolResults) {
-        const state: ToolResultWireState = sticky
-          ? projState(proj.get(tr.entryIndex))
-          : (changes.get(tr.entryIndex)?.state ?? "full");
-        toolResults[tr.toolCallId] = state;
-        states.set(tr.entryIndex, state);
-        const prev = prevStates.get(tr.entryIndex) ?? "full";
-        const changedThisCall = changes.has(tr.entryIndex) || prev !== state;
-        if (changes.get(tr.entryIndex)?.state === "soft-trim") softNow++;
-        if (changes.get(tr.entryIndex)?.state === "hard-clear") hardNow++;
-        const firstSend = !firstSendSeen.has(tr.entryIndex);
-        firstSendSeen.add(tr.entryIndex);
-        const liveFormMayDiffer = algorithm === "2026.7" && tr.info.liveCapped && firstSend;
-        if (state !== "full" || changedThisCall || liveFormMayDiffer) {
-          const charsSent =
-            state === "full"
-              ? tr.chars
-              : sticky
-                ? (proj.get(tr.entryIndex)?.chars ?? tr.chars)
-                : (changes.get(tr.entryIndex)?.chars ?? tr.chars);
-          const d: PruneToolResultDTO = {
-            toolCallId: tr.toolCallId,
-            toolName: tr.toolName,
-            entryIndex: tr.entryIndex,
-            state,
-            charsFull: tr.chars,
-            charsSent,
-            changedThisCall,
-            inPrunableRange:
-              start !== null && cutoff !== null && tr.position >= start && tr.position < cutoff,
-            toolAllowed: isToolPrunable(tr.toolName),
-          };
-          if (liveFormMayDiffer) {
-            d.liveFormMayDiffer = true;
-            flags.push(
-              `read result ${tr.toolCallId} was capped live: its first wire form can differ from the stored text (2026.7; later calls replay the stored form)`,
-            );
-          }
-          details.push(d);
-        }
-      }
-      prevStates = states;
 
-      let snapshotCheck: PruneCallDTO["snapshotCheck"] = { status: "not-applicable", mismatches: [] };
-      if (sticky && !whatIf) {
-        if (!latestSnapshot) snapshotCheck = { status: "no-snapshot", mismatches: [] };
-        else {
-          const snap = latestSnapshot;
-          const marks = new Map(snap.pruned.map((m) => [m.key, m.mode] as const));
-          const ambiguous = new Set(snap.ambiguousBaseKeys);
-          const texts = new Set(snap.frozen.filter((f) => f.hasTexts).map((f) => f.key));
-          const mismatches: SnapshotMismatchDTO[] = [];
-          for (const tr of list.toolResults) {
-            const key = tr.info.baseKey;
-            if (key === null || ambiguous.has(key)) continue;
-            if (texts.has(key)) {
-              flags.push(
-                `tool result ${tr.toolCallId} has a recorded non-TTL projection (aggregate tool-result budget): its wire text differs from the stored one`,
-              );
-            }
-            const replayMode = proj.get(tr.entryIndex)?.mode ?? "none";
-            const snapMode = marks.get(key) ?? "none";
-            if (replayMode !== snapMode)
-              mismatches.push({ key, toolCallId: tr.toolCallId, replay: replayMode, snapshot: snapMode });
-          }
-          snapshotCheck = { status: mismatches.length ? "mismatch" : "match", mismatches };
-          if (mismatches.length) {
-            mismatchCalls++;
-            flags.push(
-              `replay disagrees with the persisted openclaw.cache-ttl snapshot for ${mismatches.length} tool result(s)`,
-            );
-          }
+      // First sends (2026.7 live-capped reads): only the results appended since the previous call.
+      const flags: string[] = [];
+      let liveForm: Set<number> | null = null;
+      if (sentPtrGeneration !== list.generation) {
+        sentPtrGeneration = list.generation;
+        sentPtr = 0;
+      }
+      for (; sentPtr < list.toolResults.length; sentPtr++) {
+        const tr = list.toolResults[sentPtr];
+        if (!tr || firstSendSeen.has(tr.entryIndex)) continue;
+        firstSendSeen.add(tr.entryIndex);
+        if (algorithm === "2026.7" && tr.info.liveCapped) {
+          liveForm ??= new Set<number>();
+          liveForm.add(tr.entryIndex);
+          flags.push(
+            `read result ${tr.toolCallId} was capped live: its first wire form can differ from the stored text (2026.7; later calls replay the stored form)`,
+          );
         }
       }
+      const snapshotCheck = checkSnapshot(flags);
       if (elig.path === "server-side") flags.push(elig.reason);
       if (sticky && failed)
         flags.push(`request ended with stopReason ${stop}: the TTL clock is not refreshed`);
 
+      const trs = list.toolResults;
+      const trCount = trs.length;
+      const cutoff = result?.cutoff ?? null;
+      const start = result?.start ?? null;
+      let toolResultsCache: Record<string, ToolResultWireState> | null = null;
+      let detailsCache: PruneToolResultDTO[] | null = null;
       calls.push({
         entryId: entry.id,
         responseId: str(message, "responseId") ?? null,
@@ -687,7 +741,17 @@ export function replayPruning(input: ReplayInput): PruneReplayDTO {
         ttlExpired: g.ttlExpired,
         round,
         messageChars: totalAfter,
-        toolResults,
+        get toolResults(): Record<string, ToolResultWireState> {
+          if (!toolResultsCache) {
+            const rec: Record<string, ToolResultWireState> = {};
+            for (let i = 0; i < trCount; i++) {
+              const tr = trs[i];
+              if (tr) rec[tr.toolCallId] = stateAt(tr.entryIndex, callIndex).state;
+            }
+            toolResultsCache = rec;
+          }
+          return toolResultsCache;
+        },
         entryIndex: entry.index,
         gate,
         gateText: GATE_TEXT[gate],
@@ -700,7 +764,36 @@ export function replayPruning(input: ReplayInput): PruneReplayDTO {
         charsRemoved: view.totalChars - totalAfter,
         softTrimmedNow: softNow,
         hardClearedNow: hardNow,
-        details,
+        get details(): PruneToolResultDTO[] {
+          if (!detailsCache) {
+            const out: PruneToolResultDTO[] = [];
+            for (let i = 0; i < trCount; i++) {
+              const tr = trs[i];
+              if (!tr) continue;
+              const now = stateAt(tr.entryIndex, callIndex);
+              const prev = stateAt(tr.entryIndex, callIndex - 1);
+              const changedThisCall = changes.has(tr.entryIndex) || now.state !== prev.state;
+              const live = liveForm?.has(tr.entryIndex) === true;
+              if (now.state === "full" && !changedThisCall && !live) continue;
+              const d: PruneToolResultDTO = {
+                toolCallId: tr.toolCallId,
+                toolName: tr.toolName,
+                entryIndex: tr.entryIndex,
+                state: now.state,
+                charsFull: tr.chars,
+                charsSent: now.chars,
+                changedThisCall,
+                inPrunableRange:
+                  start !== null && cutoff !== null && tr.position >= start && tr.position < cutoff,
+                toolAllowed: isToolPrunable(tr.toolName),
+              };
+              if (live) d.liveFormMayDiffer = true;
+              out.push(d);
+            }
+            detailsCache = out;
+          }
+          return detailsCache;
+        },
         snapshotCheck,
         flags,
       });
@@ -713,9 +806,14 @@ export function replayPruning(input: ReplayInput): PruneReplayDTO {
   advanceMarkers(transcript.entries.length - 1);
   list = syncList(list, builder, prepared, flavor);
   if (list.generation !== projDeltaGeneration) recomputeProjDelta();
+  let lastEntryTime: number | null = null;
+  for (let i = transcript.activeBranch.length - 1; i >= 0 && lastEntryTime === null; i--) {
+    const e = transcript.entries[transcript.activeBranch[i] ?? -1];
+    if (e) lastEntryTime = entryTime(e);
+  }
   const at = input.at ?? lastEntryTime ?? 0;
   const nextTouch = clockFor({ any: newestTouchAny, byKey: newestTouchByKey }, provider, modelId);
-  if (sticky && useSnapshots) restoreFromSnapshot(latestSnapshot);
+  if (sticky && useSnapshots && latestSnapshot) restoreFromSnapshot(latestSnapshot, calls.length);
   const g = gateFor(at, nextTouch, sessionEligibility);
   const view = makeView(true);
   const hypothetical =
