@@ -149,6 +149,7 @@ export class TokenCounter {
   private mode: "worker" | "inline";
   private readonly queue = new Map<string, Job>();
   private inFlight: Job[] = [];
+  private readonly inFlightKeys = new Set<string>();
   private busy = false;
   private done = 0;
   private total = 0;
@@ -182,8 +183,7 @@ export class TokenCounter {
         continue;
       }
       pending++;
-      if (this.error !== undefined || this.queue.has(key) || this.inFlight.some((j) => j.key === key))
-        continue;
+      if (this.error !== undefined || this.queue.has(key) || this.inFlightKeys.has(key)) continue;
       const job = { key, plan: planText(item.text, this.maxRunChars) };
       this.queue.set(key, job);
       fresh.push(job);
@@ -247,7 +247,10 @@ export class TokenCounter {
       batch.push(job);
       chars += size;
     }
-    for (const j of batch) this.queue.delete(j.key);
+    for (const j of batch) {
+      this.queue.delete(j.key);
+      this.inFlightKeys.add(j.key);
+    }
     this.inFlight = batch;
     if (this.mode === "worker") this.sendToWorker(batch);
     else setImmediate(() => this.countInline(batch));
@@ -296,6 +299,7 @@ export class TokenCounter {
     this.mode = "inline";
     const batch = this.inFlight;
     this.inFlight = [];
+    this.inFlightKeys.clear();
     for (const j of batch) this.queue.set(j.key, j);
     this.busy = false;
     process.emitWarning(
@@ -323,6 +327,7 @@ export class TokenCounter {
       this.error = `js-tiktoken unavailable: ${e instanceof Error ? e.message : String(e)}`;
       this.queue.clear();
       this.inFlight = [];
+      this.inFlightKeys.clear();
       this.busy = false;
       this.settleIdle();
       return;
@@ -348,6 +353,7 @@ export class TokenCounter {
     }
     this.done += results.length;
     this.inFlight = [];
+    this.inFlightKeys.clear();
     this.busy = false;
     if (this.queue.size === 0) this.worker?.unref();
     const event: BatchEvent = { counted, done: this.done, total: this.total };
@@ -366,4 +372,12 @@ export class TokenCounter {
 /** Convenience constructor. */
 export function createTokenCounter(options?: TokenCounterOptions): TokenCounter {
   return new TokenCounter(options);
+}
+
+let shared: TokenCounter | null = null;
+
+/** The process-wide counter (worker mode, cl100k_base), created on first use so importing this file costs nothing. */
+export function sharedTokenCounter(): TokenCounter {
+  shared ??= new TokenCounter();
+  return shared;
 }

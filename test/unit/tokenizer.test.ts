@@ -96,6 +96,18 @@ for (const mode of ["worker", "inline"] as const) {
       expect(again.counts.get("y")).toBe(direct(text));
     });
 
+    it("a long run of letters (js-tiktoken's quadratic case) is estimated, a re-request while in flight is not re-queued", async () => {
+      const text = `start ${"abcdefghij".repeat(3000)} stop`;
+      counter.requestCounts([{ id: "run", text }]);
+      const again = counter.requestCounts([{ id: "run2", text }]);
+      expect(again.pending).toBe(1);
+      expect(counter.progress().total).toBe(1);
+      await counter.idle();
+      const r = counter.requestCounts([{ id: "run", text }]);
+      expect(r.counts.get("run")).toBe(direct("start ") + direct(" stop") + Math.ceil(30_000 / 4));
+      expect(r.estimatedChars.get("run")).toBe(30_000);
+    });
+
     it("never tokenises a long base64 run: chars/4, labelled, and fast", async () => {
       const b64 = Buffer.from(Array.from({ length: 60_000 }, (_, i) => (i * 131) % 256)).toString("base64");
       const text = `image: ${b64} end`;
