@@ -516,13 +516,15 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
       row.recordedCost > 0
         ? (row.cacheWrite * (2 * price.rates.input - price.rates.cacheWrite)) / 1e6
         : null;
+    // Miss deficit priced as what was paid instead of a read (§5): re-written tokens at the write rate, or —
+    // for providers without a write counter — uncached input. Capped by what the call actually paid for.
     const deficit = v.evidence.missDeficit ?? 0;
-    const missCostUsd =
-      v.verdict !== "hit" && price && deficit > 0
-        ? (deficit * (writeRate(price.rates, tier) - price.rates.cacheRead)) / 1e6
-        : v.verdict === "hit"
-          ? 0
-          : null;
+    let missCostUsd: number | null = v.verdict === "hit" ? 0 : null;
+    if (v.verdict !== "hit" && price && deficit > 0) {
+      missCostUsd = v.evidence.writeCounterMissing
+        ? (Math.min(deficit, row.input) * (price.rates.input - price.rates.cacheRead)) / 1e6
+        : (Math.min(deficit, row.cacheWrite) * (writeRate(price.rates, tier) - price.rates.cacheRead)) / 1e6;
+    }
     const hb = heartbeatSignals(transcript, byId, row);
     const dto: CostCallDTO = {
       entryId: row.entryId,

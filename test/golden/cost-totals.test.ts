@@ -419,6 +419,10 @@ describe("fixture cache verdicts (cache-and-cost.md §6 examples)", () => {
       "msg_mock_0027",
     ]);
     expect(r.gapCosts.map((g) => g.rewrittenTokens)).toEqual([25_197, 27_394, 29_031]);
+    // At the assumed prices the expired gap of call 17 cost its re-write premium over a read.
+    const premium = (25_197 * (ASSUMED.cacheWrite - ASSUMED.cacheRead)) / 1e6;
+    expect(r.gapCosts[0]?.premiumUsd).toBeCloseTo(premium, 12);
+    expect(c17.missCostUsd).toBeCloseTo(premium, 12);
   });
 
   const s3 = localTranscript("s3-aggressive-hardclear") ?? sharedTranscript("s3-aggressive-hardclear");
