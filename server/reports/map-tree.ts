@@ -108,7 +108,11 @@ function jsonLength(value: JsonValue | undefined): number {
 }
 
 function preview(text: string, max = 60): string {
-  const one = text.replace(/\s+/g, " ").trim();
+  // Only the head matters: never scan a megabyte tool result for a 60-char name.
+  const one = text
+    .slice(0, max * 8)
+    .replace(/\s+/g, " ")
+    .trim();
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
@@ -601,7 +605,7 @@ function conversationGroup(leaves: { spec: LeafSpec; node: MapNode }[]): MapNode
           decodeURIComponent(seg),
           "conversation",
           nodes,
-          `Σ ${decodeURIComponent(seg)} results as sent (after pruning projections)`,
+          `Σ ${decodeURIComponent(seg)} results (as sent at the last call where the wire text is known)`,
         ),
     );
     children.push(
@@ -610,7 +614,7 @@ function conversationGroup(leaves: { spec: LeafSpec; node: MapNode }[]): MapNode
         "Tool results",
         "conversation",
         byTool,
-        "Σ tool results as sent, by tool",
+        "Σ tool results by tool (as sent at the last call where the wire text is known)",
       ),
     );
   }
@@ -643,7 +647,7 @@ function conversationGroup(leaves: { spec: LeafSpec; node: MapNode }[]): MapNode
     "Conversation",
     "conversation",
     children,
-    "the model-context message list (transcript.md §7) with pruning projections applied: string lengths of what was sent; images count 8,000 chars (OpenClaw's estimate)",
+    "the model-context message list (transcript.md §7): string lengths of the messages sent (tool results as sent after pruning where known); images count 8,000 chars (OpenClaw's estimate)",
   );
 }
 
