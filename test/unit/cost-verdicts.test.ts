@@ -769,6 +769,8 @@ describe("config helpers", () => {
     expect(parseDurationMs("20s")).toBe(20_000);
     expect(parseDurationMs("1h")).toBe(3_600_000);
     expect(parseDurationMs("0m")).toBe(0);
-    expect(parseDurationMs("30")).toBeNull();
+    expect(parseDurationMs("30")).toBe(30 * 60_000);
+    expect(parseDurationMs(5)).toBe(5 * 60_000);
+    expect(parseDurationMs("soon")).toBeNull();
   });
 });
