@@ -1,0 +1,208 @@
+// "Copy as issue" (issue 8): a Markdown block with the numbers an OpenClaw bug report about context size,
+// bootstrap truncation, cache-TTL pruning or caching cost needs — version, model, effective settings, the last
+// call's billed prompt vs the tracked estimates, cache hit rate, rounds and cost. PURE: DTOs in, text out.
+// Every string that came from data goes through mdText(), so a model or file name cannot inject links,
+// HTML or code spans into the reader's issue tracker. Callers pass redacted DTOs unless the user opted out.
+
+import type { CostReportDTO } from "../../shared/cost.ts";
+import type { PruneReplayDTO } from "../../shared/prune.ts";
+import type { RunReportDTO } from "../../shared/run-report.ts";
+import type { SessionSummary } from "../../shared/session.ts";
+import type { TruncationReportDTO } from "../../shared/truncation.ts";
+import { isRedacted } from "./redact.ts";
+
+export interface IssueMarkdownInput {
+  redacted: boolean;
+  summary: SessionSummary;
+  report: RunReportDTO;
+  truncation: TruncationReportDTO;
+  prune: PruneReplayDTO;
+  cost: CostReportDTO;
+}
+
+/**
+ * Escapes a data string for Markdown text (and table cells): backslash before every CommonMark punctuation
+ * character that can start inline syntax (code spans, links, emphasis, HTML, entities, tables, autolinks via
+ * `:`), newlines flattened. Data never starts a line here, so block markers (`-`, `+`, `=`) need no escape.
+ */
+export function mdText(s: string): string {
+  return s
+    .replace(/[\r\n\t]+/g, " ")
+    .replace(/[\\`*_{}[\]()<>#!|~:&]/g, (c) => `\\${c}`)
+    .trim();
+}
+
+export function formatInt(n: number): string {
+  const sign = n < 0 ? "-" : "";
+  const digits = Math.round(Math.abs(n)).toString();
+  return sign + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+export function formatPct(ratio: number | null, digits = 1): string {
+  return ratio === null || !Number.isFinite(ratio) ? "n/a" : `${(ratio * 100).toFixed(digits)}%`;
+}
+
+export function formatUsd(n: number | null): string {
+  if (n === null || !Number.isFinite(n)) return "n/a";
+  return `$${n.toFixed(n !== 0 && Math.abs(n) < 0.01 ? 6 : 4)}`;
+}
+
+export function formatMs(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return "n/a";
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 90) return `${s.toFixed(1)} s`;
+  const m = s / 60;
+  if (m < 90) return `${m.toFixed(1)} min`;
+  return `${(m / 60).toFixed(1)} h`;
+}
+
+/** A data string for Markdown, or a plain "unknown" when absent or redacted. */
+function md(s: string | null | undefined, fallback = "unknown"): string {
+  return s === null || s === undefined || s === "" || isRedacted(s) ? fallback : mdText(s);
+}
+
+function row(cells: string[]): string {
+  return `| ${cells.join(" | ")} |`;
+}
+
+export function renderIssueMarkdown(input: IssueMarkdownInput): string {
+  const { summary, report, truncation, prune, cost } = input;
+  const lines: string[] = [];
+  const v = report.version;
+  const lc = report.lastCall;
+  const rec = report.reconciliation;
+  const totals = report.totals;
+
+  lines.push("### Context / pruning / cache numbers (clawscope)");
+  lines.push("");
+  lines.push(
+    input.redacted
+      ? "_Redacted export: no message text, tool output, file contents or paths; ids are hashed._"
+      : "_Unredacted: check the values below before posting._",
+  );
+  lines.push("");
+  lines.push(row(["", ""]));
+  lines.push(row(["---", "---"]));
+  lines.push(
+    row([
+      "OpenClaw",
+      `${md(v.appVersion, "version not recorded")} (rule family ${md(v.family)}, ${md(summary.storage)} store)`,
+    ]),
+  );
+  lines.push(row(["Model", `${md(lc?.provider ?? summary.provider)} / ${md(lc?.model ?? summary.model)}`]));
+  lines.push(
+    row([
+      "Context window",
+      report.contextWindowTokens === null ? "unknown" : `${formatInt(report.contextWindowTokens)} tokens`,
+    ]),
+  );
+  if (lc) {
+    lines.push(
+      row([
+        "Last call, billed prompt",
+        `${formatInt(lc.promptTokens)} tokens (input ${formatInt(lc.input)}, cache read ${formatInt(lc.cacheRead)}, cache write ${formatInt(lc.cacheWrite)}; output ${formatInt(lc.output)})`,
+      ]),
+    );
+  } else lines.push(row(["Last call, billed prompt", "no model call recorded"]));
+  if (totals) {
+    lines.push(
+      row([
+        "OpenClaw tracked estimate",
+        `~${formatInt(totals.openclawTracked.estTokens)} tokens (/context detail)${rec.openclawUntrackedTokens === null ? "" : `, untracked ${formatInt(rec.openclawUntrackedTokens)}`}`,
+      ]),
+    );
+  }
+  lines.push(
+    row([
+      "clawscope tracked estimate",
+      `~${formatInt(rec.clawscopeTracked.estTokens)} tokens (chars/4)${rec.clawscopeUntrackedTokens === null ? "" : `, untracked ${formatInt(rec.clawscopeUntrackedTokens)}`}`,
+    ]),
+  );
+  const t = cost.totals;
+  lines.push(
+    row([
+      "Cache hit rate",
+      `${formatPct(t.hitRate)} over ${formatInt(t.calls)} calls (read ${formatInt(t.cacheRead)}, write ${formatInt(t.cacheWrite)}, uncached ${formatInt(t.input)}; output ${formatInt(t.output)})`,
+    ]),
+  );
+  lines.push(
+    row([
+      "Cache retention",
+      `${md(cost.retention.value, "unset")}, cache TTL ${formatMs(cost.retention.cacheTtlMs)}${cost.retention.observedTtl ? " (observed in this session)" : ""}`,
+    ]),
+  );
+  lines.push(
+    row([
+      "Cost",
+      `${formatUsd(t.costUsd)}${t.unpricedCalls > 0 ? ` (${formatInt(t.unpricedCalls)} calls without a price not included)` : ""}`,
+    ]),
+  );
+  const verdicts = new Map<string, number>();
+  for (const c of cost.calls) verdicts.set(c.verdict, (verdicts.get(c.verdict) ?? 0) + 1);
+  lines.push(
+    row([
+      "Cache verdicts",
+      [...verdicts.entries()].map(([k, n]) => `${md(k)} ${formatInt(n)}`).join(", ") || "none",
+    ]),
+  );
+  lines.push(
+    row([
+      "Pruning replay",
+      `algorithm ${md(prune.algorithm)}, ${formatInt(prune.rounds)} rounds in ${formatInt(prune.calls.length)} calls, window ${formatInt(prune.contextWindowTokens)} tokens (${formatInt(prune.charWindow)} chars)`,
+    ]),
+  );
+  lines.push("");
+
+  const s = prune.settings;
+  const src = (k: string): string => md(s.sources[k], "default");
+  lines.push("**Effective pruning settings** (`agents.defaults.contextPruning`)");
+  lines.push("");
+  lines.push(row(["setting", "value", "source"]));
+  lines.push(row(["---", "---", "---"]));
+  lines.push(row(["mode", md(s.mode), src("mode")]));
+  lines.push(row(["ttl", `${md(s.ttlRaw, "default")} (${formatMs(s.ttlMs)})`, src("ttl")]));
+  lines.push(row(["keepLastAssistants", formatInt(s.keepLastAssistants), src("keepLastAssistants")]));
+  lines.push(row(["softTrimRatio", String(s.softTrimRatio), src("softTrimRatio")]));
+  lines.push(row(["hardClearRatio", String(s.hardClearRatio), src("hardClearRatio")]));
+  lines.push(row(["minPrunableToolChars", formatInt(s.minPrunableToolChars), src("minPrunableToolChars")]));
+  lines.push(
+    row([
+      "softTrim",
+      `maxChars ${formatInt(s.softTrim.maxChars)}, headChars ${formatInt(s.softTrim.headChars)}, tailChars ${formatInt(s.softTrim.tailChars)}`,
+      src("softTrim.maxChars"),
+    ]),
+  );
+  lines.push(row(["hardClear.enabled", String(s.hardClear.enabled), src("hardClear.enabled")]));
+  const globs = (l: string[]): string => (l.length === 0 ? "(none)" : l.map((g) => md(g)).join(", "));
+  lines.push(row(["tools.allow", globs(s.tools.allow), src("tools.allow")]));
+  lines.push(row(["tools.deny", globs(s.tools.deny), src("tools.deny")]));
+  lines.push("");
+
+  const tr = truncation;
+  lines.push("**Bootstrap caps**");
+  lines.push("");
+  lines.push(
+    `bootstrapMaxChars ${formatInt(tr.maxPerFile)}${tr.recorded.maxPerFile === null ? " (family default)" : ""}, bootstrapTotalMaxChars ${formatInt(tr.maxTotal)}${tr.recorded.maxTotal === null ? " (family default)" : ""}; injected ${tr.totals.injectedChars === null ? "unknown" : formatInt(tr.totals.injectedChars)} of ${formatInt(tr.totals.rawChars)} raw chars (${formatPct(tr.totals.shareOfTotal)} of the total cap); rules ${md(tr.family)}.`,
+  );
+  const cut = tr.files.filter((f) => f.truncated === true || f.missing);
+  if (cut.length === 0) lines.push("", "Truncated files: none.");
+  else {
+    lines.push("");
+    lines.push(row(["file", "status", "raw chars", "injected chars", "cause"]));
+    lines.push(row(["---", "---", "---:", "---:", "---"]));
+    for (const f of cut) {
+      lines.push(
+        row([
+          md(f.name),
+          md(f.status),
+          formatInt(f.rawChars),
+          f.injectedChars === null ? "unknown" : formatInt(f.injectedChars),
+          f.displayCauses.map((c) => md(c)).join(", ") || "",
+        ]),
+      );
+    }
+  }
+  lines.push("");
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,464 @@
+// Redaction of the report DTOs for shared exports (issue 8, "Share"): what a user can paste into a public bug
+// report or screenshot without leaking their conversation. PURE: DTOs in, DTOs out.
+//
+// Design: an ALLOW-LIST. A generic deep walk keeps numbers, booleans and null everywhere, and keeps a string
+// only where a rule for its key path says so (enum states, tool/skill names, model/provider names, bootstrap
+// file basenames, timestamps, durations, clawscope's own fixed labels). Every other string — message text,
+// tool output, previews, summaries, paths, workspaceDir, reasons/notes that may quote paths — becomes
+// REDACTED. A field added to a DTO later is therefore redacted until someone allow-lists it here.
+// Ids (session, entry, response, tool-call ids) are not content, but they are replaced by a short stable hash
+// anyway, so links between tables (previousCallEntryId → entryId) survive without exposing the originals.
+
+import { createHash } from "node:crypto";
+import type { CostReportDTO } from "../../shared/cost.ts";
+import type { ContextMapDTO } from "../../shared/map.ts";
+import type { PruneReplayDTO } from "../../shared/prune.ts";
+import type { RunReportDTO } from "../../shared/run-report.ts";
+import type { SessionSummary } from "../../shared/session.ts";
+import type { TruncationReportDTO } from "../../shared/truncation.ts";
+
+/** What every non-allow-listed string becomes. */
+export const REDACTED = "[redacted]";
+
+/** Notice shown instead of OpenClaw's `/context` texts (they quote the workspace path, tool and skill text). */
+export const REDACTED_TEXTS_NOTICE = "The /context texts are omitted from redacted exports.";
+
+export function isRedacted(s: string | null | undefined): boolean {
+  return s === REDACTED;
+}
+
+/** Short stable stand-in for an id: `#` + 8 hex digits of its SHA-256. */
+export function hashId(value: string): string {
+  return `#${createHash("sha256").update(value).digest("hex").slice(0, 8)}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// String rules: each returns the kept value, a safe derivative, or REDACTED / a hash.
+
+type Parent = Readonly<Record<string, unknown>>;
+type Rule = (value: string, parent: Parent) => string;
+
+const ENUM_RE = /^[A-Za-z0-9][A-Za-z0-9_.:+/-]{0,63}$/;
+const TOOL_RE = /^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,79}$/;
+const MODEL_RE = /^[A-Za-z0-9][A-Za-z0-9_.:@+/-]{0,119}$/;
+const BASENAME_RE = /^[A-Za-z0-9_][A-Za-z0-9_. -]{0,119}$/;
+const ISO_RE = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:?\d\d)?$/;
+const DURATION_RE = /^(\d+(\.\d+)?\s*(ms|s|m|h|d)?\s*){1,4}$/;
+const VERSION_RE = /^\d{4}\.\d{1,2}\.\d{1,3}([.-][A-Za-z0-9.]{1,20})?$/;
+const COLOR_RE = /^(rgb\(\d{1,3},\s*\d{1,3},\s*\d{1,3}\)|#[0-9a-fA-F]{3,8})$/;
+/** Config key paths like `models.providers.anthropic.models[claude-x].contextWindow`. */
+const CONFIG_REF_RE = /^[A-Za-z0-9_.:@+/[\]-]{1,160}$/;
+const GLOB_RE = /^[A-Za-z0-9_.:*?-]{1,80}$/;
+const IDENT_RE = /^[A-Za-z_$][A-Za-z0-9_$.]{0,63}$/;
+
+const keep: Rule = (v) => v;
+const enumRule: Rule = (v) => (ENUM_RE.test(v) ? v : REDACTED);
+const hashRule: Rule = (v) => hashId(v);
+const isoRule: Rule = (v) => (ISO_RE.test(v) ? v : REDACTED);
+const durationRule: Rule = (v) => (DURATION_RE.test(v.trim()) ? v : REDACTED);
+const versionRule: Rule = (v) => (VERSION_RE.test(v) ? v : REDACTED);
+const colorRule: Rule = (v) => (COLOR_RE.test(v) ? v : REDACTED);
+const configRefRule: Rule = (v) => (CONFIG_REF_RE.test(v) ? v : REDACTED);
+const globRule: Rule = (v) => (GLOB_RE.test(v) ? v : REDACTED);
+
+/** Tool and skill names are kept (they are what a bug report needs); odd ones become a hash. */
+export const toolRule: Rule = (v) => (TOOL_RE.test(v) ? v : `tool-${hashId(v).slice(1)}`);
+
+/** Model/provider names are kept; a local model given as a file path keeps only its basename. */
+const modelRule: Rule = (v) => {
+  const name = /[/\\]/.test(v) && /^([~/\\.]|[A-Za-z]:)/.test(v) ? lastSegment(v) : v;
+  return MODEL_RE.test(name) ? name : REDACTED;
+};
+
+function lastSegment(p: string): string {
+  const parts = p.split(/[/\\]/).filter((s) => s !== "");
+  return parts[parts.length - 1] ?? "";
+}
+
+/** Bootstrap files keep their basename only (`/home/u/ws/AGENTS.md` → `AGENTS.md`). */
+export const basenameRule: Rule = (v) => {
+  const base = lastSegment(v);
+  return BASENAME_RE.test(base) ? base : REDACTED;
+};
+
+/** Agent ids are user-chosen names: OpenClaw's default `main` is kept, any other becomes a hash. */
+const agentIdRule: Rule = (v) => (v === "main" ? v : `agent-${hashId(v).slice(1)}`);
+
+/** Structural words of OpenClaw session keys (`agent:<id>:main`, `…:cron:<job>`, `…:subagent:<uuid>`). */
+const SESSION_KEY_WORDS = new Set([
+  "agent",
+  "main",
+  "cron",
+  "subagent",
+  "dm",
+  "direct",
+  "group",
+  "channel",
+  "thread",
+  "topic",
+  "heartbeat",
+  "hook",
+  "acp",
+  "global",
+  "run",
+  "session",
+]);
+
+/** Keeps the structure of a session key; its free parts (agent names, chat ids, job names) become hashes. */
+const sessionKeyRule: Rule = (v) =>
+  v
+    .split(":")
+    .map((part, i, all) => {
+      if (i === 1 && all[0] === "agent") return agentIdRule(part, {});
+      return SESSION_KEY_WORDS.has(part.toLowerCase()) ? part : hashId(part).slice(1, 7);
+    })
+    .join(":");
+
+/** OpenClaw's default hard-clear placeholder (pruning.md); a custom one is user text. */
+const DEFAULT_PLACEHOLDER = "[Old tool result content cleared]";
+const placeholderRule: Rule = (v) => (v === DEFAULT_PLACEHOLDER ? v : REDACTED);
+
+/** clawscope's own fixed map labels (server/reports/map-tree.ts). */
+const MAP_LABELS = new Set([
+  "Context",
+  "Workspace files",
+  "System prompt",
+  "Tool schemas",
+  "Skills",
+  "Current turn",
+  "Conversation",
+  "Untracked / provider overhead",
+  "Project context frame",
+  "Base instructions",
+  "Runtime context",
+  "Model-only prompt",
+  "Model prompt",
+  "User",
+  "Assistant",
+  "Text",
+  "Thinking",
+  "Tool calls",
+  "Tool results",
+  "Summaries",
+  "Compaction summary",
+  "Branch summaries",
+  "Other",
+]);
+const labelRule: Rule = (v) => (MAP_LABELS.has(v) ? v : REDACTED);
+
+/** Structural segments of map node ids; other segments (entry ids, names) are hashed. */
+const MAP_ID_WORDS = new Set([
+  "workspace",
+  "system",
+  "tools",
+  "skills",
+  "current-turn",
+  "conversation",
+  "untracked",
+  "user",
+  "assistant",
+  "text",
+  "thinking",
+  "tool-calls",
+  "tool-results",
+  "compaction-summary",
+  "branch-summaries",
+  "other",
+  "base-instructions",
+  "project-context-frame",
+  "runtime-context",
+  "model-only-prompt",
+]);
+const mapIdRule: Rule = (v) =>
+  v
+    .split("/")
+    .map((s) => (s === "" || MAP_ID_WORDS.has(s) ? s : hashId(s).slice(1)))
+    .join("/");
+
+/**
+ * Map tile names by where the tile sits (its id): fixed labels stay, workspace tiles keep the file basename,
+ * tool/skill tiles the name, tool-call/tool-result leaves only their tool name, message leaves only `#N`.
+ */
+const mapNameRule: Rule = (v, parent) => {
+  const id = typeof parent.id === "string" ? parent.id : "";
+  const seg = id.split("/");
+  if (MAP_LABELS.has(v) && !/^#\d/.test(v)) {
+    // A label-looking name under a per-entry id could be a tool named "Text": still only a label.
+    return v;
+  }
+  if (seg[0] === "workspace" && seg.length === 2) return basenameRule(v, parent);
+  if ((seg[0] === "tools" || seg[0] === "skills") && seg.length === 2) return toolRule(v, parent);
+  if (seg[0] === "conversation" && seg[1] === "tool-results" && seg.length === 3) return toolRule(v, parent);
+  if (seg[0] === "conversation") {
+    const toolLeaf = (seg[1] === "tool-results" && seg.length > 3) || seg[2] === "tool-calls";
+    const first = v.split(" ")[0] ?? "";
+    if (toolLeaf) return `${toolRule(first, parent)} ${REDACTED}`;
+    const n = /^#\d+/.exec(v);
+    return n ? `${n[0]} ${REDACTED}` : REDACTED;
+  }
+  return REDACTED;
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// The walk.
+
+interface Policy {
+  /** Normalised key path → rule. Paths: keys joined by ".", array items as "[]", record members as "*". */
+  strings: Readonly<Record<string, Rule>>;
+  /** Paths of records whose keys are data: "hash" = ids (hashed), "ident" = identifier-like keys kept. */
+  records: Readonly<Record<string, "hash" | "ident">>;
+}
+
+function join(path: string, key: string): string {
+  return path === "" ? key : `${path}.${key}`;
+}
+
+/** Map trees nest `children[]` to any depth: every depth shares one rule set. */
+function normalise(path: string): string {
+  return path.replace(/(\.children\[\])+/g, ".children[]");
+}
+
+function walk(value: unknown, path: string, parent: Parent, policy: Policy): unknown {
+  if (value === null || value === undefined || typeof value === "number" || typeof value === "boolean")
+    return value;
+  if (typeof value === "string") {
+    const rule = policy.strings[path];
+    return rule ? rule(value, parent) : REDACTED;
+  }
+  if (Array.isArray(value)) return value.map((item) => walk(item, `${path}[]`, parent, policy));
+  if (typeof value === "object") {
+    const record = policy.records[path];
+    const out: Record<string, unknown> = {};
+    const self: Parent = { ...value };
+    for (const [k, v] of Object.entries(value)) {
+      // Object keys can carry data too: DTO field names are identifiers; anything else is hashed.
+      const key = record === "hash" || !IDENT_RE.test(k) ? hashId(k) : k;
+      const childPath = record ? join(path, "*") : normalise(join(path, k));
+      out[key] = walk(v, childPath, self, policy);
+    }
+    return out;
+  }
+  return REDACTED; // bigint, function, symbol: never in a DTO
+}
+
+/**
+ * The walk keeps the shape of its input (objects stay objects with the same field names, arrays stay arrays,
+ * numbers/booleans/null are untouched; only string values change), so the result has the input's type.
+ * Declared through an overload rather than a cast: the implementation signature is the unknown-typed walk.
+ */
+function redactWith<T>(value: T, policy: Policy): T;
+function redactWith(value: unknown, policy: Policy): unknown {
+  return walk(value, "", {}, policy);
+}
+
+/** Prefixes every rule path of a sub-policy (for DTOs nested in others). */
+function under(prefix: string, rules: Readonly<Record<string, Rule>>): Record<string, Rule> {
+  const out: Record<string, Rule> = {};
+  for (const [k, r] of Object.entries(rules)) out[join(prefix, k)] = r;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Allow-lists per DTO.
+
+const SUMMARY_RULES: Record<string, Rule> = {
+  agentId: agentIdRule,
+  sessionId: hashRule,
+  sessionKey: sessionKeyRule,
+  storage: enumRule,
+  archived: enumRule,
+  model: modelRule,
+  provider: modelRule,
+};
+
+const STORED_REPORT_RULES: Record<string, Rule> = {
+  source: enumRule,
+  provider: modelRule,
+  model: modelRule,
+  sessionId: hashRule,
+  sessionKey: sessionKeyRule,
+  "injectedWorkspaceFiles[].name": basenameRule,
+  "injectedWorkspaceFiles[].path": basenameRule,
+  "injectedWorkspaceFiles[].injectionStatus": enumRule,
+  "tools.entries[].name": toolRule,
+  "skills.entries[].name": toolRule,
+  "sandbox.mode": enumRule,
+};
+
+const RUN_REPORT_POLICY: Policy = {
+  strings: {
+    ...under("session", SUMMARY_RULES),
+    "version.appVersion": versionRule,
+    "version.family": enumRule,
+    ...under("systemPromptReport.report", STORED_REPORT_RULES),
+    "totals.files[].name": basenameRule,
+    "totals.files[].path": basenameRule,
+    "totals.files[].status": enumRule,
+    "conversation.toolResultsByTool[].toolName": toolRule,
+    "lastCall.entryId": hashRule,
+    "lastCall.timestamp": isoRule,
+    "lastCall.provider": modelRule,
+    "lastCall.model": modelRule,
+    "lastCall.stopReason": enumRule,
+    "texts.notice": keep, // set by redactRunReport itself (REDACTED_TEXTS_NOTICE)
+  },
+  records: { "conversation.byRole": "ident" },
+};
+
+const MAP_POLICY: Policy = {
+  strings: {
+    "root.id": mapIdRule,
+    "root.name": mapNameRule,
+    "root.group": enumRule,
+    "root.cache": enumRule,
+    "root.children[].id": mapIdRule,
+    "root.children[].name": mapNameRule,
+    "root.children[].group": enumRule,
+    "root.children[].cache": enumRule,
+    "groups[].key": enumRule,
+    "groups[].name": labelRule,
+    "groups[].color": colorRule,
+    "tokenizer.state": enumRule,
+    "tokenizer.encoding": enumRule,
+  },
+  records: {},
+};
+
+const TRUNCATION_POLICY: Policy = {
+  strings: {
+    "files[].name": basenameRule,
+    "files[].path": basenameRule,
+    "files[].causes[]": enumRule,
+    "files[].status": enumRule,
+    "files[].displayCauses[]": enumRule,
+    "files[].simulation.segments[].kind": enumRule,
+    mode: enumRule,
+    family: enumRule,
+    "recorded.family": enumRule,
+    "waterfall[].name": basenameRule,
+    "changes[].name": basenameRule,
+    "changes[].kind": enumRule,
+  },
+  records: {},
+};
+
+const PRUNE_POLICY: Policy = {
+  strings: {
+    algorithm: enumRule,
+    "settings.mode": enumRule,
+    "settings.ttlRaw": durationRule,
+    "settings.hardClear.placeholder": placeholderRule,
+    "settings.tools.allow[]": globRule,
+    "settings.tools.deny[]": globRule,
+    "settings.sources.*": enumRule,
+    "calls[].entryId": hashRule,
+    "calls[].responseId": hashRule,
+    "calls[].round": enumRule,
+    "calls[].toolResults.*": enumRule,
+    "calls[].gate": enumRule,
+    "calls[].details[].toolCallId": hashRule,
+    "calls[].details[].toolName": toolRule,
+    "calls[].details[].state": enumRule,
+    "calls[].snapshotCheck.status": enumRule,
+    "calls[].snapshotCheck.mismatches[].toolCallId": hashRule,
+    "calls[].snapshotCheck.mismatches[].replay": enumRule,
+    "calls[].snapshotCheck.mismatches[].snapshot": enumRule,
+    "next.toolResults.*": enumRule,
+    "next.gate": enumRule,
+    "next.round": enumRule,
+    algorithmSource: enumRule,
+    contextWindowSource: configRefRule,
+    "eligibility.path": enumRule,
+  },
+  records: {
+    "settings.sources": "ident",
+    "calls[].toolResults": "hash",
+    "next.toolResults": "hash",
+  },
+};
+
+const COST_POLICY: Policy = {
+  strings: {
+    "calls[].entryId": hashRule,
+    "calls[].responseId": hashRule,
+    "calls[].timestamp": isoRule,
+    "calls[].provider": modelRule,
+    "calls[].model": modelRule,
+    "calls[].costSource": enumRule,
+    "calls[].verdict": enumRule,
+    "calls[].api": enumRule,
+    "calls[].stopReason": enumRule,
+    "calls[].writeTier.tier": enumRule,
+    "calls[].writeTier.source": enumRule,
+    "calls[].evidence.previousCallEntryId": hashRule,
+    "calls[].evidence.cause": enumRule,
+    "calls[].evidence.signalEntryIds[]": hashRule,
+    "calls[].evidence.alsoMatched[]": enumRule,
+    agentId: agentIdRule,
+    sessionId: hashRule,
+    sessionKey: sessionKeyRule,
+    "retention.value": enumRule,
+    "gapCosts[].callEntryId": hashRule,
+    "pruningRounds[].callEntryId": hashRule,
+    "pruningRounds[].origin": enumRule,
+    "counterfactuals[].id": enumRule,
+    "heartbeat.heartbeatEverySource": configRefRule,
+    "heartbeat.pruningMode": enumRule,
+    "heartbeat.flags[].kind": enumRule,
+    "heartbeat.flags[].severity": enumRule,
+  },
+  records: {},
+};
+
+const SUMMARY_POLICY: Policy = { strings: SUMMARY_RULES, records: {} };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Public API.
+
+export function redactSummary(s: SessionSummary): SessionSummary {
+  return redactWith(s, SUMMARY_POLICY);
+}
+
+/** The `/context` texts quote workspace paths and tool/skill descriptions: they are dropped, with a notice. */
+export function redactRunReport(r: RunReportDTO): RunReportDTO {
+  return redactWith(
+    { ...r, texts: { available: false, notice: REDACTED_TEXTS_NOTICE, mapUnavailable: "", help: "" } },
+    RUN_REPORT_POLICY,
+  );
+}
+
+export function redactContextMap(m: ContextMapDTO): ContextMapDTO {
+  return redactWith(m, MAP_POLICY);
+}
+
+export function redactTruncation(t: TruncationReportDTO): TruncationReportDTO {
+  return redactWith(t, TRUNCATION_POLICY);
+}
+
+export function redactPrune(p: PruneReplayDTO): PruneReplayDTO {
+  return redactWith(p, PRUNE_POLICY);
+}
+
+export function redactCost(c: CostReportDTO): CostReportDTO {
+  return redactWith(c, COST_POLICY);
+}
+
+export interface ExportData {
+  summary: SessionSummary;
+  report: RunReportDTO;
+  map: ContextMapDTO;
+  truncation: TruncationReportDTO;
+  prune: PruneReplayDTO;
+  cost: CostReportDTO;
+}
+
+export function redactExportData(d: ExportData): ExportData {
+  return {
+    summary: redactSummary(d.summary),
+    report: redactRunReport(d.report),
+    map: redactContextMap(d.map),
+    truncation: redactTruncation(d.truncation),
+    prune: redactPrune(d.prune),
+    cost: redactCost(d.cost),
+  };
+}

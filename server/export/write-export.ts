@@ -1,0 +1,125 @@
+// Export wiring (issue 8, "Share"): gathers the report DTOs through the session service (the same numbers the
+// UI and the other CLI commands show), redacts them when asked, renders the self-contained HTML or the
+// "Copy as issue" Markdown. writeExport is clawscope's ONLY file write: to the path the user chose, and never
+// inside the OpenClaw state dir (clawscope is read-only towards it).
+
+import { realpathSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Runtime } from "../runtime.ts";
+import type { ServiceError, SessionService } from "../session-service.ts";
+import { renderIssueMarkdown } from "./issue-markdown.ts";
+import { type ExportData, redactExportData } from "./redact.ts";
+import { renderExportHtml } from "./render-html.ts";
+
+export interface ExportOptions {
+  redact: boolean;
+  /** ISO time printed in the export (defaults to now). */
+  generatedAt?: string;
+}
+
+/** Loads every DTO the export shows, with the default (as-configured) settings — no what-if overrides. */
+export function gatherExportData(
+  service: SessionService,
+  agentId: string,
+  sessionId: string,
+): { value: ExportData } | { error: ServiceError } {
+  const report = service.runReport(agentId, sessionId);
+  if ("error" in report) return report;
+  const map = service.contextMap(agentId, sessionId);
+  if ("error" in map) return map;
+  const truncation = service.truncation(agentId, sessionId, {});
+  if ("error" in truncation) return truncation;
+  const prune = service.prune(agentId, sessionId, {});
+  if ("error" in prune) return prune;
+  const cost = service.cost(agentId, sessionId);
+  if ("error" in cost) return cost;
+  return {
+    value: {
+      summary: report.value.session,
+      report: report.value,
+      map: map.value,
+      truncation: truncation.value,
+      prune: prune.value,
+      cost: cost.value,
+    },
+  };
+}
+
+/** The export page for `GET /api/sessions/:agent/:session/export?redact=1|0` and the CLI. */
+export function buildExportHtml(
+  service: SessionService,
+  agentId: string,
+  sessionId: string,
+  opts: ExportOptions,
+): { html: string } | { error: ServiceError } {
+  const data = gatherExportData(service, agentId, sessionId);
+  if ("error" in data) return data;
+  const d = opts.redact ? redactExportData(data.value) : data.value;
+  return {
+    html: renderExportHtml({
+      ...d,
+      redacted: opts.redact,
+      generatedAt: opts.generatedAt ?? new Date().toISOString(),
+    }),
+  };
+}
+
+/** The "Copy as issue" Markdown for `GET /api/sessions/:agent/:session/issue.md?redact=1|0`. */
+export function buildIssueMarkdown(
+  service: SessionService,
+  agentId: string,
+  sessionId: string,
+  opts: { redact: boolean },
+): { markdown: string } | { error: ServiceError } {
+  const data = gatherExportData(service, agentId, sessionId);
+  if ("error" in data) return data;
+  const d = opts.redact ? redactExportData(data.value) : data.value;
+  return { markdown: renderIssueMarkdown({ ...d, redacted: opts.redact }) };
+}
+
+/** A suggested download name, safe as a header value; a redacted export does not name the session. */
+export function exportFileName(sessionId: string, redact: boolean): string {
+  return redact
+    ? "clawscope-report-redacted.html"
+    : `clawscope-report-${sessionId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 12)}.html`;
+}
+
+/** Resolves symlinks of the longest existing prefix, so `state/../x` or a symlinked folder cannot sneak in. */
+function realish(p: string): string {
+  const abs = path.resolve(p);
+  let dir = abs;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return path.join(realpathSync(dir), ...rest);
+    } catch {
+      const parent = path.dirname(dir);
+      if (parent === dir) return abs;
+      rest.unshift(path.basename(dir));
+      dir = parent;
+    }
+  }
+}
+
+export function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(realish(parent), realish(child));
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+export class ExportError extends Error {}
+
+export async function writeExport(
+  rt: Runtime,
+  ref: { agentId: string; sessionId: string },
+  outPath: string,
+  opts: ExportOptions,
+): Promise<void> {
+  if (isInside(outPath, rt.state.stateDir))
+    throw new ExportError(
+      `refusing to write ${outPath}: it is inside the OpenClaw state dir ${rt.state.stateDir} (clawscope never writes there)`,
+    );
+  const r = buildExportHtml(rt.service, ref.agentId, ref.sessionId, opts);
+  if ("error" in r) throw new ExportError(r.error.message);
+  await writeFile(outPath, r.html, "utf8");
+}
