@@ -29,7 +29,7 @@ Common options:
   --state-dir DIR   OpenClaw state dir (else OPENCLAW_STATE_DIR, CLAWDBOT_STATE_DIR, --profile NAME,
                     ~/.openclaw, ~/.clawdbot, ~/.moldbot, ~/.moltbot; OPENCLAW_HOME replaces ~).
                     When none exists, the bundled demo state dir is used.
-  --profile NAME    use ~/.openclaw-NAME
+  --profile NAME    use ~/.openclaw-NAME (--dev: ~/.openclaw-dev)
   --demo            use the bundled demo state dir
 REF: a sessionId, a session key (agent:main:main) or AGENT/SESSIONID.
 `;
@@ -38,6 +38,7 @@ const OPTIONS = {
   "state-dir": { type: "string" },
   profile: { type: "string" },
   demo: { type: "boolean" },
+  dev: { type: "boolean" },
   json: { type: "boolean" },
   session: { type: "string" },
   mode: { type: "string" },
@@ -117,7 +118,12 @@ async function main(argv: string[]): Promise<void> {
     await runBench(positionals.slice(1));
     return;
   }
-  const rt = createRuntime(values);
+  let rt: Runtime;
+  try {
+    rt = createRuntime(values);
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
   process.stderr.write(`clawscope: state dir ${rt.state.stateDir} (${rt.state.reason})\n`);
 
   switch (command) {

@@ -1,12 +1,10 @@
 // Process-level wiring shared by the CLI commands and the server: which state dir, the reader, the service.
 // One of the few modules allowed to look at process.env / the home dir (through config.ts).
 
-import { existsSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CliValues } from "./cli.ts";
-import { resolveStateDir } from "./config.ts";
+import { resolveStateDirFromProcess } from "./config.ts";
 import { createSessionService, type SessionService } from "./session-service.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -25,16 +23,24 @@ export interface Runtime {
   service: SessionService;
 }
 
-export function chooseStateDir(values: Pick<CliValues, "state-dir" | "profile" | "demo">): StateChoice {
+export function chooseStateDir(
+  values: Pick<CliValues, "state-dir" | "profile" | "demo" | "dev">,
+): StateChoice {
   if (values.demo) return { stateDir: DEMO_STATE_DIR, demo: true, reason: "--demo" };
-  const resolved = resolveStateDir({
-    stateDir: values["state-dir"],
-    profile: values.profile,
-    env: process.env,
-    homedir: os.homedir(),
-    exists: existsSync,
+  // OpenClaw's `--dev` is the `dev` profile (~/.openclaw-dev) — spec storage.md §1.
+  const profile = values.profile ?? (values.dev ? "dev" : undefined);
+  const resolved = resolveStateDirFromProcess({
+    ...(values["state-dir"] !== undefined ? { stateDir: values["state-dir"] } : {}),
+    ...(profile !== undefined ? { profile } : {}),
   });
   if (resolved.path) return { stateDir: resolved.path, demo: false, reason: resolved.reason };
+  // An explicitly named state dir that does not exist is an error, not a reason to show the demo.
+  const explicit =
+    values["state-dir"] !== undefined ||
+    profile !== undefined ||
+    Boolean(process.env.OPENCLAW_STATE_DIR) ||
+    Boolean(process.env.CLAWDBOT_STATE_DIR);
+  if (explicit) throw new Error(resolved.reason);
   return {
     stateDir: DEMO_STATE_DIR,
     demo: true,
