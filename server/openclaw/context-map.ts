@@ -226,6 +226,23 @@ export function summaryText(message: JsonObject): string {
   return parts.join("");
 }
 
+/**
+ * The user text a `bashExecution` message becomes on the wire (pi's bash-execution rendering, shared by OpenClaw):
+ * "Ran `<command>`\n" + fenced output or "(no output)", then a cancel / non-zero exit note and a truncation note.
+ */
+export function bashExecutionText(message: JsonObject): string {
+  const output = str(message, "output") ?? "";
+  let text = `Ran \`${str(message, "command") ?? ""}\`\n`;
+  text += output ? `\`\`\`\n${output}\n\`\`\`` : "(no output)";
+  const exitCode = num(message, "exitCode");
+  if (message.cancelled === true) text += "\n\n(command cancelled)";
+  else if (exitCode !== undefined && exitCode !== 0) text += `\n\nCommand exited with code ${exitCode}`;
+  const fullOutputPath = str(message, "fullOutputPath");
+  if (message.truncated === true && fullOutputPath)
+    text += `\n\n[Output truncated. Full output: ${fullOutputPath}]`;
+  return text;
+}
+
 /** Map bucket of a message: by role exactly (a `tool`-role result is estimated as a result but lands in Other). */
 function bucketOf(role: JsonValue | undefined): keyof ConversationBuckets {
   if (role === "user") return "user";
@@ -251,12 +268,7 @@ export function openClawMessageEstimate(message: JsonObject): {
       typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : [];
     return { bucket, chars: blockListChars(blocks, true) };
   }
-  if (role === "bashExecution") {
-    // ASSUMED rendering (pi's bashExecutionToText): command + output; exact template UNVERIFIED.
-    const command = str(message, "command") ?? "";
-    const output = str(message, "output") ?? "";
-    return { bucket, chars: `Ran \`${command}\`\n\`\`\`\n${output}\n\`\`\``.length };
-  }
+  if (role === "bashExecution") return { bucket, chars: bashExecutionText(message).length };
   if (role === "branchSummary") {
     const summary = str(message, "summary") ?? "";
     return { bucket, chars: (BRANCH_SUMMARY_PREFIX + summary + BRANCH_SUMMARY_SUFFIX).length };
@@ -474,6 +486,10 @@ export function binarySplitLayout<T extends { value: number }>(
 
 export const FONT_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ -./:_";
 
+/**
+ * A text run in the 5×7 bitmap font: glyph cells 5×7 at `scale` px per dot, advance 6·scale, starting at
+ * (floor(x), floor(y)); characters outside FONT_CHARS are blank cells.
+ */
 export interface DrawText {
   /** Text origin (top-left of the first glyph cell), px. */
   x: number;
@@ -538,10 +554,10 @@ export interface OpenClawMapLeafTile {
   /** Rect actually filled: the layout rect inset by 1.5 px. */
   fillRect: Rect;
   fill: string;
-  /** 1-px border colour (drawn on `fillRect`; ASSUMED). */
+  /** Border colour: 1-px bands drawn INSIDE `fillRect` (top, bottom, left, right). */
   border: string;
   shade: number;
-  /** Label lines (name, size) when the inner area exceeds 5,200 px²; scale 1 (ASSUMED). */
+  /** Label lines (name, size) at scale 1 in `fillRect`, only when its area exceeds 5,200 px². */
   labelLines: DrawText[];
 }
 
@@ -552,7 +568,7 @@ export interface OpenClawMapGroupTile {
   color: string;
   /** Group fill = mix(base, rgb(18,22,27), 0.16). */
   fill: string;
-  /** 3-px border colour. */
+  /** Border colour: 3-px bands drawn INSIDE `rect`, over the fill. */
   border: string;
   value: number;
   rect: Rect;
@@ -582,6 +598,7 @@ export interface OpenClawMapPicture {
   area: Rect;
   /** Groups in layout order (value-descending); `legend.items` keeps OpenClaw's group order. */
   groups: OpenClawMapGroupTile[];
+  /** Panel and swatch borders: 1-px bands inside their rects. */
   legend: { panel: Rect; fill: string; border: string; title: DrawText; items: OpenClawMapLegendItem[] };
   footer: DrawText;
   /** Σ group values. */

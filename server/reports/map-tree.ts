@@ -9,6 +9,7 @@ import type { ContextMessage, LoadedSession } from "../model/session.ts";
 import {
   BRANCH_SUMMARY_PREFIX,
   BRANCH_SUMMARY_SUFFIX,
+  bashExecutionText,
   COMPACTION_SUMMARY_PREFIX,
   COMPACTION_SUMMARY_SUFFIX,
   conversationBuckets,
@@ -293,9 +294,9 @@ function conversationLeaves(
       }
       default: {
         const parts =
-          m.content !== undefined
-            ? contentParts(m.content)
-            : { text: str(m, "output") ?? str(m, "text") ?? "", nonText: 0, images: 0 };
+          cm.role === "bashExecution"
+            ? { text: bashExecutionText(m), nonText: 0, images: 0 }
+            : contentParts(m.content);
         push({
           id: ids.take(`conversation/other/${idSegment(entryId)}`),
           name: `#${n} ${cm.role}: ${preview(parts.text, 40)}`,

@@ -434,6 +434,12 @@ describe("OpenClaw map values from the s1 final report", () => {
     );
     expect(est({ role: "custom", content: "abcd" })).toEqual({ bucket: "other", chars: 4 });
     expect(est({ role: "mystery" }).chars).toBe(256);
+    expect(est({ role: "bashExecution", command: "ls", output: "a\nb", exitCode: 2 }).chars).toBe(
+      "Ran `ls`\n```\na\nb\n```\n\nCommand exited with code 2".length,
+    );
+    expect(est({ role: "bashExecution", command: "true", output: "", exitCode: 0 }).chars).toBe(
+      "Ran `true`\n(no output)".length,
+    );
     expect(est({ role: "user", content: "abc", excludeFromContext: true }).chars).toBe(0);
   });
 });
