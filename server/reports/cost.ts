@@ -305,6 +305,7 @@ function heartbeatInfo(
   cacheTtlMs: number | null,
   heartbeatCalls: CostCallDTO[],
   gapCosts: GapCostDTO[],
+  mainProvider: string | null,
 ): HeartbeatInfo {
   const rewrites = gapCosts.filter((g) => heartbeatCalls.some((c) => c.entryId === g.callEntryId));
   const defaults = obj(obj(config, "agents"), "defaults");
@@ -330,7 +331,10 @@ function heartbeatInfo(
     flags.push({
       kind: "heartbeat-unknown",
       severity: "info",
-      message: "heartbeat.every is not set; smart defaults may apply",
+      message:
+        mainProvider === "anthropic"
+          ? "heartbeat.every is not set; smart defaults may apply — with API-key auth they are 30 min heartbeats, a 5-minute cache and a 1 h pruning ttl: the re-write-every-heartbeat cost trap (spec §7)"
+          : "heartbeat.every is not set; smart defaults may apply",
     });
   } else if (everyMs === 0) {
     flags.push({ kind: "heartbeat-off", severity: "info", message: "heartbeat.every is 0: heartbeats off" });
@@ -821,7 +825,15 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
         ? { ms: observed.ttlMs, source: observedSource }
         : cacheTtlForRetention(mainRetention.value, mainRetention.source);
   const hbCalls = callDtos.filter((c) => c.heartbeat);
-  const heartbeat = heartbeatInfo(config, agentId, session.summary.sessionKey, ttl.ms, hbCalls, gapCosts);
+  const heartbeat = heartbeatInfo(
+    config,
+    agentId,
+    session.summary.sessionKey,
+    ttl.ms,
+    hbCalls,
+    gapCosts,
+    main.provider,
+  );
 
   return {
     calls: callDtos,

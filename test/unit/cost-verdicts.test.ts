@@ -655,6 +655,7 @@ describe("heartbeats and TTL alignment (cache-and-cost.md §7)", () => {
     expect(off.heartbeat.flags.map((f) => f.kind)).toEqual(["heartbeat-off"]);
     const unset = buildCostReport({ session: t.session({ sessionKey: "agent:main:main" }), config: null });
     expect(unset.heartbeat.flags.map((f) => f.kind)).toEqual(["heartbeat-unknown"]);
+    expect(unset.heartbeat.flags[0]?.message).toContain("cost trap");
     expect(unset.heartbeat.cronSession).toBe(false);
   });
 });
