@@ -79,7 +79,7 @@ const cache = new WeakMap<MapNode, Map<string, TreemapLayout>>();
 
 export function layoutTreemap(root: MapNode, opts: LayoutOptions): TreemapLayout {
   const header = opts.headerHeight ?? 18;
-  const minArea = opts.minArea ?? 0.5;
+  const minArea = opts.minArea ?? 2;
   const key = `${opts.mode}|${Math.round(opts.width)}|${Math.round(opts.height)}|${header}|${minArea}`;
   let perRoot = cache.get(root);
   if (!perRoot) {

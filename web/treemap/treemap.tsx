@@ -102,14 +102,11 @@ const Tiles = memo(function Tiles({
   layout,
   mode,
   colors,
-  search,
   exact,
-}: Pick<TreemapProps, "layout" | "mode" | "colors" | "search" | "exact">) {
+}: Pick<TreemapProps, "layout" | "mode" | "colors" | "exact">) {
   const out: ReactNode[] = [];
   for (const r of layout.rects) {
     const fill = tileFill(r, mode, colors);
-    const dim = search !== null && !search.withAncestors.has(r.id);
-    const match = search?.matches.has(r.id) ?? false;
     const label = `${r.name} — ${formatSize(r.value, mode, exact)}`;
     const textColor = textOn(fill);
     let text: ReactNode = null;
@@ -154,33 +151,86 @@ const Tiles = memo(function Tiles({
         );
     }
     const parts = mode === "cache" && !r.isGroup ? cacheParts(r) : null;
+    const bare = parts === null && text === null;
+    const rect = (
+      <rect
+        key={r.id}
+        x={r.x}
+        y={r.y}
+        width={r.w}
+        height={r.h}
+        fill={css(fill)}
+        stroke={r.isGroup ? "rgb(14,18,22)" : "rgb(8,12,16)"}
+        strokeWidth={r.isGroup ? 1 : 0.5}
+        data-id={r.id}
+        data-value={r.value}
+        data-group={r.isGroup ? "1" : undefined}
+        data-testid={r.isGroup ? "treemap-group" : "treemap-leaf"}
+        tabIndex={r.isGroup ? 0 : undefined}
+        role={r.isGroup ? "button" : undefined}
+        aria-label={r.isGroup ? `Zoom into ${r.name}` : undefined}
+      >
+        <title>{label}</title>
+      </rect>
+    );
+    // Most tiles are a bare <rect>: a wrapping <g> only where there is a label or cache bands (DOM size
+    // matters with 10,000 leaves).
+    if (bare) {
+      out.push(rect);
+      continue;
+    }
     out.push(
-      <g key={r.id} opacity={dim ? 0.22 : 1} className={r.isGroup ? "tile tile-group" : "tile tile-leaf"}>
-        <rect
-          x={r.x}
-          y={r.y}
-          width={r.w}
-          height={r.h}
-          fill={css(fill)}
-          stroke={match ? "rgb(255,212,0)" : r.isGroup ? "rgb(14,18,22)" : "rgb(8,12,16)"}
-          strokeWidth={match ? 2.5 : r.isGroup ? 1 : 0.5}
-          data-id={r.id}
-          data-value={r.value}
-          data-group={r.isGroup ? "1" : undefined}
-          data-match={match ? "1" : undefined}
-          data-testid={r.isGroup ? "treemap-group" : "treemap-leaf"}
-          tabIndex={r.isGroup ? 0 : undefined}
-          role={r.isGroup ? "button" : undefined}
-          aria-label={r.isGroup ? `Zoom into ${r.name}` : undefined}
-        >
-          <title>{label}</title>
-        </rect>
+      <g key={r.id}>
+        {rect}
         {parts}
         {text}
       </g>,
     );
   }
   return <>{out}</>;
+});
+
+/**
+ * Search highlight without re-rendering the tiles: a veil dims everything, then the matching leaves are
+ * drawn again above it with a yellow outline (matching groups get the outline only).
+ */
+const SearchOverlay = memo(function SearchOverlay({
+  layout,
+  mode,
+  colors,
+  matches,
+}: Pick<TreemapProps, "layout" | "mode" | "colors"> & { matches: Set<string> }) {
+  const hits = layout.rects.filter((r) => matches.has(r.id));
+  return (
+    <g data-testid="treemap-search-overlay">
+      <rect
+        x={0}
+        y={0}
+        width={layout.width}
+        height={layout.height}
+        fill="rgb(238,241,245)"
+        opacity={0.72}
+        pointerEvents="none"
+      />
+      {hits.map((r) => (
+        <rect
+          key={r.id}
+          x={r.x}
+          y={r.y}
+          width={r.w}
+          height={r.h}
+          fill={r.isGroup ? "none" : css(tileFill(r, mode, colors))}
+          stroke="rgb(255,190,0)"
+          strokeWidth={2.5}
+          pointerEvents={r.isGroup ? "none" : undefined}
+          data-id={r.id}
+          data-testid="treemap-match"
+        >
+          <title>{r.name}</title>
+        </rect>
+      ))}
+    </g>
+  );
 });
 
 export function Treemap(props: TreemapProps) {
@@ -245,7 +295,10 @@ export function Treemap(props: TreemapProps) {
         data-culled={layout.culled}
         fontFamily={FONT}
       >
-        <Tiles layout={layout} mode={mode} colors={colors} search={search} exact={exact} />
+        <Tiles layout={layout} mode={mode} colors={colors} exact={exact} />
+        {search ? (
+          <SearchOverlay layout={layout} mode={mode} colors={colors} matches={search.matches} />
+        ) : null}
         {hover ? (
           <rect
             x={hover.r.x}

@@ -20,7 +20,7 @@ import { indexTree, layoutTreemap, pathTo, searchTree, sizeOf } from "../../tree
 import { readOpenClawDrawing } from "../../treemap/openclaw-map.ts";
 import { OpenClawMapView } from "../../treemap/openclaw-map-view.tsx";
 import { formatSize, Treemap } from "../../treemap/treemap.tsx";
-import { useElementWidth } from "../../treemap/use-size.ts";
+import { useMeasuredWidth } from "../../treemap/use-size.ts";
 import { fmtInt, fmtPct } from "../../ui/format.ts";
 import { isTyping } from "../../ui/shortcuts.tsx";
 import { QueryPanel } from "../../ui/status.tsx";
@@ -53,6 +53,14 @@ export function MapView({ agentId, sessionId, params }: SessionViewProps) {
 function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto: ContextMapDTO }) {
   const mode = parseMode(params.get("size"));
   const q = params.get("q") ?? "";
+  // Typing edits a draft; the URL (and the highlight) follow after a short pause.
+  const [qDraft, setQDraft] = useState(q);
+  useEffect(() => setQDraft(q), [q]);
+  useEffect(() => {
+    if (qDraft === q) return;
+    const t = setTimeout(() => setParams({ q: qDraft }, { replace: true }), 200);
+    return () => clearTimeout(t);
+  }, [qDraft, q]);
   const openclaw = useMemo(() => readOpenClawDrawing(dto), [dto]);
   const showOc = params.get("oc") === "1" && openclaw !== null;
   const index = indexTree(dto.root);
@@ -70,12 +78,15 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
 
   const boxRef = useRef<HTMLDivElement>(null);
   const svgHost = useRef<HTMLDivElement>(null);
-  const width = useElementWidth(boxRef);
-  const mapWidth = Math.max(320, width);
+  const measured = useMeasuredWidth(boxRef);
+  const mapWidth = Math.max(320, measured ?? 0);
   const mapHeight = Math.max(360, Math.min(760, Math.round(mapWidth * 0.56), window.innerHeight - 250));
   const layout = useMemo(
-    () => layoutTreemap(viewRoot, { width: mapWidth, height: mapHeight, mode }),
-    [viewRoot, mapWidth, mapHeight, mode],
+    () =>
+      measured === null
+        ? { rects: [], total: 0, width: 0, height: 0, culled: 0 }
+        : layoutTreemap(viewRoot, { width: mapWidth, height: mapHeight, mode }),
+    [viewRoot, mapWidth, mapHeight, mode, measured],
   );
   const search = useMemo(() => (q.trim() === "" ? null : searchTree(index, q)), [index, q]);
   const grandTotal = useMemo(() => layoutTotal(dto.root, mode), [dto, mode]);
@@ -181,11 +192,11 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
           type="search"
           placeholder="Find tiles…  ( / )"
           aria-label="Search tiles"
-          value={q}
+          value={qDraft}
           data-search-box
           data-testid="map-search"
           disabled={showOc}
-          onChange={(e) => setParams({ q: e.target.value }, { replace: true })}
+          onChange={(e) => setQDraft(e.target.value)}
         />
         {search ? (
           <span className="muted small" data-testid="map-search-count">
@@ -260,6 +271,8 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
           <div ref={svgHost}>
             {showOc && openclaw ? (
               <OpenClawMapView drawing={openclaw} width={mapWidth} />
+            ) : measured === null ? (
+              <div style={{ height: mapHeight }} />
             ) : layout.rects.length === 0 ? (
               <div className="empty-map" data-testid="map-empty">
                 Nothing to draw: every tile is 0 in this size mode.

@@ -59,16 +59,9 @@ export function buildScales(
   const gapMax = Math.max(ONE_HOUR * 1.5, opts.ttlMs * 1.5, ...gaps);
   const gapMin = Math.min(1000, ...gaps.map((g) => Math.max(g, 100)));
   const gs = scaleLog().domain([gapMin, gapMax]).range([opts.gapBottom, opts.gapTop]).clamp(true);
-  const gapTicks = [
-    1000,
-    10_000,
-    60_000,
-    FIVE_MIN,
-    30 * 60_000,
-    ONE_HOUR,
-    6 * ONE_HOUR,
-    24 * ONE_HOUR,
-  ].filter((t) => t >= gapMin && t <= gapMax);
+  const gapTicks = [1000, 10_000, 60_000, FIVE_MIN, ONE_HOUR, 6 * ONE_HOUR, 24 * ONE_HOUR].filter(
+    (t) => t >= gapMin && t <= gapMax,
+  );
   const charsMax = Math.max(
     opts.charWindow * 0.55,
     ...calls.map((c) => Math.max(c.totalCharsBefore, c.messageChars)),
