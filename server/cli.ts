@@ -208,7 +208,7 @@ async function main(argv: string[]): Promise<void> {
       const ref = requireSession(rt, values);
       if (!values.out) throw new UsageError("--out FILE is required");
       const { writeExport } = await import("./export/write-export.ts");
-      const redact = values["no-redact"] ? false : true;
+      const redact = !values["no-redact"];
       await writeExport(rt, ref, values.out, { redact });
       process.stderr.write(`clawscope: wrote ${values.out}${redact ? " (redacted)" : ""}\n`);
       return;

@@ -242,7 +242,7 @@ function storedReplyText(transcript: Transcript, commandIndex: number): string |
   if (!cmd?.id) return null;
   for (let i = commandIndex + 1; i < transcript.entries.length; i++) {
     const e = transcript.entries[i];
-    if (!e || e.type !== "message" || e.parentId !== cmd.id) continue;
+    if (e?.type !== "message" || e.parentId !== cmd.id) continue;
     const m = obj(e.raw, "message");
     if (!m || str(m, "role") !== "assistant" || !isTranscriptOnlyAssistant(m)) continue;
     const blocks = Array.isArray(m.content) ? m.content : [];
