@@ -1,0 +1,894 @@
+// Unit tests of the cache-TTL pruning pieces, per OpenClaw generation (spec pruning.md §1–§5,
+// transcript.md §6–§9). Synthetic transcripts are built to the real schema; the golden test
+// (test/golden/prune-replay.test.ts) checks the same code against real captures.
+
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import {
+  BRANCH_SUMMARY_PREFIX,
+  buildContextMessages,
+  COMPACTION_SUMMARY_PREFIX,
+  isTranscriptOnlyAssistant,
+} from "../../server/model/context-messages.ts";
+import type { LoadedSession, Transcript, TranscriptEntry, VersionInfo } from "../../server/model/session.ts";
+import { computeActiveBranch } from "../../server/model/tree.ts";
+import { resolveContextWindow } from "../../server/openclaw/context-window.ts";
+import { resolveEligibility } from "../../server/openclaw/eligibility.ts";
+import {
+  estimateMessageChars,
+  tokensFromChars,
+  weightedChars2026_7,
+  weightedChars2026_9,
+} from "../../server/openclaw/estimate.ts";
+import { makePrunerView, type PrunerSettings, softTrimCharsFor } from "../../server/openclaw/pruner-view.ts";
+import { pruneStateless } from "../../server/openclaw/pruning-2026-7.ts";
+import { pruneSticky, sourceHash } from "../../server/openclaw/pruning-2026-9.ts";
+import { parseDurationMs, resolvePruneSettings } from "../../server/openclaw/pruning-settings.ts";
+import { IMAGE_REMOVED_MARKER, joinToolResultText, softTrimText } from "../../server/openclaw/soft-trim.ts";
+import { globMatches, makeToolPredicate } from "../../server/openclaw/tool-glob.ts";
+import { previewToolResultAtCall, replayPruning } from "../../server/reports/prune-replay.ts";
+import type { JsonObject, JsonValue } from "../../shared/json.ts";
+import type { PruneOverrides } from "../../shared/prune.ts";
+
+const sha256Base64Url = (s: string): string => createHash("sha256").update(s).digest("base64url");
+
+// ---------------------------------------------------------------------------------------------------
+// Synthetic transcript builder (real entry shapes, transcript.md §2–§3)
+
+class Builder {
+  entries: TranscriptEntry[] = [];
+  private parent: string | null = null;
+  t = 1_800_000_000_000;
+  private tool = 0;
+  private run = 0;
+
+  add(raw: JsonObject): string {
+    const id = `e${this.entries.length}`;
+    const full: JsonObject = { ...raw, id, parentId: this.parent, timestamp: new Date(this.t).toISOString() };
+    this.entries.push({
+      index: this.entries.length,
+      type: String(raw.type),
+      id,
+      parentId: this.parent,
+      timestamp: new Date(this.t).toISOString(),
+      raw: full,
+    });
+    this.parent = id;
+    return id;
+  }
+  user(text: string, opts: { excluded?: boolean; sameRun?: boolean } = {}): string {
+    if (!opts.sameRun) this.run++;
+    const message: JsonObject = {
+      role: "user",
+      content: text,
+      timestamp: this.t,
+      idempotencyKey: `run${this.run}:user`,
+    };
+    if (opts.excluded) message.excludeFromContext = true;
+    return this.add({ type: "message", message });
+  }
+  assistant(content: JsonObject[], opts: { provider?: string; model?: string; stop?: string } = {}): string {
+    return this.add({
+      type: "message",
+      message: {
+        role: "assistant",
+        content,
+        provider: opts.provider ?? "anthropic",
+        model: opts.model ?? "claude-x",
+        api: "anthropic-messages",
+        stopReason: opts.stop ?? "stop",
+        timestamp: this.t,
+        responseId: `resp${this.entries.length}`,
+      },
+    });
+  }
+  /** assistant tool call + tool result of `text` (or content blocks). */
+  toolTurn(toolName: string, text: string | JsonObject[]): { callId: string; resultId: string } {
+    const callId = `toolu_${++this.tool}`;
+    this.assistant([{ type: "toolCall", id: callId, name: toolName, arguments: { n: this.tool } }], {
+      stop: "toolUse",
+    });
+    this.t += 10;
+    const content = typeof text === "string" ? [{ type: "text", text }] : text;
+    const resultId = this.add({
+      type: "message",
+      message: {
+        role: "toolResult",
+        toolCallId: callId,
+        toolName,
+        content,
+        isError: false,
+        timestamp: this.t,
+      },
+    });
+    return { callId, resultId };
+  }
+  marker(provider = "anthropic", modelId = "claude-x"): void {
+    this.add({
+      type: "custom",
+      customType: "openclaw.cache-ttl",
+      data: { timestamp: this.t, provider, modelId },
+    });
+  }
+  /** One attempt: user → tool turn → final assistant → cache-touch marker. */
+  turn(toolName: string, text: string, gapMs: number): string {
+    this.t += gapMs;
+    this.user(`do ${toolName}`);
+    this.t += 5;
+    const { callId } = this.toolTurn(toolName, text);
+    this.t += 5;
+    this.assistant([{ type: "text", text: "ok" }]);
+    this.t += 5;
+    this.marker();
+    return callId;
+  }
+  transcript(): Transcript {
+    const b = computeActiveBranch(this.entries, "synthetic");
+    return {
+      header: null,
+      version: 3,
+      entries: this.entries,
+      activeBranch: b.activeBranch,
+      leafIndex: b.leafIndex,
+      issues: b.issues,
+    };
+  }
+  session(family: VersionInfo["family"]): LoadedSession {
+    const transcript = this.transcript();
+    return {
+      summary: {
+        agentId: "main",
+        sessionId: "syn",
+        sessionKey: null,
+        storage: "jsonl",
+        archived: null,
+        updatedAt: null,
+        model: "claude-x",
+        provider: "anthropic",
+        entryCount: transcript.entries.length,
+        parseErrorCount: 0,
+        location: "syn",
+        sizeBytes: null,
+      },
+      entry: null,
+      transcript,
+      version: { appVersion: null, family, reason: "test" },
+      rebasedPaths: [],
+      issues: [],
+    };
+  }
+}
+
+function config(cp: JsonObject, contextWindow = 10_000): JsonObject {
+  return {
+    agents: { defaults: { contextPruning: cp } },
+    models: {
+      providers: {
+        anthropic: {
+          baseUrl: "http://127.0.0.1:1",
+          api: "anthropic-messages",
+          models: [{ id: "claude-x", contextWindow }],
+        },
+      },
+    },
+  };
+}
+
+const replay = (
+  b: Builder,
+  family: VersionInfo["family"],
+  cp: JsonObject,
+  overrides?: PruneOverrides,
+  cw = 10_000,
+) =>
+  replayPruning({
+    session: b.session(family),
+    config: config(cp, cw),
+    sha256Base64Url,
+    ...(overrides ? { overrides } : {}),
+  });
+
+const statesOf = (r: ReturnType<typeof replay>): string[] =>
+  r.calls.map((c) =>
+    Object.values(c.toolResults)
+      .map((s) => (s === "full" ? "F" : s === "soft-trim" ? "S" : "H"))
+      .join(""),
+  );
+
+// ---------------------------------------------------------------------------------------------------
+
+describe("ttl parsing (OpenClaw parseDurationMs, default unit minutes)", () => {
+  it.each([
+    ["5m", 300_000],
+    ["20s", 20_000],
+    ["1h", 3_600_000],
+    ["1h30m", 5_400_000],
+    ["2m500ms", 120_500],
+    ["1.5h", 5_400_000],
+    ["10", 600_000],
+    ["0", 0],
+    ["1D", 86_400_000],
+    [" 7S ", 7_000],
+  ])("%s → %d ms", (raw, ms) => {
+    expect(parseDurationMs(raw, "m")).toBe(ms);
+  });
+  it.each(["", "abc", "1h 30m", "-5m", "5 m", "m5", "1h30"])("%j is not a duration", (raw) => {
+    expect(parseDurationMs(raw, "m")).toBeNull();
+  });
+});
+
+describe("settings per generation", () => {
+  it("2026.7 defaults when only mode is set", () => {
+    const s = resolvePruneSettings({ config: config({ mode: "cache-ttl" }), algorithm: "2026.7" });
+    expect(s).toMatchObject({
+      mode: "cache-ttl",
+      ttlMs: 300_000,
+      keepLastAssistants: 3,
+      softTrimRatio: 0.3,
+      hardClearRatio: 0.5,
+      minPrunableToolChars: 50_000,
+      softTrim: { maxChars: 4000, headChars: 1500, tailChars: 1500 },
+      hardClear: { enabled: true, placeholder: "[Old tool result content cleared]" },
+      tools: { allow: [], deny: [] },
+    });
+    expect(s.sources.ttl).toBe("default");
+    expect(s.sources.mode).toBe("config");
+    expect(s.sources.keepLastAssistants).toBe("default");
+  });
+  it("2026.7 knobs are floored and clamped", () => {
+    const s = resolvePruneSettings({
+      config: config({
+        mode: "cache-ttl",
+        ttl: "1h30m",
+        keepLastAssistants: 2.7,
+        softTrimRatio: 1.5,
+        hardClearRatio: -1,
+        minPrunableToolChars: 99.9,
+        softTrim: { maxChars: 3000.5, headChars: -4, tailChars: 800 },
+        hardClear: { enabled: false, placeholder: "  [gone]  " },
+        tools: { allow: ["exec"], deny: ["ls", 5] },
+      }),
+      algorithm: "2026.7",
+    });
+    expect(s.ttlMs).toBe(5_400_000);
+    expect(s.keepLastAssistants).toBe(2);
+    expect(s.softTrimRatio).toBe(1);
+    expect(s.hardClearRatio).toBe(0);
+    expect(s.minPrunableToolChars).toBe(99);
+    expect(s.softTrim).toEqual({ maxChars: 3000, headChars: 0, tailChars: 800 });
+    expect(s.hardClear).toEqual({ enabled: false, placeholder: "[gone]" });
+    expect(s.tools).toEqual({ allow: ["exec"], deny: ["ls"] });
+    expect(s.sources.softTrimRatio).toBe("config");
+  });
+  it("2026.9 keeps the thresholds fixed and warns about removed knobs", () => {
+    const s = resolvePruneSettings({
+      config: config({ mode: "cache-ttl", softTrimRatio: 0.1, keepLastAssistants: 1 }),
+      algorithm: "2026.9",
+    });
+    expect(s.softTrimRatio).toBe(0.3);
+    expect(s.keepLastAssistants).toBe(3);
+    expect(s.sources.softTrimRatio).toBe("fixed");
+    expect(s.warnings.length).toBe(2);
+  });
+  it("bad ttl falls back to 5m; ttl 0 disables; empty placeholder keeps the default", () => {
+    const bad = resolvePruneSettings({
+      config: config({ mode: "cache-ttl", ttl: "soon" }),
+      algorithm: "2026.9",
+    });
+    expect(bad.ttlMs).toBe(300_000);
+    expect(bad.warnings[0]).toContain("soon");
+    const nonString = resolvePruneSettings({
+      config: config({ mode: "cache-ttl", ttl: 20 }),
+      algorithm: "2026.9",
+    });
+    expect(nonString.ttlMs).toBe(300_000);
+    const zero = resolvePruneSettings({
+      config: config({ mode: "cache-ttl", ttl: "0", hardClear: { placeholder: "   " } }),
+      algorithm: "2026.9",
+    });
+    expect(zero.ttlMs).toBe(0);
+    expect(zero.hardClear.placeholder).toBe("[Old tool result content cleared]");
+  });
+  it("Anthropic smart defaults fill an unset mode/ttl (cache-ttl, 1h); mode without ttl is 5m", () => {
+    const smart = resolvePruneSettings({ config: null, algorithm: "2026.9", anthropicSmartDefaults: true });
+    expect(smart).toMatchObject({ mode: "cache-ttl", ttlMs: 3_600_000 });
+    expect(smart.sources.mode).toBe("smart-default");
+    const manual = resolvePruneSettings({
+      config: config({ mode: "cache-ttl" }),
+      algorithm: "2026.9",
+      anthropicSmartDefaults: true,
+    });
+    expect(manual.ttlMs).toBe(300_000);
+    expect(resolvePruneSettings({ config: null, algorithm: "2026.9" }).mode).toBe("off");
+  });
+  it("overrides win and are labelled", () => {
+    const s = resolvePruneSettings({
+      config: config({ mode: "off", ttl: "20s" }),
+      algorithm: "2026.9",
+      overrides: { mode: "cache-ttl", ttl: "2m", softTrimRatio: 0.2, deny: ["read"], hardClear: false },
+    });
+    expect(s).toMatchObject({
+      mode: "cache-ttl",
+      ttlMs: 120_000,
+      softTrimRatio: 0.2,
+      tools: { deny: ["read"] },
+    });
+    expect(s.hardClear.enabled).toBe(false);
+    expect(s.sources.ttl).toBe("override");
+  });
+});
+
+describe("tool-name globs (pruning.md §4)", () => {
+  it("matches case-insensitively, anchored, with literal specials", () => {
+    expect(globMatches("READ*", " read_file ")).toBe(true);
+    expect(globMatches("*file", "read_file")).toBe(true);
+    expect(globMatches("read", "read_file")).toBe(false);
+    expect(globMatches("a.b", "axb")).toBe(false);
+    expect(globMatches("a.b", "A.B")).toBe(true);
+    expect(globMatches("*", "anything")).toBe(true);
+    expect(globMatches("  ", "x")).toBe(false);
+  });
+  it("deny wins; empty allow allows all; otherwise must match allow", () => {
+    const p = makeToolPredicate(["exec", "read*"], ["read_secret", "LS"]);
+    expect(p("exec")).toBe(true);
+    expect(p("Read_File")).toBe(true);
+    expect(p("read_secret")).toBe(false);
+    expect(p("ls")).toBe(false);
+    expect(p("write")).toBe(false);
+    const all = makeToolPredicate([], ["ls"]);
+    expect(all("write")).toBe(true);
+    expect(all("ls")).toBe(false);
+  });
+});
+
+describe("character estimates", () => {
+  it("2026.7 CJK weighting: CJK code point 4, astral CJK 4 (surrogate pair once), Latin unchanged", () => {
+    expect(weightedChars2026_7("abc")).toBe(3);
+    expect(weightedChars2026_7("字")).toBe(4);
+    expect(weightedChars2026_7("a字b")).toBe(6);
+    expect(weightedChars2026_7("\u{20000}")).toBe(4);
+    expect(weightedChars2026_7("한")).toBe(4);
+    expect(weightedChars2026_7("é")).toBe(1);
+  });
+  it("2026.9 weighted table: A 4, B 12, Cc 8, D 12, E 16", () => {
+    expect(weightedChars2026_9("字")).toBe(4); // U+5B57 class A
+    expect(weightedChars2026_9("·")).toBe(4); // U+00B7 class A
+    expect(weightedChars2026_9("\u9FA6")).toBe(12); // class B
+    expect(weightedChars2026_9("\u1100")).toBe(12); // Hangul Jamo, class B
+    expect(weightedChars2026_9("\u02C7")).toBe(8); // class Cc
+    expect(weightedChars2026_9("\uFF61")).toBe(8); // halfwidth, class Cc
+    expect(weightedChars2026_9("\u{1D360}")).toBe(12); // class D
+    expect(weightedChars2026_9("\u{20000}")).toBe(16); // class E
+    expect(weightedChars2026_9("\u{1F600}")).toBe(2); // emoji: plain length
+    expect(weightedChars2026_9("plain ascii")).toBe(11);
+  });
+  it("per-role estimates", () => {
+    const user: JsonObject = {
+      role: "user",
+      content: [
+        { type: "text", text: "字字" },
+        { type: "image", data: "x" },
+      ],
+    };
+    expect(estimateMessageChars("user", user, "2026.3")).toBe(2 + 8000);
+    expect(estimateMessageChars("user", user, "2026.7")).toBe(8 + 8000);
+    const assistant: JsonObject = {
+      role: "assistant",
+      content: [
+        { type: "text", text: "hi" },
+        { type: "thinking", thinking: "abc", thinkingSignature: "sig" },
+        { type: "toolCall", id: "t", name: "exec", arguments: { cmd: "字" } },
+      ],
+    };
+    expect(estimateMessageChars("assistant", assistant, "2026.3")).toBe(
+      2 + 3 + JSON.stringify({ cmd: "字" }).length,
+    );
+    expect(estimateMessageChars("assistant", assistant, "2026.9")).toBe(
+      2 + 3 + 3 + JSON.stringify({ cmd: "字" }).length,
+    );
+    const tr: JsonObject = { role: "toolResult", content: [{ type: "text", text: { a: 1 } }] };
+    expect(estimateMessageChars("toolResult", tr, "2026.9")).toBe(JSON.stringify({ a: 1 }).length);
+    expect(estimateMessageChars("compactionSummary", { role: "compactionSummary" }, "2026.9")).toBe(256);
+    expect(estimateMessageChars("custom", { role: "custom", content: "x".repeat(5000) }, "2026.7")).toBe(256);
+    expect(tokensFromChars(4001)).toBe(1001);
+  });
+});
+
+describe("soft-trim and hard-clear texts (byte-exact)", () => {
+  const cfg = { maxChars: 4000, headChars: 1500, tailChars: 1500 };
+  it("head … tail + note; 3,087 chars for a 5-digit N, 3,086 for a 4-digit N", () => {
+    const text = `${"h".repeat(1500)}${"m".repeat(12_000)}${"t".repeat(1500)}`;
+    const out = softTrimText({ text, hasImage: false }, cfg, { utf16Safe: true, imagesForceRewrite: true });
+    expect(out).toBe(
+      `${"h".repeat(1500)}\n...\n${"t".repeat(1500)}\n\n[Tool result trimmed: kept first 1500 chars and last 1500 chars of 15000 chars.]`,
+    );
+    expect(out?.length).toBe(3087);
+    const four = softTrimText({ text: "x".repeat(4001), hasImage: false }, cfg, {
+      utf16Safe: true,
+      imagesForceRewrite: true,
+    });
+    expect(four?.length).toBe(3086);
+    expect(
+      softTrimText({ text: "x".repeat(4000), hasImage: false }, cfg, {
+        utf16Safe: true,
+        imagesForceRewrite: true,
+      }),
+    ).toBeNull();
+  });
+  it("joins text parts with \\n; 7.1+ turns images into markers, 3.2 drops them", () => {
+    const content: JsonValue = [
+      { type: "text", text: "a" },
+      { type: "image", data: "x", mimeType: "image/png" },
+      { type: "text", text: "b" },
+    ];
+    expect(joinToolResultText(content, true).text).toBe(`a\n${IMAGE_REMOVED_MARKER}\nb`);
+    expect(joinToolResultText(content, false).text).toBe("a\nb");
+    // 7.1 / 9.x: a short result with images is still rewritten to one text block.
+    expect(
+      softTrimText(joinToolResultText(content, true), cfg, { utf16Safe: true, imagesForceRewrite: true }),
+    ).toBe(`a\n${IMAGE_REMOVED_MARKER}\nb`);
+  });
+  it("2026.9 slices UTF-16-safely; older generations slice plainly", () => {
+    const emoji = "\u{1F600}";
+    const text = `${"a".repeat(1499)}${emoji}${"b".repeat(5000)}${emoji}${"c".repeat(1499)}`;
+    const safe =
+      softTrimText({ text, hasImage: false }, cfg, { utf16Safe: true, imagesForceRewrite: true }) ?? "";
+    const head = safe.slice(0, safe.indexOf("\n...\n"));
+    expect(head).toBe("a".repeat(1499)); // the lone high surrogate is dropped
+    const tail = safe.slice(safe.indexOf("\n...\n") + 5, safe.indexOf("\n\n[Tool result trimmed"));
+    expect(tail).toBe("c".repeat(1499)); // the lone low surrogate is dropped
+    const plain =
+      softTrimText({ text, hasImage: false }, cfg, { utf16Safe: false, imagesForceRewrite: true }) ?? "";
+    expect(plain.slice(0, 1500)).toBe(`${"a".repeat(1499)}\uD83D`);
+  });
+});
+
+/** A pruner view over a built message list, with 7.1 knob settings. */
+function settingsFor(
+  messages: ReturnType<typeof buildContextMessages>,
+  flavor: "2026.3" | "2026.7" | "2026.9",
+  over: Partial<PrunerSettings> = {},
+): PrunerSettings {
+  const softTrim = { maxChars: 4000, headChars: 1500, tailChars: 1500 };
+  return {
+    keepLastAssistants: 3,
+    softTrimRatio: 0.3,
+    hardClearRatio: 0.5,
+    minPrunableToolChars: 50_000,
+    softTrim,
+    hardClearEnabled: true,
+    placeholder: "[Old tool result content cleared]",
+    isToolPrunable: makeToolPredicate([], []),
+    flavor,
+    softTrimChars: softTrimCharsFor(messages, softTrim, flavor),
+    ...over,
+  };
+}
+
+describe("stateless pruner (≤2026.7.1, §1.6)", () => {
+  /** bootstrap read before the first user message, then 5 tool turns of 20k chars each. */
+  function history(): { transcript: Transcript; ids: string[] } {
+    const b = new Builder();
+    b.toolTurn("read", "B".repeat(20_000)); // before the first user message: protected
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      b.user(`q${i}`);
+      ids.push(b.toolTurn("exec", String(i).repeat(20_000)).callId);
+      b.assistant([{ type: "text", text: "done" }]);
+    }
+    return { transcript: b.transcript(), ids };
+  }
+
+  it("soft-trims only between the first user message and the 3rd-last assistant", () => {
+    const { transcript } = history();
+    const msgs = buildContextMessages(transcript);
+    const view = makePrunerView(msgs, "2026.7", 75_000 * 4); // ratio 0.4: soft only
+    const r = pruneStateless(view, settingsFor(msgs, "2026.7"), false);
+    // 11 assistants; the 3rd-last is the tool call of turn 4 → results of turns 0–3 prunable, turn 4 protected.
+    const changed = [...r.changes.keys()].map(
+      (i) => msgs.find((m) => m.entryIndex === i)?.message.toolCallId,
+    );
+    expect(changed).toEqual(["toolu_2", "toolu_3", "toolu_4", "toolu_5"]);
+    expect([...r.changes.values()].every((c) => c.state === "soft-trim" && c.chars === 3087)).toBe(true);
+    expect(r.totalAfter).toBe(r.totalBefore - 4 * (20_000 - 3087));
+  });
+  it("keepLastAssistants moves the cutoff; 0 protects nothing; too few assistants → unchanged", () => {
+    const { transcript } = history();
+    const msgs = buildContextMessages(transcript);
+    const view = makePrunerView(msgs, "2026.7", 75_000 * 4);
+    expect(
+      pruneStateless(view, settingsFor(msgs, "2026.7", { keepLastAssistants: 5 }), false).changes.size,
+    ).toBe(3);
+    expect(
+      pruneStateless(view, settingsFor(msgs, "2026.7", { keepLastAssistants: 0 }), false).changes.size,
+    ).toBe(5);
+    const few = pruneStateless(view, settingsFor(msgs, "2026.7", { keepLastAssistants: 50 }), false);
+    expect(few.reason).toBe("too-few-assistants");
+  });
+  it("below softTrimRatio nothing happens", () => {
+    const { transcript } = history();
+    const msgs = buildContextMessages(transcript);
+    const r = pruneStateless(
+      makePrunerView(msgs, "2026.7", 1_000_000 * 4),
+      settingsFor(msgs, "2026.7"),
+      false,
+    );
+    expect(r.reason).toBe("below-soft-trim-ratio");
+    expect(r.changes.size).toBe(0);
+  });
+  it("hard-clears oldest first, stopping once below hardClearRatio; respects minPrunableToolChars and enabled", () => {
+    const { transcript } = history();
+    const msgs = buildContextMessages(transcript);
+    const view = makePrunerView(msgs, "2026.7", 30_000 * 4); // total ≈ 120k chars → ratio ≈ 1
+    const s = settingsFor(msgs, "2026.7", {
+      softTrim: { maxChars: 100_000, headChars: 1500, tailChars: 1500 },
+      minPrunableToolChars: 0,
+    });
+    s.softTrimChars = softTrimCharsFor(msgs, s.softTrim, "2026.7");
+    const r = pruneStateless(view, s, false);
+    const order = [...r.changes.entries()].filter(([, c]) => c.state === "hard-clear").map(([i]) => i);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(r.totalAfter / view.charWindow).toBeLessThan(0.5);
+    // Clearing stopped as soon as the ratio fell below 0.5: one fewer clear would still be ≥ 0.5.
+    expect((r.totalAfter + 20_000 - 33) / view.charWindow).toBeGreaterThanOrEqual(0.5);
+    expect(pruneStateless(view, { ...s, minPrunableToolChars: 10_000_000 }, false).changes.size).toBe(0);
+    expect(pruneStateless(view, { ...s, hardClearEnabled: false }, false).changes.size).toBe(0);
+  });
+  it("2026.3.2 never prunes results with images; 2026.7.1 turns them into markers", () => {
+    const b = new Builder();
+    for (let i = 0; i < 4; i++) {
+      b.user(`q${i}`);
+      b.toolTurn("browser", [
+        { type: "text", text: "shot" },
+        { type: "image", data: "AAAA", mimeType: "image/png" },
+      ]);
+      b.assistant([{ type: "text", text: "ok" }]);
+    }
+    const msgs = buildContextMessages(b.transcript());
+    const v32 = makePrunerView(msgs, "2026.3", 1000 * 4);
+    expect(pruneStateless(v32, settingsFor(msgs, "2026.3"), true).changes.size).toBe(0);
+    const v71 = makePrunerView(msgs, "2026.7", 1000 * 4);
+    const r71 = pruneStateless(v71, settingsFor(msgs, "2026.7", { hardClearEnabled: false }), false);
+    // 8 assistants: the 3rd-last is turn 2's reply → the results of turns 0–2 are rewritten.
+    const markerText = `shot\n${IMAGE_REMOVED_MARKER}`;
+    expect([...r71.changes.values()].map((c) => c.chars)).toEqual([
+      markerText.length,
+      markerText.length,
+      markerText.length,
+    ]);
+  });
+});
+
+describe("sticky pruner (2026.9.x, §2.4)", () => {
+  it("skips hard results, keeps soft ones soft but eligible for hard clear", () => {
+    const b = new Builder();
+    const resultIdx: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      b.user(`q${i}`);
+      b.toolTurn("exec", String(i).repeat(20_000));
+      resultIdx.push(b.entries.length - 1);
+      b.assistant([{ type: "text", text: "ok" }]);
+    }
+    const msgs = buildContextMessages(b.transcript());
+    const view = makePrunerView(msgs, "2026.9", 40_000 * 4);
+    const [r0, r1] = resultIdx;
+    const proj = new Map([
+      [r0 ?? -1, { mode: "hard" as const, chars: 33 }],
+      [r1 ?? -1, { mode: "soft" as const, chars: 3087 }],
+    ]);
+    const projected = { ...view, totalChars: view.totalChars - (20_000 - 33) - (20_000 - 3087) };
+    const noSoft = settingsFor(msgs, "2026.9", { minPrunableToolChars: 0, softTrimChars: () => null });
+    const r = pruneSticky({ ...projected, charWindow: 20_000 * 4 }, proj, noSoft);
+    expect(r.changes.has(r0 ?? -1)).toBe(false); // hard stays hard, not re-cleared
+    expect(r.changes.get(r1 ?? -1)?.state).toBe("hard-clear"); // soft → hard (oldest eligible first)
+  });
+});
+
+describe("replay: TTL clock, rounds and stickiness", () => {
+  it("never prunes on the first run; prunes after an idle gap ≥ ttl from the cache-touch marker", () => {
+    const b = new Builder();
+    for (let i = 0; i < 4; i++) b.turn("exec", String(i).repeat(6000), 1000);
+    b.turn("exec", "z".repeat(100), 60_000);
+    const r = replay(b, "2026.9", { mode: "cache-ttl", ttl: "30s" });
+    expect(r.calls[0]?.gate).toBe("no-cache-touch");
+    expect(r.calls[2]?.gate).toBe("ttl-not-expired");
+    const roundCall = r.calls.findIndex((c) => c.round !== "none");
+    expect(roundCall).toBe(8); // first call of the 5th turn
+    expect(r.calls[8]?.idleMs).toBeGreaterThanOrEqual(30_000);
+    // 8 assistants in the list: the 3rd-last is turn 2's reply → turns 0–2 soft, turn 3 protected.
+    expect(statesOf(r)[8]).toBe("SSSF");
+    // 2026.9.x is sticky: the next call (inside the renewed TTL) still sends them soft-trimmed.
+    expect(statesOf(r)[9]).toBe("SSSFF");
+    expect(r.calls[9]?.ttlExpired).toBe(false);
+  });
+  it("≤2026.7.1 is stateless: the next call inside the renewed TTL goes out unpruned", () => {
+    const b = new Builder();
+    for (let i = 0; i < 4; i++) b.turn("exec", String(i).repeat(6000), 1000);
+    b.turn("exec", "z".repeat(100), 60_000);
+    const r = replay(b, "2026.7", { mode: "cache-ttl", ttl: "30s" });
+    expect(statesOf(r)[8]).toBe("SSSF");
+    expect(statesOf(r)[9]).toBe("FFFFF");
+    expect(r.calls[9]?.details.filter((d) => d.changedThisCall).length).toBe(3);
+  });
+  it("7.1 matches markers by provider/model; 3.2 ignores them", () => {
+    const b = new Builder();
+    for (let i = 0; i < 4; i++) b.turn("exec", String(i).repeat(6000), 1000);
+    b.t += 60_000;
+    b.marker("openai", "gpt-x"); // a recent marker for another model
+    b.turn("exec", "z".repeat(100), 1000);
+    const r71 = replay(b, "2026.7", { mode: "cache-ttl", ttl: "30s" });
+    expect(r71.calls[8]?.ttlExpired).toBe(true);
+    expect(r71.calls[8]?.round).toBe("soft-trim");
+    const r32 = replay(b, "2026.3", { mode: "cache-ttl", ttl: "30s" });
+    expect(r32.calls[8]?.ttlExpired).toBe(false);
+    expect(r32.calls[8]?.gate).toBe("ttl-not-expired");
+  });
+  it("2026.9 refreshes the clock after every successful request inside a long tool loop", () => {
+    const b = new Builder();
+    b.turn("exec", "a".repeat(6000), 0);
+    b.t += 1000;
+    b.user("long loop");
+    for (let i = 0; i < 5; i++) {
+      b.t += 20_000; // each call 20 s after the previous one, ttl 30 s
+      b.toolTurn("exec", String(i).repeat(6000));
+    }
+    b.t += 20_000;
+    b.assistant([{ type: "text", text: "done" }]);
+    const r9 = replay(b, "2026.9", { mode: "cache-ttl", ttl: "30s" });
+    expect(r9.calls.slice(3).every((c) => !c.ttlExpired)).toBe(true);
+    // 7.1 does not refresh on success: the clock stays at the attempt-start marker.
+    const r7 = replay(b, "2026.7", { mode: "cache-ttl", ttl: "30s" });
+    expect(r7.calls.slice(3).some((c) => c.ttlExpired)).toBe(true);
+  });
+  it("mode off and ttl 0 never open a round; what-if overrides do", () => {
+    const b = new Builder();
+    for (let i = 0; i < 4; i++) b.turn("exec", String(i).repeat(6000), 1000);
+    b.turn("exec", "z".repeat(100), 60_000);
+    expect(replay(b, "2026.9", { mode: "off", ttl: "30s" }).rounds).toBe(0);
+    expect(
+      replay(b, "2026.9", { mode: "cache-ttl", ttl: "0" }).calls.every((c) => c.gate === "ttl-disabled"),
+    ).toBe(true);
+    expect(replay(b, "2026.9", { mode: "off" }, { mode: "cache-ttl", ttl: "30s" }).rounds).toBe(1);
+    // deny the tool: nothing prunable
+    expect(replay(b, "2026.9", { mode: "cache-ttl", ttl: "30s", tools: { deny: ["EXEC"] } }).rounds).toBe(0);
+  });
+  it("next: TTL countdown and a prediction without mutating the replay", () => {
+    const b = new Builder();
+    for (let i = 0; i < 5; i++) b.turn("exec", String(i).repeat(6000), 1000);
+    const last = b.t;
+    const s = b.session("2026.9");
+    const cfg = config({ mode: "cache-ttl", ttl: "30s" });
+    const soon = replayPruning({ session: s, config: cfg, sha256Base64Url, at: last + 10_000 });
+    expect(soon.next.ttlExpired).toBe(false);
+    expect(soon.next.wouldPrune).toBe(false);
+    expect(soon.next.msUntilTtlExpiry).toBe(20_000);
+    expect(soon.next.prediction).toContain("TTL expires in 20s");
+    const later = replayPruning({ session: s, config: cfg, sha256Base64Url, at: last + 60_000 });
+    expect(later.next.ttlExpired).toBe(true);
+    expect(later.next.wouldPrune).toBe(true);
+    // + the hypothetical user message: 10 assistants, the 3rd-last is turn 3's reply.
+    expect(Object.values(later.next.toolResults)).toEqual([
+      "soft-trim",
+      "soft-trim",
+      "soft-trim",
+      "soft-trim",
+      "full",
+    ]);
+    expect(later.calls).toEqual(soon.calls);
+  });
+  it("preview shows head … tail + note, or the placeholder", () => {
+    const b = new Builder();
+    for (let i = 0; i < 4; i++) b.turn("exec", `${"x".repeat(3000)}${i}${"y".repeat(3000)}`, 1000);
+    b.turn("exec", "z", 60_000);
+    const session = b.session("2026.9");
+    const r = replayPruning({ session, config: config({ mode: "cache-ttl", ttl: "30s" }), sha256Base64Url });
+    const p = previewToolResultAtCall({ session, replay: r, callIndex: 8, toolCallId: "toolu_1" });
+    expect(p?.state).toBe("soft-trim");
+    expect(p?.after).toBe(
+      `${"x".repeat(1500)}\n...\n${"y".repeat(1500)}\n\n[Tool result trimmed: kept first 1500 chars and last 1500 chars of 6001 chars.]`,
+    );
+    expect(p?.before.length).toBe(6001);
+  });
+});
+
+describe("replay: snapshot restore (2026.9 markers)", () => {
+  function withSnapshot(hashText: string): Builder {
+    const b = new Builder();
+    const ids: { callId: string; ts: number }[] = [];
+    for (let i = 0; i < 4; i++) {
+      b.turn("exec", String(i).repeat(6000), 1000);
+      const tr = b.entries.findLast(
+        (e) => e.raw.message !== undefined && JSON.stringify(e.raw).includes('"toolResult"'),
+      );
+      const m = tr?.raw.message;
+      if (m && typeof m === "object" && !Array.isArray(m))
+        ids.push({ callId: String(m.toolCallId), ts: Number(m.timestamp) });
+    }
+    const first = ids[0];
+    if (!first) throw new Error("no result");
+    const key = `tool:${first.callId}:${first.ts}`;
+    b.add({
+      type: "custom",
+      customType: "openclaw.cache-ttl",
+      data: {
+        prunedToolResults: [{ key, mode: "hard", placeholder: "[cleared by snapshot]" }],
+        ambiguousToolResultBaseKeys: [],
+        frozenToolResults: [
+          { key, sourceHash: sourceHash([{ type: "text", text: hashText }], sha256Base64Url) },
+        ],
+      },
+    });
+    b.turn("exec", "z", 1000);
+    return b;
+  }
+  it("restores a hard projection whose sourceHash matches", () => {
+    const r = replay(withSnapshot("0".repeat(6000)), "2026.9", { mode: "cache-ttl", ttl: "1h" });
+    expect(statesOf(r).at(-1)).toBe("HFFFF");
+    expect(r.calls.at(-1)?.details[0]?.charsSent).toBe("[cleared by snapshot]".length);
+  });
+  it("drops a mark whose sourceHash no longer matches, and flags the disagreement", () => {
+    const r = replay(withSnapshot("something else"), "2026.9", { mode: "cache-ttl", ttl: "1h" });
+    expect(statesOf(r).at(-1)).toBe("FFFFF");
+    expect(r.calls.at(-1)?.snapshotCheck.status).toBe("mismatch");
+    expect(r.snapshotMismatchCalls).toBeGreaterThan(0);
+  });
+});
+
+describe("model-context list (transcript.md §6–§8)", () => {
+  it("windows at the last compaction: summary + kept path entries + later entries", () => {
+    const b = new Builder();
+    b.user("old");
+    b.assistant([{ type: "text", text: "a0" }]);
+    const kept = b.user("kept");
+    b.assistant([{ type: "text", text: "a1" }]);
+    b.add({ type: "compaction", summary: "first", firstKeptEntryId: "e0", tokensBefore: 1 });
+    b.user("mid");
+    b.add({ type: "compaction", summary: "S", firstKeptEntryId: kept, tokensBefore: 1 });
+    b.user("after");
+    const msgs = buildContextMessages(b.transcript());
+    expect(msgs.map((m) => m.role)).toEqual(["compactionSummary", "user", "assistant", "user", "user"]);
+    expect(msgs[0]?.message.content).toEqual([
+      { type: "text", text: `${COMPACTION_SUMMARY_PREFIX}S\n</summary>` },
+    ]);
+    // beforeIndex: the list a call at entry 4 saw (before the compactions)
+    expect(buildContextMessages(b.transcript(), { beforeIndex: 4 }).length).toBe(4);
+  });
+  it("drops transcript-only assistants, excludeFromContext pairs, custom/label rows; keeps custom_message and branch summaries", () => {
+    const b = new Builder();
+    b.user("hi");
+    b.add({ type: "custom", customType: "model-snapshot", data: {} });
+    b.add({ type: "label", targetId: "e0", label: "x" });
+    b.assistant([{ type: "text", text: "injected" }], { provider: "openclaw", model: "gateway-injected" });
+    b.user("/status", { excluded: true });
+    b.add({
+      type: "message",
+      message: { role: "assistant", content: [], provider: "openclaw", model: "x", excludeFromContext: true },
+    });
+    b.add({ type: "custom_message", customType: "openclaw.sessions_yield", content: "wait", display: false });
+    b.add({ type: "branch_summary", fromId: "e0", summary: "" });
+    b.add({ type: "branch_summary", fromId: "e0", summary: "B" });
+    b.add({ type: "model_change", provider: "anthropic", modelId: "m" });
+    const msgs = buildContextMessages(b.transcript());
+    expect(msgs.map((m) => m.role)).toEqual(["user", "custom", "branchSummary"]);
+    expect(msgs[2]?.message.content).toEqual([{ type: "text", text: `${BRANCH_SUMMARY_PREFIX}B</summary>` }]);
+  });
+  it("starts after the newest reset", () => {
+    const b = new Builder();
+    b.user("before");
+    b.add({ type: "reset", reason: "new" });
+    b.user("after");
+    expect(buildContextMessages(b.transcript()).map((m) => m.message.content)).toEqual(["after"]);
+  });
+  it("isTranscriptOnlyAssistant", () => {
+    expect(isTranscriptOnlyAssistant({ provider: "openclaw", model: "delivery-mirror" })).toBe(true);
+    expect(isTranscriptOnlyAssistant({ provider: "clawdbot", model: "delivery-mirror" })).toBe(true);
+    expect(
+      isTranscriptOnlyAssistant({ provider: "x", openclawDeliveryMirror: { kind: "channel-final" } }),
+    ).toBe(true);
+    expect(isTranscriptOnlyAssistant({ provider: "openclaw", model: "gpt" })).toBe(false);
+    expect(isTranscriptOnlyAssistant({ provider: "anthropic", model: "gateway-injected" })).toBe(false);
+  });
+});
+
+describe("eligibility and context window", () => {
+  const base = { modelId: "claude-x", config: null } as const;
+  it("eligibility per generation", () => {
+    expect(
+      resolveEligibility({
+        ...base,
+        algorithm: "2026.7",
+        provider: "openai",
+        modelId: "gpt-5",
+        api: "openai-responses",
+      }).path,
+    ).toBe("none");
+    expect(
+      resolveEligibility({ ...base, algorithm: "2026.7", provider: "custom", api: "anthropic-messages" })
+        .path,
+    ).toBe("client");
+    expect(
+      resolveEligibility({ ...base, algorithm: "2026.3", provider: "custom", api: "anthropic-messages" })
+        .path,
+    ).toBe("none");
+    expect(
+      resolveEligibility({
+        ...base,
+        algorithm: "2026.3",
+        provider: "openrouter",
+        modelId: "moonshotai/kimi",
+        api: null,
+      }).path,
+    ).toBe("client");
+    expect(
+      resolveEligibility({
+        ...base,
+        algorithm: "2026.7",
+        provider: "google",
+        modelId: "gemini-2.5-pro",
+        api: "google-generative-ai",
+      }).path,
+    ).toBe("client");
+    expect(
+      resolveEligibility({
+        ...base,
+        algorithm: "2026.7",
+        provider: "amazon-bedrock",
+        modelId: "anthropic.claude-3",
+        api: null,
+      }).path,
+    ).toBe("client");
+  });
+  it("2026.9 direct Anthropic API → server-side; custom base URL or OAuth token → client", () => {
+    const direct = resolveEligibility({
+      ...base,
+      algorithm: "2026.9",
+      provider: "anthropic",
+      api: "anthropic-messages",
+    });
+    expect(direct.path).toBe("server-side");
+    const viaHost = (baseUrl: string, apiKey?: string) =>
+      resolveEligibility({
+        ...base,
+        algorithm: "2026.9",
+        provider: "anthropic",
+        api: "anthropic-messages",
+        config: { models: { providers: { anthropic: { baseUrl, ...(apiKey ? { apiKey } : {}) } } } },
+      }).path;
+    expect(viaHost("https://api.anthropic.com/v1")).toBe("server-side");
+    expect(viaHost("http://127.0.0.1:18080")).toBe("client");
+    expect(viaHost("", "sk-ant-oat01-abc")).toBe("client");
+    expect(
+      resolveEligibility({ ...base, algorithm: "2026.7", provider: "anthropic", api: "anthropic-messages" })
+        .path,
+    ).toBe("client");
+  });
+  it("context window: config → stored budget → stored contextTokens → 200000, capped by agents.defaults.contextTokens", () => {
+    const cfg = config({}, 100_000);
+    expect(
+      resolveContextWindow({ config: cfg, provider: "anthropic", modelId: "claude-x", entry: null }).tokens,
+    ).toBe(100_000);
+    const entry = { contextTokens: 60_000, contextBudgetStatus: { contextTokenBudget: 120_000 } };
+    expect(
+      resolveContextWindow({ config: null, provider: "anthropic", modelId: "claude-x", entry }).tokens,
+    ).toBe(120_000);
+    expect(
+      resolveContextWindow({
+        config: null,
+        provider: "anthropic",
+        modelId: "claude-x",
+        entry: { contextTokens: 60_000 },
+      }).tokens,
+    ).toBe(60_000);
+    expect(resolveContextWindow({ config: null, provider: null, modelId: null, entry: null }).tokens).toBe(
+      200_000,
+    );
+    const capped = { ...cfg, agents: { defaults: { contextTokens: 50_000 } } };
+    const w = resolveContextWindow({
+      config: capped,
+      provider: "anthropic",
+      modelId: "claude-x",
+      entry: null,
+    });
+    expect(w).toEqual({ tokens: 50_000, source: "agents.defaults.contextTokens (cap)" });
+  });
+});
