@@ -68,7 +68,8 @@ export interface CostReportInput {
 /** ESTIMATE used to turn removed chars into tokens (labelled wherever it is used). */
 const CHARS_PER_TOKEN = 4;
 
-interface CallRow extends ModelCall {
+/** A model call with what the cost report needs beyond the cache lineage. */
+export interface CallRow extends ModelCall {
   responseId: string | null;
   stopReason: string | null;
   recordedCost: number | null;
