@@ -2,7 +2,7 @@
 // state (test/fixtures/s1-cache-ttl-default: SessionEntry + transcript copied from the real 2026.9.6 capture) and on
 // hand-built cases whose layout is computed by hand.
 
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
@@ -62,6 +62,16 @@ function loadScenario(
     .toString("utf8")
     .split("\n")
     .filter((l) => l.trim() !== "");
+  return { entry, report, session: sessionFromLines(lines, entry, SESSION_ID, scenario, family) };
+}
+
+function sessionFromLines(
+  lines: string[],
+  entry: JsonObject,
+  SESSION_ID: string,
+  scenario: string,
+  family: "2026.3" | "2026.7" | "2026.9",
+): LoadedSession {
   const entries: TranscriptEntry[] = lines.map((line, index) => {
     const raw: unknown = JSON.parse(line);
     if (!isObject(raw)) throw new Error("bad line");
@@ -101,11 +111,11 @@ function loadScenario(
     },
     entry,
     transcript,
-    version: { appVersion: family === "2026.9" ? "2026.9.6" : "2026.7.1", family, reason: "fixture" },
+    version: { appVersion: null, family, reason: "fixture" },
     rebasedPaths: [],
     issues: [],
   };
-  return { entry, report, session };
+  return session;
 }
 
 /** Model-context list for s1 (no compaction): branch messages minus excludeFromContext and transcript-only replies. */
@@ -744,5 +754,50 @@ describe("buildOpenClawMap (the OpenClaw map toggle)", () => {
       cacheWrite: num(s1.entry, "cacheWrite"),
     });
     expect((usage?.input ?? 0) + (usage?.cacheRead ?? 0) + (usage?.cacheWrite ?? 0)).toBe(29_192);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Real JSONL-era data (2026.2–2026.4, scrubbed): ../shared/corpus, read in place.
+
+const CORPUS = path.resolve(__dirname, "../../../shared/corpus/state-branches-images/agents/main/sessions");
+const corpusPresent = existsSync(path.join(CORPUS, "sessions.json"));
+if (!corpusPresent) console.warn(`context-map corpus test skipped: ${CORPUS} not found`);
+
+describe.skipIf(!corpusPresent)("corpus state-branches-images (E1/E2 report, images, thinking)", () => {
+  it("builds the map: image tiles count 8,000 chars, sums hold, base64 never reaches the tokenizer texts", () => {
+    const store: unknown = JSON.parse(readFileSync(path.join(CORPUS, "sessions.json"), "utf8"));
+    const entry = isObject(store) ? obj(store, "agent:main:main") : undefined;
+    const sessionId = str(entry, "sessionId") ?? "";
+    const lines = readFileSync(path.join(CORPUS, `${sessionId}.jsonl`), "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "");
+    if (!entry) throw new Error("corpus entry missing");
+    const session = sessionFromLines(lines, entry, sessionId, "corpus", "2026.3");
+    const messages = s1ContextMessages(session);
+    const report = obj(entry, "systemPromptReport") ?? null;
+    const dto = buildContextMap({
+      session,
+      report,
+      contextMessages: messages,
+      lastCallUsage: lastCallUsageOf(messages),
+      windowTokens: num(entry, "contextTokens") ?? null,
+    });
+    walk(dto.root, (n) => {
+      if (n.children?.length) expect(n.chars).toBe(n.children.reduce((s, c) => s + c.chars, 0));
+    });
+    const imageUsers = messages.filter(
+      (m) =>
+        m.role === "user" && (arr(m.message, "content") ?? []).some((b) => isObject(b) && b.type === "image"),
+    );
+    expect(imageUsers.length).toBeGreaterThan(0); // the corpus README: 1 user image message
+    const ids = new Set(leaves(dto.root).map((l) => l.id));
+    const imageLeaf = leaves(dto.root).find((l) => l.source.includes("image(s)"));
+    expect(imageLeaf?.chars).toBeGreaterThanOrEqual(8000);
+    expect(ids.size).toBe(leaves(dto.root).length);
+    const texts = contextMapTokenTexts(session, messages);
+    expect(texts.some((t) => /[A-Za-z0-9+/]{2000,}/.test(t.text))).toBe(false);
+    expect(buildOpenClawMap(session)).toEqual({ available: false, text: MAP_UNKNOWN_MODE_2026_3 });
+    expect(dto.untracked.tokens === null || dto.untracked.tokens >= 0).toBe(true);
   });
 });
