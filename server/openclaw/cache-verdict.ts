@@ -558,8 +558,3 @@ export function cacheTtlForRetention(retention: CacheRetention | null, source: s
     source: `${retention === "long" ? "1 h" : retention === "short" ? "5 min" : "no cache"} (${source})`,
   };
 }
-
-/** Numeric usage field helper shared with the cost report. */
-export function usageNumber(usage: JsonObject | undefined, key: string): number {
-  return num(usage, key) ?? 0;
-}
