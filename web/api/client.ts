@@ -1,6 +1,6 @@
 // Fetch wrapper for the clawscope API. Every error becomes an ApiError carrying the server's
 // `{error: {code, message, issues?}}` body (located parse issues are shown by the error panel).
-// The server's route types (server/app.ts AppType) are not imported yet: the DTOs come from shared/.
+// Paths come from routes.ts (typed by the server's AppType); the DTO types come from shared/.
 
 import { isArray, isObject, num, str } from "../../shared/json.ts";
 import type { ParseIssue } from "../../shared/session.ts";
@@ -73,10 +73,6 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
     throw new ApiError(res.status, "invalid-json", `The server sent a non-JSON answer for ${path}`, []);
   // The DTO shape is the server's contract (shared/*.ts); it is not re-validated field by field here.
   return body as T;
-}
-
-export function sessionApiPath(agentId: string, sessionId: string, leaf: string): string {
-  return `/api/sessions/${encodeURIComponent(agentId)}/${encodeURIComponent(sessionId)}/${leaf}`;
 }
 
 /** Build a query string from defined, non-empty values. */

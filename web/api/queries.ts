@@ -6,7 +6,8 @@ import type { ContextMapDTO } from "../../shared/map.ts";
 import type { PruneReplayDTO } from "../../shared/prune.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
-import { getJson, queryString, sessionApiPath } from "./client.ts";
+import { getJson, queryString } from "./client.ts";
+import { allCostRoute, sessionRoute as sessionApiPath, sessionsRoute, stateRoute } from "./routes.ts";
 import type { SessionsDTO, StateDTO } from "./types.ts";
 
 export const keys = {
@@ -19,14 +20,14 @@ export const keys = {
 export const stateQuery = () =>
   queryOptions({
     queryKey: keys.state,
-    queryFn: ({ signal }) => getJson<StateDTO>("/api/state", signal),
+    queryFn: ({ signal }) => getJson<StateDTO>(stateRoute(), signal),
     staleTime: Number.POSITIVE_INFINITY,
   });
 
 export const sessionsQuery = () =>
   queryOptions({
     queryKey: keys.sessions,
-    queryFn: ({ signal }) => getJson<SessionsDTO>("/api/sessions", signal),
+    queryFn: ({ signal }) => getJson<SessionsDTO>(sessionsRoute(), signal),
   });
 
 export const mapQuery = (agentId: string, sessionId: string) =>
@@ -103,7 +104,7 @@ export const costQuery = (agentId: string, sessionId: string) =>
 export const allCostQuery = () =>
   queryOptions({
     queryKey: keys.allCost,
-    queryFn: ({ signal }) => getJson<CostAllDTO>("/api/cost", signal),
+    queryFn: ({ signal }) => getJson<CostAllDTO>(allCostRoute(), signal),
   });
 
 export { queryString };
