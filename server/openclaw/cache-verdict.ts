@@ -6,7 +6,7 @@
 // Expected read of n ≈ the prefix m left cached = P(m) − input(m) (§5 "expected read of call n").
 
 import type { CacheVerdict, PrefixChangeCause, VerdictEvidence } from "../../shared/cost.ts";
-import { arr, isObject, type JsonObject, type JsonValue, num, obj, str } from "../../shared/json.ts";
+import { arr, isObject, type JsonObject, type JsonValue, obj, str } from "../../shared/json.ts";
 import type { Transcript, TranscriptEntry } from "../model/session.ts";
 import { indexById } from "../model/tree.ts";
 
