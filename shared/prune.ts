@@ -124,6 +124,11 @@ export interface PruneCallDTO {
   charsRemoved: number;
   softTrimmedNow: number;
   hardClearedNow: number;
+  /**
+   * One row per tool result in the context list at this call (same order as the list). Built lazily
+   * on first access (the replay itself stays linear); for very large sessions an API may send the
+   * rows of the selected call only.
+   */
   details: PruneToolResultDTO[];
   /** 2026.9: comparison with the persisted `openclaw.cache-ttl` snapshot written before this request. */
   snapshotCheck: {

@@ -774,7 +774,6 @@ export function replayPruning(input: ReplayInput): PruneReplayDTO {
               const prev = stateAt(tr.entryIndex, callIndex - 1);
               const changedThisCall = changes.has(tr.entryIndex) || now.state !== prev.state;
               const live = liveForm?.has(tr.entryIndex) === true;
-              if (now.state === "full" && !changedThisCall && !live) continue;
               const d: PruneToolResultDTO = {
                 toolCallId: tr.toolCallId,
                 toolName: tr.toolName,

@@ -191,6 +191,14 @@ describe.each(present)("pruning replay vs wire: %s", (name) => {
       const replay = replayPruning({ session, config, sha256Base64Url, useSnapshots });
       expect(replay.calls.length).toBe(calls.length);
       const { compared, exceptions } = compareAll(name, replay, calls);
+      // The CLI prints JSON.stringify(dto): the lazily built per-call fields must survive it.
+      const json: { calls: { toolResults: Record<string, string>; details: unknown[] }[] } = JSON.parse(
+        JSON.stringify(replay),
+      );
+      expect(json.calls.map((c) => c.toolResults)).toEqual(replay.calls.map((c) => ({ ...c.toolResults })));
+      expect(json.calls.map((c) => c.details.length)).toEqual(
+        replay.calls.map((c) => Object.keys(c.toolResults).length),
+      );
       expect(compared).toBeGreaterThan(0);
       if (name === "j1-jsonl-cache-ttl-default") {
         // The only 'changed' states of j1 are the live-capped read (calls 3–8), predicted full and flagged.
