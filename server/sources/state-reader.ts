@@ -9,20 +9,27 @@
 // Request-supplied ids must match SAFE_ID (no `/`, no `..`) and every opened path must stay under the
 // state dir after realpath — a hostile ref or symlink cannot read other files.
 
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { isObject, type JsonObject, str } from "../../shared/json.ts";
 import type { LoadedSession, ParseIssue, SessionRef, SessionSummary, Transcript } from "../model/session.ts";
 import { detectJsonlVersion } from "./detect-version.ts";
 import { type DiscoveredAgent, type DiscoveredState, discoverState, isSafeId } from "./discover.ts";
-import { countLineErrors, parseTranscriptBytes } from "./jsonl/read-transcript.ts";
+import { countLineErrors } from "./jsonl/read-transcript.ts";
 import {
   type JsonlSessionRow,
   listJsonlSessions,
   summaryTimesAndModel,
   transcriptTail,
 } from "./jsonl/sessions-store.ts";
-import { listSqliteSessions, loadSqliteSession } from "./sqlite/sqlite-source.ts";
+import { HALF_LINE_GRACE_MS, type JsonlTailState, loadJsonlIncremental } from "./jsonl/tail.ts";
+import {
+  listSqliteSessions,
+  loadSqliteSession,
+  type SqliteEventsState,
+  sqliteEventsState,
+  sqliteExtras,
+} from "./sqlite/sqlite-source.ts";
 
 export interface LoadError {
   error: { code: string; message: string; status: 404 | 422 | 500 };
@@ -60,6 +67,59 @@ interface ListedRow {
 interface CachedTranscript {
   identity: string;
   transcript: Transcript;
+  /** Incremental-read state (server/sources/jsonl/tail.ts). */
+  tail: JsonlTailState;
+  mtimeMs: number;
+  /** An unterminated last line waits for its newline (re-read once the grace period has passed). */
+  pendingWaiting: boolean;
+  /** The SessionEntry the transcript was returned with (JSON text). */
+  entryKey: string;
+}
+
+interface CachedSqlite {
+  events: SqliteEventsState;
+  transcript: Transcript;
+  /** Summary + SessionEntry the transcript was returned with (JSON text). */
+  metaKey: string;
+}
+
+/** How a transcript object was produced (live updates: tests and diagnostics). */
+export interface TranscriptLoadInfo {
+  loadedBy: "full" | "tail" | "sqlite-full" | "sqlite-incremental";
+  /** Entries read by this load (all of them for a full read). */
+  appendedEntries: number;
+}
+
+const loadInfo = new WeakMap<Transcript, TranscriptLoadInfo>();
+
+/** How `transcript` was read, for transcripts returned by a StateReader (null otherwise). */
+export function transcriptLoadInfo(transcript: Transcript): TranscriptLoadInfo | null {
+  return loadInfo.get(transcript) ?? null;
+}
+
+/**
+ * A new Transcript object with the same content. Reports are memoised per Transcript object
+ * (session-service.ts) but also read the SessionEntry: when only the entry changed (OpenClaw rewrites
+ * sessions.json / session_nodes after a run), a new object makes them recompute.
+ */
+function retag(t: Transcript): Transcript {
+  const copy = { ...t };
+  const info = loadInfo.get(t);
+  if (info) loadInfo.set(copy, info);
+  return copy;
+}
+
+function sameBranch(a: Transcript, b: Transcript): boolean {
+  if (a.leafIndex !== b.leafIndex || a.activeBranch.length !== b.activeBranch.length) return false;
+  if (a.issues.length !== b.issues.length) return false;
+  for (let i = 0; i < a.activeBranch.length; i++) if (a.activeBranch[i] !== b.activeBranch[i]) return false;
+  for (let i = 0; i < a.issues.length; i++) if (a.issues[i]?.code !== b.issues[i]?.code) return false;
+  const ea = a.contextEligible;
+  const eb = b.contextEligible;
+  if (!ea || !eb) return ea === eb;
+  if (ea.size !== eb.size) return false;
+  for (const [k, v] of ea) if (eb.get(k) !== v) return false;
+  return true;
 }
 
 function isLoadError(v: unknown): v is LoadError {
@@ -119,6 +179,17 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
   const stateDir = path.resolve(stateDirInput);
   const cacheSize = Math.max(1, opts.cacheSize ?? 8);
   const cache = new Map<string, CachedTranscript>();
+  const sqliteCache = new Map<string, CachedSqlite>();
+
+  const remember = <T>(map: Map<string, T>, key: string, value: T): void => {
+    map.delete(key);
+    map.set(key, value);
+    while (map.size > cacheSize) {
+      const oldest = map.keys().next().value;
+      if (oldest === undefined) break;
+      map.delete(oldest);
+    }
+  };
 
   const realStateDir = (): string => {
     try {
@@ -219,31 +290,76 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
     return { agents, issues };
   };
 
-  /** Parse a JSONL transcript through the LRU cache. */
-  const parseCached = (real: string, source: string): Transcript | LoadError => {
-    const identity = fileIdentity(real);
-    if (identity === null) return fail("read-failed", `cannot stat ${source}`, 500);
+  /**
+   * Parse a JSONL transcript through the LRU cache: unchanged file → the same Transcript object; grown file →
+   * only the appended bytes are parsed (jsonl/tail.ts); shrunk/replaced file → full parse.
+   */
+  const parseCached = (real: string, source: string, entryKey: string): Transcript | LoadError => {
+    let st: ReturnType<typeof statSync>;
+    try {
+      st = statSync(real);
+    } catch {
+      return fail("read-failed", `cannot stat ${source}`, 500);
+    }
+    const identity = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
     const hit = cache.get(real);
-    if (hit && hit.identity === identity) {
-      cache.delete(real);
-      cache.set(real, hit);
+    const graceOver = (h: CachedTranscript) =>
+      h.pendingWaiting && Date.now() - h.mtimeMs >= HALF_LINE_GRACE_MS;
+    if (hit && hit.identity === identity && !graceOver(hit)) {
+      if (hit.entryKey !== entryKey) {
+        hit.transcript = retag(hit.transcript);
+        hit.entryKey = entryKey;
+      }
+      remember(cache, real, hit);
       return hit.transcript;
     }
-    let buf: Buffer;
+    let load: ReturnType<typeof loadJsonlIncremental>;
     try {
-      buf = readFileSync(real);
+      load = loadJsonlIncremental(real, source, hit?.tail ?? null);
     } catch (e) {
       return fail("read-failed", `cannot read ${source}: ${errorMessage(e)}`, 500);
     }
-    const transcript = parseTranscriptBytes(buf, source);
-    cache.delete(real);
-    cache.set(real, { identity, transcript });
-    while (cache.size > cacheSize) {
-      const oldest = cache.keys().next().value;
-      if (oldest === undefined) break;
-      cache.delete(oldest);
+    loadInfo.set(load.transcript, { loadedBy: load.loadedBy, appendedEntries: load.appendedEntries });
+    remember(cache, real, {
+      identity,
+      transcript: load.transcript,
+      tail: load.state,
+      mtimeMs: st.mtimeMs,
+      pendingWaiting: load.pendingWaiting,
+      entryKey,
+    });
+    return load.transcript;
+  };
+
+  /** A SQLite session, decoding only rows appended since the previous load of it (sqlite/incremental.ts). */
+  const loadSqliteCached = (agent: DiscoveredAgent, sqlitePath: string, sessionId: string) => {
+    const key = `${sqlitePath}\u0000${sessionId}`;
+    const hit = sqliteCache.get(key);
+    const loaded = loadSqliteSession(stateDir, agent.agentId, sqlitePath, sessionId, undefined, hit?.events);
+    if ("error" in loaded) return loaded;
+    const events = sqliteEventsState(loaded);
+    if (!events) return loaded; // archives / cold: not incremental
+    const metaKey = JSON.stringify([loaded.summary, loaded.entry]);
+    const t = loaded.transcript;
+    const unchanged =
+      hit !== undefined &&
+      hit.events.maxSeq === events.maxSeq &&
+      hit.events.count === events.count &&
+      hit.transcript.entries.length === t.entries.length &&
+      sameBranch(hit.transcript, t);
+    if (unchanged && hit.metaKey === metaKey) {
+      // Same rows, branch and entry: keep the Transcript object so memoised reports are reused.
+      loaded.transcript = hit.transcript;
+    } else {
+      const read = sqliteExtras(loaded)?.eventsRead;
+      const incremental = hit !== undefined && read?.mode === "incremental";
+      loadInfo.set(t, {
+        loadedBy: incremental ? "sqlite-incremental" : "sqlite-full",
+        appendedEntries: incremental ? t.entries.length - hit.events.entries.length : t.entries.length,
+      });
     }
-    return transcript;
+    remember(sqliteCache, key, { events, transcript: loaded.transcript, metaKey });
+    return loaded;
   };
 
   const loadJsonlRow = (row: JsonlSessionRow): LoadedSession | LoadError => {
@@ -273,7 +389,7 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
       return fail("path-outside-state-dir", `${row.summary.location} resolves outside the state dir`, 422);
     }
     const source = row.summary.location;
-    const parsed = parseCached(real, source);
+    const parsed = parseCached(real, source, JSON.stringify(row.entry));
     if (isLoadError(parsed)) return parsed;
     // Rows listed without a scan get the data-derived fields from the parse (same rules as the list).
     const derived = row.scanned
@@ -317,7 +433,7 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
       if (!agent) return fail("agent-not-found", `no agent ${ref.agentId} in ${stateDir}`, 404);
       if (agent.sqlitePath) {
         try {
-          return loadSqliteSession(stateDir, agent.agentId, agent.sqlitePath, ref.sessionId);
+          return loadSqliteCached(agent, agent.sqlitePath, ref.sessionId);
         } catch (e) {
           return fail("read-failed", `cannot load SQLite session: ${errorMessage(e)}`, 500);
         }

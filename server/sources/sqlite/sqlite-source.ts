@@ -21,9 +21,10 @@ import type {
 import { computeActiveBranch } from "../../model/tree.ts";
 import { type ActiveRow, type IndexStateRow, resolveActiveBranch } from "./active-branch.ts";
 import { decodeArchiveBytes, parseJsonlText, sha256Hex } from "./archives.ts";
+import { extendEvents, type RowsSince, readEventRowsSince, type SqliteEventsState } from "./incremental.ts";
 import { type ReadOptions, readDatabase } from "./open-readonly.ts";
 import * as Q from "./queries.ts";
-import { decodeEventRows, type EventRow, headerOf } from "./read-events.ts";
+import { type EventRow, headerOf } from "./read-events.ts";
 import { checkSchema, hasOptional, type SchemaMeta, type TableColumns, versionInfo } from "./schema.ts";
 import { type PromptCacheSample, promptCacheSamples, type TrajectoryRow } from "./trajectory.ts";
 import {
@@ -38,6 +39,7 @@ import {
   windowChain,
 } from "./windows.ts";
 
+export type { SqliteEventsState } from "./incremental.ts";
 export type { ReadOptions } from "./open-readonly.ts";
 export type { PromptCacheSample } from "./trajectory.ts";
 
@@ -60,9 +62,17 @@ export interface SqliteExtras {
   windowChain: string[];
   /** `trajectory_runtime_events` `model.completed` → `data.promptCache`, in trajectory order. */
   promptCache: PromptCacheSample[];
+  /** How `transcript_events` were read: all rows, or only `seq` > the newest of the previous load (live). */
+  eventsRead?: { mode: "full" | "incremental"; rows: number };
 }
 
 const extrasOf = new WeakMap<LoadedSession, SqliteExtras>();
+const eventsStateOf = new WeakMap<LoadedSession, SqliteEventsState>();
+
+/** Decoded rows of a loaded live session, to pass back to loadSqliteSession for an incremental read. */
+export function sqliteEventsState(session: LoadedSession): SqliteEventsState | null {
+  return eventsStateOf.get(session) ?? null;
+}
 
 /** The SQLite extras of a session returned by loadSqliteSession (null for other sources). */
 export function sqliteExtras(session: LoadedSession): SqliteExtras | null {
@@ -220,6 +230,8 @@ interface LoadRead {
   kind: "events" | "cold" | "archive" | "cold-file" | "not-found";
   rows: StoreRows | null;
   eventRows: EventRow[] | null;
+  /** Rows read by incremental.ts (null when its statement failed and queries.ts's full read was used). */
+  eventsSince: RowsSince | null;
   activeRows: ActiveRow[] | null;
   indexState: IndexStateRow | null;
   trajectory: TrajectoryRow[];
@@ -250,6 +262,7 @@ function emptyLoad(
     kind: "not-found",
     rows: null,
     eventRows: null,
+    eventsSince: null,
     activeRows: null,
     indexState: null,
     trajectory: [],
@@ -343,6 +356,8 @@ function readColdArchive(
 /**
  * One session by id: a transcript identity (current or earlier window, cold), or a deleted/reset archive by its
  * `archive_name`, or an unreferenced cold file by its name without `.jsonl.zst`. Never throws.
+ * `prevEvents` (from sqliteEventsState of an earlier load of the same session): decode only the rows appended
+ * since (incremental.ts); the result equals a full load.
  */
 export function loadSqliteSession(
   stateDir: string,
@@ -350,6 +365,7 @@ export function loadSqliteSession(
   dbPath: string,
   sessionId: string,
   options?: ReadOptions,
+  prevEvents?: SqliteEventsState | null,
 ): LoadedSession | LoadError {
   const abs = path.resolve(stateDir, dbPath);
   const dbRel = rel(stateDir, abs);
@@ -396,7 +412,16 @@ export function loadSqliteSession(
       r.coldRow = cold?.[0] ?? null;
       if ((stats[0]?.count ?? 0) > 0 || (r.coldRow === null && (nodes.length > 0 || ownWindow.length > 0))) {
         r.kind = "events";
-        r.eventRows = Q.readEventRows(db, tables, sessionId, eventsSource, issues);
+        const prev = prevEvents && prevEvents.dbPath === abs ? prevEvents : null;
+        try {
+          r.eventsSince = readEventRowsSince(db, tables, sessionId, prev);
+          r.eventRows = r.eventsSince.rows;
+        } catch (e) {
+          const code = typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
+          if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) throw e;
+          // a damaged table: the full read of queries.ts records the located issue
+          r.eventRows = Q.readEventRows(db, tables, sessionId, eventsSource, issues);
+        }
         r.activeRows = Q.readActiveRows(
           db,
           tables,
@@ -468,6 +493,7 @@ export function loadSqliteSession(
   let branch: { activeBranch: number[]; leafIndex: number | null; contextEligible?: Map<number, boolean> };
   let summary: SessionSummary | undefined;
   let source: SqliteExtras["source"] = "transcript_events";
+  let eventsState: SqliteEventsState | null = null;
   const coldFiles = read.kind === "not-found" ? listColdFiles(stateDir, agentId) : [];
 
   if (read.kind === "events") {
@@ -480,13 +506,13 @@ export function loadSqliteSession(
         },
       };
     }
-    const decoded = decodeEventRows(read.eventRows, eventsSource);
+    const since: RowsSince = read.eventsSince ?? { mode: "full", rows: read.eventRows };
+    const prev = prevEvents && prevEvents.dbPath === abs ? prevEvents : null;
+    eventsState = extendEvents(prev, since, { dbPath: abs, sessionId }, eventsSource);
+    const decoded = eventsState;
     entries = decoded.entries;
     storage = decoded.storage;
-    const maxSeq = read.eventRows.reduce<number | null>(
-      (m, r) => (m === null || r.seq > m ? r.seq : m),
-      null,
-    );
+    const maxSeq = eventsState.maxSeq;
     const ab = resolveActiveBranch(
       entries,
       read.activeRows,
@@ -616,6 +642,10 @@ export function loadSqliteSession(
       : null,
     windowChain: own ? windowChain(read.keyWindows, sessionId) : [],
     promptCache: traj.samples,
+    ...(eventsState
+      ? { eventsRead: { mode: read.eventsSince?.mode ?? "full", rows: read.eventRows?.length ?? 0 } }
+      : {}),
   });
+  if (eventsState) eventsStateOf.set(loaded, eventsState);
   return loaded;
 }

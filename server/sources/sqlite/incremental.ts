@@ -1,0 +1,125 @@
+// Incremental reads of a SQLite transcript (issue 8 "Live"): OpenClaw appends `transcript_events` rows with
+// increasing `seq` (spec storage.md §4.2, seq 0 = header), so a session already read only needs the rows with
+// `seq` > the newest one seen — decoding (zstd + JSON.parse) is the expensive part of a load. Everything else
+// of the load (active branch table, index state, SessionEntry, windows) is small and is re-read in the same
+// read transaction by sqlite-source.ts.
+//
+// The rows already read are trusted only while `count(*)` and the stored byte total of `seq ≤ maxSeq` are
+// unchanged (a deleted/rewritten session changes them); otherwise the whole session is read again.
+
+import type Database from "better-sqlite3";
+import type { ParseIssue, TranscriptEntry } from "../../model/session.ts";
+import { decodeEventRows, type EventRow } from "./read-events.ts";
+import type { TableColumns } from "./schema.ts";
+
+/** Decoded rows of one session kept between loads (opaque to callers; pass it back to loadSqliteSession). */
+export interface SqliteEventsState {
+  dbPath: string;
+  sessionId: string;
+  /** Rows read (decoded or not), their newest seq and stored bytes (event_json UTF-8 + event_zstd). */
+  count: number;
+  maxSeq: number | null;
+  bytes: number;
+  entries: TranscriptEntry[];
+  issues: ParseIssue[];
+  storage: { json: number; zstd: number };
+}
+
+export interface RowsSince {
+  mode: "full" | "incremental";
+  rows: EventRow[];
+}
+
+type Row = Record<string, unknown>;
+
+function isRow(v: unknown): v is Row {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function int(r: Row | undefined, k: string): number | null {
+  const v = r?.[k];
+  return typeof v === "number" && Number.isFinite(v) ? v : typeof v === "bigint" ? Number(v) : null;
+}
+
+function rowBytes(r: EventRow): number {
+  return (r.eventJson === null ? 0 : Buffer.byteLength(r.eventJson, "utf8")) + (r.eventZstd?.length ?? 0);
+}
+
+/**
+ * Inside the caller's read transaction: the rows to decode — only `seq > prev.maxSeq` when the rows read
+ * before are unchanged, else all. Throws like any statement (the caller's query helpers classify errors).
+ */
+export function readEventRowsSince(
+  db: Database.Database,
+  tables: TableColumns,
+  sessionId: string,
+  prev: SqliteEventsState | null,
+): RowsSince {
+  const cols = tables.get("transcript_events") ?? new Set<string>();
+  const z = cols.has("event_zstd") ? "event_zstd" : "NULL AS event_zstd";
+  const n = cols.has("event_utf8_bytes") ? "event_utf8_bytes" : "NULL AS event_utf8_bytes";
+  const zLen = cols.has("event_zstd") ? "+ coalesce(length(event_zstd), 0)" : "";
+  let mode: RowsSince["mode"] = "full";
+  if (prev && prev.sessionId === sessionId && prev.maxSeq !== null) {
+    const check = db
+      .prepare(
+        `SELECT count(*) AS n, coalesce(sum(coalesce(length(CAST(event_json AS BLOB)), 0) ${zLen}), 0) AS bytes FROM transcript_events WHERE session_id = ? AND seq <= ?`,
+      )
+      .get(sessionId, prev.maxSeq);
+    const r = isRow(check) ? check : undefined;
+    if (int(r, "n") === prev.count && int(r, "bytes") === prev.bytes) mode = "incremental";
+  }
+  const where = mode === "incremental" ? "AND seq > ?" : "";
+  const params: unknown[] = mode === "incremental" ? [sessionId, prev?.maxSeq] : [sessionId];
+  const rows: EventRow[] = [];
+  for (const raw of db
+    .prepare(
+      `SELECT seq, event_json, ${z}, ${n} FROM transcript_events WHERE session_id = ? ${where} ORDER BY seq`,
+    )
+    .all(...params)) {
+    if (!isRow(raw)) continue;
+    const seq = int(raw, "seq");
+    if (seq === null) continue;
+    const json = raw.event_json;
+    const zstd = raw.event_zstd;
+    rows.push({
+      seq,
+      eventJson: typeof json === "string" ? json : null,
+      eventZstd: zstd instanceof Uint8Array ? zstd : null,
+      utf8Bytes: int(raw, "event_utf8_bytes"),
+    });
+  }
+  return { mode, rows };
+}
+
+/** Decode new rows and append them to the previous state (or start one). Pure. */
+export function extendEvents(
+  prev: SqliteEventsState | null,
+  since: RowsSince,
+  ids: { dbPath: string; sessionId: string },
+  source: string,
+): SqliteEventsState {
+  const base = since.mode === "incremental" ? prev : null;
+  const decoded = decodeEventRows(since.rows, source);
+  const offset = base?.entries.length ?? 0;
+  for (const e of decoded.entries) e.index += offset;
+  let maxSeq = base?.maxSeq ?? null;
+  let bytes = base?.bytes ?? 0;
+  for (const r of since.rows) {
+    if (maxSeq === null || r.seq > maxSeq) maxSeq = r.seq;
+    bytes += rowBytes(r);
+  }
+  return {
+    dbPath: ids.dbPath,
+    sessionId: ids.sessionId,
+    count: (base?.count ?? 0) + since.rows.length,
+    maxSeq,
+    bytes,
+    entries: base ? base.entries.concat(decoded.entries) : decoded.entries,
+    issues: base ? base.issues.concat(decoded.issues) : decoded.issues,
+    storage: {
+      json: (base?.storage.json ?? 0) + decoded.storage.json,
+      zstd: (base?.storage.zstd ?? 0) + decoded.storage.zstd,
+    },
+  };
+}
