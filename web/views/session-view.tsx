@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { sessionsQuery } from "../api/queries.ts";
 import { hrefWithGlobals, isTab, onLinkClick, setParams, type Tab } from "../router.ts";
 import { fmtBytes, fmtDate, fmtInt } from "../ui/format.ts";
+import { IssueList } from "../ui/status.tsx";
 import { type TabDef, Tabs } from "../ui/tabs.tsx";
 import { CostView } from "./cost/cost-view.tsx";
 import { MapView } from "./map/map-view.tsx";
