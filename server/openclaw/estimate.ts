@@ -18,10 +18,8 @@ export const OTHER_ROLE_CHAR_ESTIMATE = 256;
 /** JSON.stringify of tool-call arguments that throws counts 128 (pruning.md §1.4). */
 const TOOL_CALL_FALLBACK_CHARS = 128;
 
-/** OpenClaw shows tokens as ceil(chars / 4) everywhere (pruning.md §2.3). */
-export function tokensFromChars(chars: number): number {
-  return Math.ceil(chars / 4);
-}
+/** OpenClaw shows tokens as ceil(chars / 4) everywhere (pruning.md §2.3); one definition, in format.ts. */
+export { tokensFromChars } from "./format.ts";
 
 /** Any non-ASCII code unit? Text without one is counted as its plain length (fast path). */
 export function hasNonAscii(text: string): boolean {
