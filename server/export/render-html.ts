@@ -8,7 +8,8 @@
 // - markup is built only through the `html` tagged template, which passes every interpolated value through
 //   the ONE escape function `esc` (also inside SVG <text>/<title> and attribute values) unless the value is
 //   itself markup built by `html`; data never goes into href/src/style/event attributes;
-// - `esc` also encodes `:` so no data text forms a literal `javascript:` or `http://` in the source.
+// - `esc` also encodes `:` and `=` so no data text forms a literal `javascript:`, `http://` or `onerror=` in
+//   the source (harmless as text, but a grep for them must find nothing).
 // The treemap and the timeline are laid out here (d3-hierarchy, d3-scale) into static inline SVG.
 
 import { type HierarchyRectangularNode, hierarchy, treemap, treemapSquarify } from "d3-hierarchy";
@@ -46,11 +47,12 @@ const ESCAPES: Record<string, string> = {
   '"': "&quot;",
   "'": "&#39;",
   ":": "&#58;",
+  "=": "&#61;",
 };
 
 /** THE escape function: every piece of data that reaches the document goes through here. */
 export function esc(value: string): string {
-  return value.replace(/[&<>"':]/g, (c) => ESCAPES[c] ?? c);
+  return value.replace(/[&<>"':=]/g, (c) => ESCAPES[c] ?? c);
 }
 
 /** Markup built by `html` (already escaped). */
@@ -221,7 +223,8 @@ function renderTimeline(prune: PruneReplayDTO): Html {
   const ttl = prune.settings.ttlMs;
   const gaps = calls.map((c) => c.idleMs ?? 0).filter((g) => g > 0);
   const gapMax = Math.max(ttl * 2, 60_000, ...gaps);
-  const gapMin = Math.min(1000, ...gaps.map((g) => Math.max(g, 100)));
+  // Below the TTL too, so the TTL line never sits on the baseline (s3 runs with ttl 1 s).
+  const gapMin = Math.min(1000, ttl > 0 ? ttl / 3 : 1000, ...gaps.map((g) => Math.max(g, 100)));
   const gy = scaleLog().domain([gapMin, gapMax]).range([gapBottom, gapTop]).clamp(true);
   const fy = scaleLinear()
     .domain([0, Math.max(prune.settings.hardClearRatio * 1.15, ...calls.map((c) => c.ratioBefore), 0.1)])
@@ -238,12 +241,18 @@ function renderTimeline(prune: PruneReplayDTO): Html {
       : html`<text x="${x0}" y="${gapTop}" class="axis">pruning TTL 0 / off: no rounds</text>`;
   const ratioLine = (ratio: number, cls: string, label: string): Html =>
     html`<line x1="${x0}" x2="${x1}" y1="${fy(ratio)}" y2="${fy(ratio)}" class="${cls}"></line><text x="${x0 - 6}" y="${fy(ratio) + 4}" text-anchor="end" class="axis">${label}</text>`;
+  let lastLabelX = Number.NEGATIVE_INFINITY;
   const marks = calls.map((c, i) => {
     const cx = x(new Date(c.timestamp));
+    // Rounds close together share one label (the lines stay, each with its own colour).
+    const labelled = c.round !== "none" && cx - lastLabelX > 75;
+    if (labelled) lastLabelX = cx;
     const round =
       c.round === "none"
         ? ""
-        : html`<line x1="${cx}" x2="${cx}" y1="${gapTop - 10}" y2="${fillBottom}" class="${`round ${c.round}`}"></line><text x="${cx + 3}" y="${gapTop - 12}" class="axis">${c.round}</text>`;
+        : html`<line x1="${cx}" x2="${cx}" y1="${gapTop - 10}" y2="${fillBottom}" class="${`round ${c.round}`}"></line>${
+            labelled ? html`<text x="${cx + 3}" y="${gapTop - 12}" class="axis">${c.round}</text>` : ""
+          }`;
     const tip = `call ${i + 1}: ${formatInt(c.messageCount)} messages, ${formatPct(c.ratioBefore)} of the char window before, ${formatPct(c.ratioAfter)} after; round ${c.round}; gate ${c.gate}${c.charsRemoved > 0 ? `; ${formatInt(c.charsRemoved)} chars removed` : ""}`;
     return html`${round}<circle cx="${cx}" cy="${fy(c.ratioBefore)}" r="4.5" class="${`call ${c.round}`}"><title>${tip}</title></circle>${
       c.ratioAfter < c.ratioBefore
