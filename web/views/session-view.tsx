@@ -74,6 +74,15 @@ export function SessionView({
           </div>
         ) : null}
       </div>
+      {summary && sessions.data ? (
+        <IssueList
+          issues={sessions.data.issues.filter(
+            (i) => i.source === summary.location || i.source.startsWith(`${summary.location}#`),
+          )}
+          title="Problems found while reading this session"
+          testId="session-issues"
+        />
+      ) : null}
       <Tabs
         tabs={TAB_DEFS}
         active={tab}
