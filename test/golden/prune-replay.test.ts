@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { buildContextMessages } from "../../server/model/context-messages.ts";
 import type { LoadedSession, Transcript, TranscriptEntry, VersionInfo } from "../../server/model/session.ts";
 import { computeActiveBranch } from "../../server/model/tree.ts";
 import { replayPruning, toolResultWireText } from "../../server/reports/prune-replay.ts";
@@ -34,6 +35,7 @@ const sha256Base64Url = (s: string): string => createHash("sha256").update(s).di
 
 interface SlimCall {
   seq: number;
+  messageChars: number;
   toolResults: { tool_use_id: string; tool: string; state: string; chars: number; firstSentChars: number }[];
 }
 interface WireText {
@@ -213,6 +215,36 @@ describe.each(present)("pruning replay vs wire: %s", (name) => {
       }
     });
   }
+
+  it.skipIf(name.startsWith("j1"))(
+    "estimated message chars: wire = estimate + 220 (runtime carrier) + 27 per (merged) user message (timestamp prefix)",
+    () => {
+      // pruning.md §5.4: calls.json messageChars counts the wire text, which adds a 27-char timestamp prefix
+      // per user message and a ~220-char runtime-context carrier. An exact fit at every call checks the
+      // 2026.9 estimates, the context list (§7) and the soft-trim / hard-clear sizes together.
+      const replay = replayPruning({ session, config, sha256Base64Url });
+      const bySeq = new Map(calls.map((c) => [c.seq, c]));
+      const off: string[] = [];
+      for (const call of replay.calls) {
+        const wire = bySeq.get(seqOf(call.responseId) ?? -1);
+        const list = buildContextMessages(session.transcript, { beforeIndex: call.entryIndex });
+        expect(list.length).toBe(call.messageCount);
+        // Consecutive user messages of earlier runs are merged on the wire and share one prefix
+        // (transcript.md §7); the current run's prompt (the newest user message) keeps its own
+        // [obs: s1 call 17, s3 calls 23/24, s4 calls 69/70].
+        const lastUser = list.findLastIndex((m) => m.role === "user");
+        const users = list.filter(
+          (m, i) => m.role === "user" && (i === lastUser || list[i - 1]?.role !== "user"),
+        ).length;
+        if (!wire || wire.messageChars - call.messageChars !== 220 + 27 * users) {
+          off.push(
+            `seq ${wire?.seq}: wire ${wire?.messageChars}, estimate ${call.messageChars}, users ${users}`,
+          );
+        }
+      }
+      expect(off).toEqual([]);
+    },
+  );
 
   it("agrees with every persisted openclaw.cache-ttl snapshot (2026.9.x)", () => {
     const replay = replayPruning({ session, config, sha256Base64Url, useSnapshots: false });
