@@ -26,7 +26,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           root: ".",
-          include: ["test/e2e/**/*.test.ts"],
+          include: ["test/e2e/**/*.e2e.test.ts"],
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 120_000,
