@@ -18,6 +18,7 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mdText, renderIssueMarkdown } from "../../server/export/issue-markdown.ts";
 import { hashId, REDACTED, redactExportData } from "../../server/export/redact.ts";
@@ -44,6 +45,7 @@ const SCENARIOS = [
   "j1-jsonl-cache-ttl-default",
 ];
 const GENERATED_AT = "2026-11-30T12:00:00.000Z";
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Hostile session: every text field carries markup, script, link and URL tricks.
@@ -470,6 +472,46 @@ describe("unredacted export of a hostile session executes and loads nothing", ()
     const textRuns = html.replace(/<style>[\s\S]*?<\/style>/, "").split(/<[^>]*>/);
     for (const t of textRuns) expect(t).not.toMatch(/[<>]/);
     for (const m of html.matchAll(/="([^"]*)"/g)) expect(m[1] ?? "").not.toMatch(/[<>'"]/);
+  });
+});
+
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`export.test: ${CHROMIUM} absent — the real-browser export check is skipped`);
+
+describe.skipIf(!hasChromium)("unredacted hostile export opened from disk in Chromium", () => {
+  it("makes no request but its own file, runs nothing, and shows the text as text", async () => {
+    const service = createSessionService({ stateDir: xssState, demo: false, reason: "test" });
+    const r = buildExportHtml(service, "main", XSS_SESSION_ID, { redact: false, generatedAt: GENERATED_AT });
+    service.close?.();
+    if ("error" in r) throw new Error(r.error.message);
+    const file = path.join(tmp, "hostile.html");
+    writeFileSync(file, r.html);
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"],
+    });
+    try {
+      const page = await browser.newPage();
+      const requests: string[] = [];
+      const dialogs: string[] = [];
+      page.on("request", (q) => requests.push(q.url()));
+      page.on("dialog", (d) => {
+        dialogs.push(d.message());
+        void d.dismiss();
+      });
+      await page.goto(`file://${file}`, { waitUntil: "load" });
+      await page.waitForTimeout(300);
+      expect(requests).toEqual([`file://${file}`]);
+      expect(dialogs).toEqual([]);
+      expect(await page.locator("script, img, iframe, object, embed, a, link, b b").count()).toBe(0);
+      const body = (await page.locator("body").textContent()) ?? "";
+      expect(body).toContain("</script><script>alert(1)</script>");
+      expect(body).toContain(EVIL_TOOL);
+      expect(await page.locator("section").count()).toBe(7);
+    } finally {
+      await browser.close();
+    }
   });
 });
 
