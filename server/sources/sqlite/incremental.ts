@@ -9,6 +9,7 @@
 
 import type Database from "better-sqlite3";
 import type { ParseIssue, TranscriptEntry } from "../../model/session.ts";
+import { readDatabase } from "./open-readonly.ts";
 import { decodeEventRows, type EventRow } from "./read-events.ts";
 import type { TableColumns } from "./schema.ts";
 
@@ -122,4 +123,51 @@ export function extendEvents(
       zstd: (base?.storage.zstd ?? 0) + decoded.storage.zstd,
     },
   };
+}
+
+/** Per-session change markers of one agent store (what the live watcher compares between checks). */
+export interface StoreProbe {
+  /** session_id → `count:maxSeq` of its transcript_events rows. */
+  events: Map<string, string>;
+  /** current_session_id → session_key + SessionEntry JSON of its node. */
+  nodes: Map<string, string>;
+}
+
+/**
+ * Cheap read-only probe of a store after the watcher saw `-wal`/db writes: `max(seq)` and `count(*)` per
+ * session (primary-key index scan, no event decoding) and the session_nodes rows. One read transaction via
+ * open-readonly.ts (never writes, snapshot copy when `-shm` is missing). Null when the store cannot be read.
+ */
+export function probeStore(dbPath: string): StoreProbe | null {
+  const out = readDatabase(dbPath, (db): StoreProbe => {
+    const events = new Map<string, string>();
+    const nodes = new Map<string, string>();
+    const names = new Set(
+      db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .all()
+        .filter(isRow)
+        .map((r) => (typeof r.name === "string" ? r.name : "")),
+    );
+    if (names.has("transcript_events")) {
+      for (const r of db
+        .prepare("SELECT session_id, count(*) AS n, max(seq) AS m FROM transcript_events GROUP BY session_id")
+        .all()
+        .filter(isRow)) {
+        if (typeof r.session_id === "string") events.set(r.session_id, `${int(r, "n")}:${int(r, "m")}`);
+      }
+    }
+    if (names.has("session_nodes")) {
+      for (const r of db
+        .prepare("SELECT session_key, current_session_id, entry_json FROM session_nodes")
+        .all()
+        .filter(isRow)) {
+        if (typeof r.current_session_id !== "string") continue;
+        const entry = typeof r.entry_json === "string" ? r.entry_json : "";
+        nodes.set(r.current_session_id, `${String(r.session_key)}\u0000${entry}`);
+      }
+    }
+    return { events, nodes };
+  });
+  return out.ok ? out.value : null;
 }

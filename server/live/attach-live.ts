@@ -1,0 +1,35 @@
+// Glue between the state-dir watcher, the session service and the SSE event bus: every debounced change
+// first drops the service's list/config caches (transcripts need nothing: the state reader re-checks file
+// identity and `max(seq)` on every load and returns a new Transcript object only when something changed),
+// then publishes the events, so a client refetching on the event already sees the new data.
+
+import type { SessionService } from "../session-service.ts";
+import type { EventBus } from "./event-bus.ts";
+import { type StateWatcher, type StateWatcherOptions, watchStateDir } from "./watcher.ts";
+
+export interface LiveAttachment {
+  readonly watcher: StateWatcher;
+  close(): void;
+}
+
+export interface AttachLiveOptions {
+  service: Pick<SessionService, "invalidate">;
+  bus: EventBus;
+  stateDir: string;
+  /** $OPENCLAW_CONFIG_PATH when it points outside the state dir. */
+  configPath?: string | null;
+  /** Watcher tuning (debounce, polling) — tests. */
+  watch?: Omit<StateWatcherOptions, "onChange" | "configPath">;
+}
+
+export function attachLive(opts: AttachLiveOptions): LiveAttachment {
+  const watcher = watchStateDir(opts.stateDir, {
+    ...opts.watch,
+    configPath: opts.configPath ?? null,
+    onChange(change) {
+      opts.service.invalidate();
+      for (const event of change.events) opts.bus.publish(event);
+    },
+  });
+  return { watcher, close: () => watcher.close() };
+}
