@@ -2,7 +2,7 @@
 // rule family, plus the conversation actually sent and the billed prompt of the last call, so tracked vs actual
 // can be reconciled. Spec: context-report.md §1–§7, transcript.md §7–§8. Pure: LoadedSession in, DTO out.
 
-import { isObject, type JsonObject, type JsonValue, num, obj, str } from "../../shared/json.ts";
+import { arr, isObject, type JsonObject, type JsonValue, num, obj, str } from "../../shared/json.ts";
 import type {
   BootstrapFileStatus,
   CharsAndTokens,
@@ -17,7 +17,7 @@ import type {
 } from "../../shared/run-report.ts";
 import { buildContextMessages, isTranscriptOnlyAssistant } from "../model/context-messages.ts";
 import type { ContextMessage, LoadedSession, Transcript } from "../model/session.ts";
-import { countTranscriptMessages, findCommandMessageIndex } from "../openclaw/compactable-count.ts";
+import { countTranscriptMessages } from "../openclaw/compactable-count.ts";
 import { type ReportView, readReportView } from "../openclaw/context-report-view.ts";
 import {
   contextHelpText,
@@ -226,14 +226,32 @@ function lastModelCallIndex(transcript: Transcript): number {
   return last;
 }
 
-/** Latest user message that is one of `commands`, if it comes after `afterIndex`; else null. */
+/**
+ * Latest user message that is one of `commands`, if it comes after `afterIndex`; else null.
+ * Same answer as the max over commands of findCommandMessageIndex (the last match of each), found by one
+ * backward scan that stops at `afterIndex` — a long session costs the entries after the last call only.
+ */
 function latestCommandAfter(transcript: Transcript, commands: string[], afterIndex: number): number | null {
-  let best: number | null = null;
-  for (const c of commands) {
-    const i = findCommandMessageIndex(transcript, c);
-    if (i !== undefined && i > afterIndex && (best === null || i > best)) best = i;
+  const wanted = new Set(commands);
+  const entries = transcript.entries;
+  for (let p = entries.length - 1; p >= 0; p--) {
+    const e = entries[p];
+    if (!e) continue;
+    if (e.index <= afterIndex) break;
+    if (e.type !== "message") continue;
+    const message = e.raw.message;
+    if (!isObject(message) || message.role !== "user") continue;
+    const content = message.content;
+    const text =
+      typeof content === "string"
+        ? content
+        : (arr(message, "content") ?? [])
+            .filter(isObject)
+            .map((b) => str(b, "text") ?? "")
+            .join("");
+    if (wanted.has(text.trim())) return e.index;
   }
-  return best;
+  return null;
 }
 
 /** Text of the gateway-injected reply to the command at `commandIndex` (its child assistant message). */
