@@ -57,10 +57,14 @@ export function useLiveUpdates(client: QueryClient): LiveState {
         attempt = 0;
         setState("live");
       };
-      es.onmessage = (m: MessageEvent<string>) => {
+      const onData = (m: MessageEvent<string>) => {
         const ev = parseLiveEvent(m.data);
         if (ev) applyLiveEvent(client, ev);
       };
+      // Plain `data:` messages and named events (`event: session-changed`) are both accepted.
+      es.onmessage = onData;
+      es.addEventListener("sessions-changed", onData);
+      es.addEventListener("session-changed", onData);
       es.onerror = () => {
         es?.close();
         es = null;

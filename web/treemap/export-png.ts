@@ -129,9 +129,18 @@ export async function renderPng(svg: SVGSVGElement): Promise<Blob> {
   }
 }
 
-/** Build, render and download the PNG. */
-export async function exportMapPng(opts: ExportOptions): Promise<void> {
-  const blob = await renderPng(buildExportSvg(opts));
+/** The OpenClaw map is already a 1280 × 860 frame: export it as drawn, at its native size. */
+export function nativeFrame(svg: SVGSVGElement): SVGSVGElement {
+  const clone = svg.cloneNode(true);
+  if (!(clone instanceof SVGSVGElement)) return svg;
+  clone.setAttribute("width", String(W));
+  clone.setAttribute("height", String(H));
+  return clone;
+}
+
+/** Build, render and download the PNG (`native`: the SVG already is the full frame). */
+export async function exportMapPng(opts: ExportOptions & { native?: boolean }): Promise<void> {
+  const blob = await renderPng(opts.native ? nativeFrame(opts.svg) : buildExportSvg(opts));
   const url = URL.createObjectURL(blob);
   const a = document.createElement("a");
   a.href = url;

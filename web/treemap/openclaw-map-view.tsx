@@ -29,7 +29,8 @@ function Texts({ lines }: { lines: DrawText[] }) {
 }
 
 export function OpenClawMapView({ drawing: d, width }: { drawing: OpenClawDrawing; width: number }) {
-  const w = Math.min(width, 1600);
+  // Fit the 1280 × 860 frame in the viewport height at 1280 × 800 and wider.
+  const w = Math.min(width, 1600, Math.max(640, ((window.innerHeight - 230) * 1280) / 860));
   return (
     <svg
       xmlns="http://www.w3.org/2000/svg"

@@ -136,6 +136,14 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
       return { key: g.key, label: g.name, color: css(colors.get(g.key) ?? fallbackColor(i)), value };
     });
   }, [dto, mode, colors, viewRoot]);
+  // Legend entries zoom into their group (map mode only; cache-mode entries are states, not groups).
+  const legendTarget = (key: string): string | null => {
+    if (mode === "cache") return null;
+    const n = dto.root.children?.find(
+      (c) => c.group === key && c.children !== undefined && c.children.length > 0,
+    );
+    return n && n.id !== viewRoot.id ? n.id : null;
+  };
   const legendTotal = mode === "cache" ? layoutTotal(viewRoot, mode) : grandTotal;
 
   const trackedTok = Math.ceil(dto.trackedChars / 4);
@@ -151,6 +159,7 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
     try {
       await exportMapPng({
         svg,
+        native: showOc,
         title: showOc ? "OpenClaw context map" : "Context map",
         subtitle: `${agentId} / ${sessionId}${viewRoot.id ? ` / ${crumbs.map((c) => c.name).join(" › ")}` : ""} — sized by ${
           MODES.find((m) => m.key === mode)?.label ?? mode
@@ -161,7 +170,7 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
           detail: `${fmtPct(legendTotal > 0 ? l.value / legendTotal : null, 0)} · ${formatSize(l.value, mode, exact)}`,
         })),
         footer,
-        filename: `clawscope-map-${agentId}-${sessionId}${viewRoot.id ? `-${viewRoot.id.replace(/[^A-Za-z0-9._-]+/g, "_")}` : ""}.png`,
+        filename: `clawscope-${showOc ? "openclaw-" : ""}map-${agentId}-${sessionId}${viewRoot.id ? `-${viewRoot.id.replace(/[^A-Za-z0-9._-]+/g, "_")}` : ""}.png`,
       });
       setExporting(null);
     } catch (e) {
@@ -305,7 +314,19 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
               {legend.map((l) => (
                 <li key={l.key} data-testid={`legend-${l.key}`}>
                   <span className="swatch" style={{ background: l.color }} />
-                  <span className="legend-label">{l.label}</span>
+                  {legendTarget(l.key) ? (
+                    <button
+                      type="button"
+                      className="legend-label link"
+                      onClick={() => zoomTo(legendTarget(l.key) ?? "")}
+                      data-testid={`legend-zoom-${l.key}`}
+                      title={`Zoom into ${l.label}`}
+                    >
+                      {l.label}
+                    </button>
+                  ) : (
+                    <span className="legend-label">{l.label}</span>
+                  )}
                   <span className="legend-pct">
                     {fmtPct(legendTotal > 0 ? l.value / legendTotal : null, 1)}
                   </span>
