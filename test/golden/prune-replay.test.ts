@@ -13,6 +13,11 @@ import { describe, expect, it } from "vitest";
 import { buildContextMessages } from "../../server/model/context-messages.ts";
 import type { LoadedSession, Transcript, TranscriptEntry, VersionInfo } from "../../server/model/session.ts";
 import { computeActiveBranch } from "../../server/model/tree.ts";
+import {
+  parseProjectionSnapshot,
+  projectionBaseKey,
+  sourceHash,
+} from "../../server/openclaw/pruning-2026-9.ts";
 import { replayPruning, toolResultWireText } from "../../server/reports/prune-replay.ts";
 import { readOpenClawConfig } from "../../server/sources/openclaw-config.ts";
 import { openStateReader } from "../../server/sources/state-reader.ts";
@@ -243,6 +248,33 @@ describe.each(present)("pruning replay vs wire: %s", (name) => {
         }
       }
       expect(off).toEqual([]);
+    },
+  );
+
+  it.skipIf(name.startsWith("j1"))(
+    "recomputes every frozenToolResults[].sourceHash and key from the transcript",
+    () => {
+      const byKey = new Map<string, JsonObject>();
+      for (const e of session.transcript.entries) {
+        const m = e.raw.message;
+        if (e.type === "message" && isObject(m) && m.role === "toolResult") {
+          const key = projectionBaseKey(m);
+          if (key) byKey.set(key, m);
+        }
+      }
+      let checked = 0;
+      for (const e of session.transcript.entries) {
+        if (e.type !== "custom" || e.raw.customType !== "openclaw.cache-ttl") continue;
+        const snap = parseProjectionSnapshot(e.raw.data);
+        if (!snap) continue;
+        for (const f of snap.frozen) {
+          const m = byKey.get(f.key);
+          expect(m, f.key).toBeDefined();
+          expect(sourceHash(m?.content, sha256Base64Url)).toBe(f.sourceHash);
+          checked++;
+        }
+      }
+      expect(checked).toBeGreaterThan(0);
     },
   );
 

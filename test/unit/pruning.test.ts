@@ -640,6 +640,40 @@ describe("replay: TTL clock, rounds and stickiness", () => {
     const r7 = replay(b, "2026.7", { mode: "cache-ttl", ttl: "30s" });
     expect(r7.calls.slice(3).some((c) => c.ttlExpired)).toBe(true);
   });
+  it("a reset starts an empty window and drops projections (E5)", () => {
+    const b = new Builder();
+    for (let i = 0; i < 4; i++) b.turn("exec", String(i).repeat(6000), 1000);
+    b.turn("exec", "z".repeat(100), 60_000); // round: three results soft
+    b.add({ type: "reset", reason: "new" });
+    b.turn("exec", "n".repeat(6000), 1000);
+    const r = replay(b, "2026.9", { mode: "cache-ttl", ttl: "30s" });
+    expect(statesOf(r)[9]).toBe("SSSFF");
+    expect(Object.keys(r.calls[10]?.toolResults ?? {})).toEqual([]);
+    expect(Object.keys(r.calls[11]?.toolResults ?? {})).toEqual(["toolu_6"]);
+    expect(r.calls[11]?.messageCount).toBe(3);
+  });
+  it("custom placeholder and deny list in a hard-clear round", () => {
+    const b = new Builder();
+    // 20 results of 3,900 chars (below softTrim.maxChars, so only hard clear can shrink them).
+    for (let i = 0; i < 20; i++) b.turn(i === 0 ? "ls" : "exec", String(i % 10).repeat(3900), 1000);
+    b.turn("exec", "z", 60_000);
+    const cp = {
+      mode: "cache-ttl",
+      ttl: "30s",
+      tools: { deny: ["ls"] },
+      hardClear: { placeholder: " [gone] " },
+    };
+    const r = replay(b, "2026.9", cp, undefined, 20_000); // 80k char window, ~78k chars of results
+    const call = r.calls[40];
+    expect(call?.round).toBe("hard-clear");
+    // ls (turn 0) is denied: never touched; exec results are cleared oldest first until below 0.5.
+    expect(statesOf(r)[40]?.[0]).toBe("F");
+    const cleared = call?.details.filter((d) => d.state === "hard-clear") ?? [];
+    expect(cleared.map((d) => d.toolCallId)).toEqual(cleared.map((_, i) => `toolu_${i + 2}`));
+    expect(cleared.every((d) => d.charsSent === "[gone]".length)).toBe(true);
+    expect(call?.ratioAfter).toBeLessThan(0.5);
+    expect((call?.totalCharsAfter ?? 0) + 3900 - 6).toBeGreaterThanOrEqual(0.5 * 80_000);
+  });
   it("mode off and ttl 0 never open a round; what-if overrides do", () => {
     const b = new Builder();
     for (let i = 0; i < 4; i++) b.turn("exec", String(i).repeat(6000), 1000);
