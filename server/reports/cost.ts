@@ -263,26 +263,99 @@ function heartbeatSignals(
   transcript: Transcript,
   byId: Map<string, number>,
   call: ModelCall,
+  walk: PromptWalkMemo,
 ): HeartbeatDetect {
   const signals: string[] = [];
   const e = transcript.entries[call.entryIndex];
   const m = e ? messageOf(e) : undefined;
   if (m && textOf(m).trim() === "HEARTBEAT_OK") signals.push("reply is HEARTBEAT_OK");
-  let cur = e;
+  const prompt = e ? promptAbove(transcript, byId, e, walk) : undefined;
+  if (prompt !== undefined && walk.mentions(prompt)) {
+    signals.push("prompt mentions HEARTBEAT.md / HEARTBEAT_OK");
+  }
+  return { signals };
+}
+
+/**
+ * Per-report memo of the parent walk: entry index → index of the nearest user message among its strict
+ * ancestors (-1 = none), and per user message whether it mentions the heartbeat. Every call of a turn
+ * walks the same chain, so a long session pays each link once instead of once per call.
+ */
+interface PromptWalkMemo {
+  above: Map<number, number>;
+  mentions(userIndex: number): boolean;
+}
+
+function promptWalkMemo(transcript: Transcript): PromptWalkMemo {
+  const mention = new Map<number, boolean>();
+  return {
+    above: new Map(),
+    mentions(i) {
+      let v = mention.get(i);
+      if (v === undefined) {
+        const pe = transcript.entries[i];
+        const pm = pe ? messageOf(pe) : undefined;
+        const t = pm ? textOf(pm) : "";
+        v = t.includes("HEARTBEAT.md") || t.includes("HEARTBEAT_OK");
+        mention.set(i, v);
+      }
+      return v;
+    },
+  };
+}
+
+/**
+ * The nearest user message above `start` on its parent chain (the run's prompt), or undefined. Same walk
+ * as following parentId until a user message, a missing parent or a cycle; results of walks that ended
+ * without a cycle are memoised for every entry passed (they share the answer).
+ */
+function promptAbove(
+  transcript: Transcript,
+  byId: Map<string, number>,
+  start: TranscriptEntry,
+  walk: PromptWalkMemo,
+): number | undefined {
+  const path: number[] = [];
   const seen = new Set<number>();
-  while (cur && cur.parentId !== null && !seen.has(cur.index)) {
+  let cur: TranscriptEntry | undefined = start;
+  let found = -1;
+  let cyclic = false;
+  while (cur && cur.parentId !== null) {
+    if (seen.has(cur.index)) {
+      cyclic = true;
+      break;
+    }
+    const known = walk.above.get(cur.index);
+    if (known !== undefined) {
+      found = known;
+      break;
+    }
     seen.add(cur.index);
+    path.push(cur.index);
     const pi = byId.get(cur.parentId);
     cur = pi === undefined ? undefined : transcript.entries[pi];
     const pm = cur ? messageOf(cur) : undefined;
-    if (pm && str(pm, "role") === "user") {
-      const t = textOf(pm);
-      if (t.includes("HEARTBEAT.md") || t.includes("HEARTBEAT_OK"))
-        signals.push("prompt mentions HEARTBEAT.md / HEARTBEAT_OK");
+    if (cur && pm && str(pm, "role") === "user") {
+      found = cur.index;
       break;
     }
   }
-  return { signals };
+  if (!cyclic) for (const i of path) walk.above.set(i, found);
+  return found === -1 ? undefined : found;
+}
+
+/**
+ * byId per entry list (transcripts are replaced, not mutated, when a file grows; the length check guards
+ * against an in-place append anyway): what-if and re-renders of one session index it once.
+ */
+const byIdCache = new WeakMap<readonly TranscriptEntry[], { length: number; byId: Map<string, number> }>();
+
+function entriesById(transcript: Transcript, location: string): Map<string, number> {
+  const hit = byIdCache.get(transcript.entries);
+  if (hit && hit.length === transcript.entries.length) return hit.byId;
+  const byId = indexById(transcript.entries, location).byId;
+  byIdCache.set(transcript.entries, { length: transcript.entries.length, byId });
+  return byId;
 }
 
 function mostUsedModel(calls: ModelCall[]): { provider: string | null; model: string | null } {
@@ -476,7 +549,8 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
     isTranscriptOnly: (m) => str(m, "role") === "assistant" && isTranscriptOnlyAssistant(m),
   });
 
-  const { byId } = indexById(transcript.entries, session.summary.location);
+  const byId = entriesById(transcript, session.summary.location);
+  const walk = promptWalkMemo(transcript);
   const priced: PricedCall[] = [];
   let prevStart: number | null = null;
   for (let i = 0; i < rows.length; i++) {
@@ -530,7 +604,7 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
         ? (Math.min(deficit, row.input) * (price.rates.input - price.rates.cacheRead)) / 1e6
         : (Math.min(deficit, row.cacheWrite) * (writeRate(price.rates, tier) - price.rates.cacheRead)) / 1e6;
     }
-    const hb = heartbeatSignals(transcript, byId, row);
+    const hb = heartbeatSignals(transcript, byId, row, walk);
     const dto: CostCallDTO = {
       entryId: row.entryId,
       responseId: row.responseId,
@@ -601,10 +675,11 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
       (p.row.entryId !== null && charsById.has(p.row.entryId)) || p.verdict.signals.includes("pruning-round"),
   );
   const pruningRounds: PruningRoundCostDTO[] = [];
+  const positionOf = new Map(priced.map((p, i) => [p, i]));
   const affected = (k: PricedCall): PricedCall[] => {
     // Later calls of the same lineage until the history is rewritten anyway (compaction / reset) or,
     // ≤ 2026.7, only the round's own call (rounds there apply to one request, pruning.md §1.8).
-    const startIdx = priced.indexOf(k);
+    const startIdx = positionOf.get(k) ?? -1;
     const out: PricedCall[] = [k];
     if (session.version.family !== "2026.9") return out;
     for (let j = startIdx + 1; j < priced.length; j++) {
