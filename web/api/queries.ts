@@ -2,12 +2,19 @@
 
 import { queryOptions } from "@tanstack/react-query";
 import type { CostAllDTO, CostReportDTO } from "../../shared/cost.ts";
+import type { CacheClockDTO } from "../../shared/live.ts";
 import type { ContextMapDTO } from "../../shared/map.ts";
 import type { PruneReplayDTO } from "../../shared/prune.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
 import { getJson, queryString } from "./client.ts";
-import { allCostRoute, sessionRoute as sessionApiPath, sessionsRoute, stateRoute } from "./routes.ts";
+import {
+  allCostRoute,
+  clockRoute,
+  sessionRoute as sessionApiPath,
+  sessionsRoute,
+  stateRoute,
+} from "./routes.ts";
 import type { SessionsDTO, StateDTO } from "./types.ts";
 
 export const keys = {
@@ -105,6 +112,15 @@ export const allCostQuery = () =>
   queryOptions({
     queryKey: keys.allCost,
     queryFn: ({ signal }) => getJson<CostAllDTO>(allCostRoute(), signal),
+  });
+
+/** The cache / pruning TTL countdown; refreshed every 30 s (the UI ticks locally in between). */
+export const clockQuery = (agentId: string, sessionId: string) =>
+  queryOptions({
+    queryKey: [...keys.session(agentId, sessionId), "clock"] as const,
+    queryFn: ({ signal }) => getJson<CacheClockDTO>(clockRoute(agentId, sessionId), signal),
+    refetchInterval: 30_000,
+    retry: false,
   });
 
 export { queryString };

@@ -32,3 +32,11 @@ export function sessionRoute(agentId: string, sessionId: string, leaf: SessionLe
 export const stateRoute = (): string => client().api.state.$url().pathname;
 export const sessionsRoute = (): string => client().api.sessions.$url().pathname;
 export const allCostRoute = (): string => client().api.cost.$url().pathname;
+
+/**
+ * GET /api/sessions/:a/:s/clock (shared/live.ts CacheClockDTO). Not in AppType yet when this was written, so
+ * the path is spelled out; switch to `s.clock.$url(param)` once server/app.ts declares the route.
+ */
+export function clockRoute(agentId: string, sessionId: string): string {
+  return `/api/sessions/${encodeURIComponent(agentId)}/${encodeURIComponent(sessionId)}/clock`;
+}

@@ -7,6 +7,7 @@ import { hrefWithGlobals, isTab, onLinkClick, setParams, type Tab } from "../rou
 import { fmtBytes, fmtDate, fmtInt } from "../ui/format.ts";
 import { IssueList } from "../ui/status.tsx";
 import { type TabDef, Tabs } from "../ui/tabs.tsx";
+import { CacheClock } from "./cache-clock.tsx";
 import { CostView } from "./cost/cost-view.tsx";
 import { MapView } from "./map/map-view.tsx";
 import { PruningView } from "./pruning/pruning-view.tsx";
@@ -74,6 +75,7 @@ export function SessionView({
           </div>
         ) : null}
       </div>
+      <CacheClock agentId={agentId} sessionId={sessionId} />
       {summary && sessions.data ? (
         <IssueList
           issues={sessions.data.issues.filter(
