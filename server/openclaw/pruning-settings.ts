@@ -116,7 +116,9 @@ export function resolvePruneSettings(input: ResolveSettingsInput): PruneSettings
     }
   } else if (ttlCfg !== undefined) {
     warnings.push("contextPruning.ttl is not a string; the default 5m applies");
-  } else if (input.anthropicSmartDefaults && sources.mode !== "config") {
+  } else if (input.anthropicSmartDefaults) {
+    // The bundled Anthropic plugin seeds ttl 1h whenever the user left it unset (pruning.md §2.1,
+    // cache-and-cost.md §7: smart defaults fill only unset fields). Other providers: 5m.
     ttlMs = SMART_DEFAULT_TTL_MS;
     ttlRaw = "1h";
     sources.ttl = "smart-default";

@@ -289,15 +289,18 @@ describe("settings per generation", () => {
     expect(zero.ttlMs).toBe(0);
     expect(zero.hardClear.placeholder).toBe("[Old tool result content cleared]");
   });
-  it("Anthropic smart defaults fill an unset mode/ttl (cache-ttl, 1h); mode without ttl is 5m", () => {
+  it("Anthropic smart defaults fill an unset mode/ttl (cache-ttl, 1h); other providers: mode without ttl is 5m", () => {
     const smart = resolvePruneSettings({ config: null, algorithm: "2026.9", anthropicSmartDefaults: true });
     expect(smart).toMatchObject({ mode: "cache-ttl", ttlMs: 3_600_000 });
     expect(smart.sources.mode).toBe("smart-default");
-    const manual = resolvePruneSettings({
+    const anthropicManual = resolvePruneSettings({
       config: config({ mode: "cache-ttl" }),
       algorithm: "2026.9",
       anthropicSmartDefaults: true,
     });
+    expect(anthropicManual.ttlMs).toBe(3_600_000);
+    expect(anthropicManual.sources.ttl).toBe("smart-default");
+    const manual = resolvePruneSettings({ config: config({ mode: "cache-ttl" }), algorithm: "2026.9" });
     expect(manual.ttlMs).toBe(300_000);
     expect(resolvePruneSettings({ config: null, algorithm: "2026.9" }).mode).toBe("off");
   });
