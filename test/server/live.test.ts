@@ -1,0 +1,506 @@
+// Live updates (issue 8): a copy of the bundled demo state dir (real captures: j1 JSONL as agent `legacy`,
+// s1 SQLite as agent `research`, see server/demo/README.md) is watched while the test appends like OpenClaw
+// does — whole JSONL lines (and a half line, then its rest), and transcript rows from a real concurrent
+// writer process in WAL mode (test/fixtures/sqlite/live-writer.cjs). Checks: the watcher's event arrives within
+// a second, the reloaded transcript came from the incremental path and equals a full parse, a half line
+// raises no issue while it waits, the SQLite writer never fails, and SSE through a real HTTP server.
+
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { serve } from "@hono/node-server";
+import { Hono } from "hono";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { createApp } from "../../server/app.ts";
+import { attachLive, type LiveAttachment } from "../../server/live/attach-live.ts";
+import { type BusMessage, createEventBus, type EventBus } from "../../server/live/event-bus.ts";
+import { createEventsRoute } from "../../server/routes/events.ts";
+import { createSessionService } from "../../server/session-service.ts";
+import { parseTranscriptBytes } from "../../server/sources/jsonl/read-transcript.ts";
+import { extendTranscript, loadJsonlIncremental } from "../../server/sources/jsonl/tail.ts";
+import { loadSqliteSession } from "../../server/sources/sqlite/sqlite-source.ts";
+import { openStateReader, transcriptLoadInfo } from "../../server/sources/state-reader.ts";
+import type { LiveEvent } from "../../shared/live.ts";
+
+const DEMO = path.resolve(__dirname, "../../server/demo/state");
+const J1_ID = "4b707e2a-5983-497f-a2d7-d3ea6b3a5e84";
+const S1_ID = "c50b7fb8-120b-44a9-a477-545eec87c0a7";
+const J1_REL = `agents/legacy/sessions/${J1_ID}.jsonl`;
+const S1_DB_REL = "agents/research/agent/openclaw-agent.sqlite";
+const haveDemo = fs.existsSync(path.join(DEMO, J1_REL)) && fs.existsSync(path.join(DEMO, S1_DB_REL));
+if (!haveDemo) console.warn(`[live tests] bundled demo state dir not found at ${DEMO}; skipping`);
+
+const tmpDirs: string[] = [];
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0).reverse()) c();
+});
+afterAll(() => {
+  for (const d of tmpDirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+/** A writable copy of the demo state dir (the bundled files are read-only). */
+function copyDemo(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-live-"));
+  tmpDirs.push(dir);
+  fs.cpSync(DEMO, dir, { recursive: true });
+  const chmod = (p: string) => {
+    const st = fs.statSync(p);
+    fs.chmodSync(p, st.isDirectory() ? 0o755 : 0o644);
+    if (st.isDirectory()) for (const n of fs.readdirSync(p)) chmod(path.join(p, n));
+  };
+  chmod(dir);
+  return dir;
+}
+
+function tmpFile(name: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-tail-"));
+  tmpDirs.push(dir);
+  return path.join(dir, name);
+}
+
+/** Collects bus messages; `next(pred)` resolves with the first matching message after `from`. */
+function recorder(bus: EventBus) {
+  const seen: (BusMessage & { at: number })[] = [];
+  const waiters: {
+    pred: (e: LiveEvent) => boolean;
+    after: number;
+    resolve: (m: BusMessage & { at: number }) => void;
+  }[] = [];
+  const unsubscribe = bus.subscribe((m) => {
+    const rec = { ...m, at: Date.now() };
+    seen.push(rec);
+    for (const w of waiters.splice(0)) {
+      if (rec.id > w.after && w.pred(rec.event)) w.resolve(rec);
+      else waiters.push(w);
+    }
+  });
+  cleanups.push(unsubscribe);
+  const next = (pred: (e: LiveEvent) => boolean, timeoutMs = 3000): Promise<BusMessage & { at: number }> => {
+    const after = bus.lastId();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no matching live event within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      waiters.push({
+        pred,
+        after,
+        resolve: (m) => {
+          clearTimeout(timer);
+          resolve(m);
+        },
+      });
+    });
+  };
+  return { seen, next };
+}
+
+const isSession = (agentId: string, sessionId: string) => (e: LiveEvent) =>
+  e.type === "session-changed" && e.agentId === agentId && e.sessionId === sessionId;
+
+function messageLine(id: string, parentId: string | null, text: string): string {
+  const ts = Date.parse("2026-11-30T00:00:00.000Z");
+  return JSON.stringify({
+    type: "message",
+    id,
+    parentId,
+    timestamp: new Date(ts).toISOString(),
+    message: { role: "user", content: [{ type: "text", text }], timestamp: ts },
+  });
+}
+
+describe("JSONL tail reads equal a full parse", () => {
+  const j1 = path.join(DEMO, J1_REL);
+  it.skipIf(!haveDemo)("j1 split at line boundaries and inside lines: tail result = full parse", () => {
+    const bytes = fs.readFileSync(j1);
+    const full = parseTranscriptBytes(bytes, "x.jsonl");
+    expect(full.entries.length).toBeGreaterThan(50);
+    const newlines: number[] = [];
+    for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) newlines.push(i + 1);
+    const cuts = [
+      0,
+      1,
+      newlines[0] ?? 0,
+      newlines[10] ?? 0,
+      (newlines[20] ?? 0) + 37,
+      (newlines[40] ?? 0) - 5,
+    ];
+    for (const cut of cuts) {
+      const file = tmpFile("x.jsonl");
+      fs.writeFileSync(file, bytes.subarray(0, cut));
+      const first = loadJsonlIncremental(file, "x.jsonl", null);
+      expect(first.loadedBy).toBe("full");
+      fs.appendFileSync(file, bytes.subarray(cut));
+      const second = loadJsonlIncremental(file, "x.jsonl", first.state);
+      expect(second.loadedBy).toBe("tail");
+      expect(second.transcript).toEqual(full);
+      expect(second.appendedEntries).toBe(full.entries.length - first.state.entries.length);
+    }
+  });
+
+  it("tree rules over appended lines: bad line, side append, leaf move, extra header, missing parent", () => {
+    const lines = [
+      JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00Z" }),
+      messageLine("a", null, "one"),
+      messageLine("b", "a", "two"),
+    ];
+    const appended = [
+      "{not json",
+      JSON.stringify({ type: "custom", id: "side", parentId: "b", appendMode: "side" }),
+      messageLine("c", "b", "three"),
+      JSON.stringify({ type: "leaf", id: "l1", targetId: "b" }),
+      JSON.stringify({ type: "session", version: 3, id: "s2" }),
+      messageLine("d", "ghost", "orphan"),
+      JSON.stringify({ type: "leaf", id: "l2", targetId: "c" }),
+      "[1,2]",
+      JSON.stringify({ id: "typeless", parentId: "c" }),
+    ];
+    const head = Buffer.from(`${lines.join("\n")}\n`);
+    const tail = Buffer.from(`${appended.join("\n")}\n`);
+    const prev = extendTranscript({
+      prev: null,
+      complete: head,
+      pending: Buffer.alloc(0),
+      reportPending: true,
+      source: "t.jsonl",
+    });
+    const ext = extendTranscript({
+      prev,
+      complete: tail,
+      pending: Buffer.alloc(0),
+      reportPending: true,
+      source: "t.jsonl",
+    });
+    const full = parseTranscriptBytes(Buffer.concat([head, tail]), "t.jsonl");
+    expect(ext.transcript).toEqual(full);
+    expect(full.issues.map((i) => i.code).sort()).toEqual(
+      ["extra-header", "invalid-json", "missing-parent", "missing-type", "not-an-object"].sort(),
+    );
+    // the leaf row moved the branch to `c` and the typeless entry then became the leaf
+    expect(full.entries[full.leafIndex ?? -1]?.id).toBe("typeless");
+  });
+
+  it("a half-written last line waits (no issue) until its newline, or until the file stops growing", () => {
+    const file = tmpFile("h.jsonl");
+    const header = `${JSON.stringify({ type: "session", version: 3, id: "h" })}\n${messageLine("a", null, "x")}\n`;
+    fs.writeFileSync(file, header);
+    const first = loadJsonlIncremental(file, "h.jsonl", null);
+    const line = messageLine("b", "a", "half and half");
+    fs.appendFileSync(file, line.slice(0, 40));
+    const now = fs.statSync(file).mtimeMs;
+    const waiting = loadJsonlIncremental(file, "h.jsonl", first.state, { now });
+    expect(waiting.loadedBy).toBe("tail");
+    expect(waiting.pendingWaiting).toBe(true);
+    expect(waiting.transcript.issues).toEqual([]);
+    expect(waiting.transcript.entries).toHaveLength(2);
+    // the writer stalled: after the grace period the line is reported like a full parse does
+    const stalled = loadJsonlIncremental(file, "h.jsonl", waiting.state, { now: now + 5000 });
+    expect(stalled.transcript.issues.map((i) => [i.code, i.line])).toEqual([["truncated-line", 3]]);
+    expect(stalled.transcript).toEqual(parseTranscriptBytes(fs.readFileSync(file), "h.jsonl"));
+    fs.appendFileSync(file, `${line.slice(40)}\n`);
+    const done = loadJsonlIncremental(file, "h.jsonl", waiting.state, { now });
+    expect(done.loadedBy).toBe("tail");
+    expect(done.transcript.issues).toEqual([]);
+    expect(done.transcript.entries.map((e) => e.id)).toEqual(["h", "a", "b"]);
+    expect(done.transcript.entries[done.transcript.leafIndex ?? -1]?.id).toBe("b");
+  });
+
+  it("a rewritten or shrunk file is parsed again in full", () => {
+    const file = tmpFile("r.jsonl");
+    fs.writeFileSync(
+      file,
+      `${JSON.stringify({ type: "session", version: 3, id: "r" })}\n${messageLine("a", null, "x")}\n`,
+    );
+    const first = loadJsonlIncremental(file, "r.jsonl", null);
+    fs.writeFileSync(
+      file,
+      `${JSON.stringify({ type: "session", version: 3, id: "R" })}\n${messageLine("z", null, "yy")}\n${messageLine("y", "z", "w")}\n`,
+    );
+    const again = loadJsonlIncremental(file, "r.jsonl", first.state);
+    expect(again.loadedBy).toBe("full");
+    expect(again.transcript.entries.map((e) => e.id)).toEqual(["R", "z", "y"]);
+    fs.truncateSync(file, 10);
+    expect(loadJsonlIncremental(file, "r.jsonl", again.state).loadedBy).toBe("full");
+  });
+});
+
+describe.skipIf(!haveDemo)("live watcher on a copy of the demo state dir", () => {
+  it("JSONL: appended lines → session-changed within 1 s, reloaded via the tail path; a half line waits", async () => {
+    const stateDir = copyDemo();
+    const file = path.join(stateDir, J1_REL);
+    const service = createSessionService({ stateDir, demo: false, reason: "test" });
+    const bus = createEventBus();
+    const rec = recorder(bus);
+    const live = attachLive({ service, bus, stateDir });
+    cleanups.push(() => live.close());
+    expect(live.watcher.watched().every((w) => w.how === "fs-watch")).toBe(true);
+
+    const before = service.load("legacy", J1_ID);
+    if ("error" in before) throw new Error(before.error.message);
+    const t0 = before.value.transcript;
+    expect(transcriptLoadInfo(t0)?.loadedBy).toBe("full");
+    const leafId = t0.entries[t0.leafIndex ?? -1]?.id ?? null;
+    const reportBefore = service.runReport("legacy", J1_ID);
+    if ("error" in reportBefore) throw new Error(reportBefore.error.message);
+
+    // 1. two complete lines
+    const wait1 = rec.next(isSession("legacy", J1_ID));
+    const appendedAt = Date.now();
+    fs.appendFileSync(
+      file,
+      `${messageLine("live-1", leafId, "first live line")}\n${messageLine("live-2", "live-1", "second")}\n`,
+    );
+    const ev1 = await wait1;
+    expect(ev1.at - appendedAt).toBeLessThan(1000);
+    const after1 = service.load("legacy", J1_ID);
+    if ("error" in after1) throw new Error(after1.error.message);
+    const t1 = after1.value.transcript;
+    expect(t1).not.toBe(t0);
+    expect(transcriptLoadInfo(t1)).toEqual({ loadedBy: "tail", appendedEntries: 2 });
+    expect(t1.entries).toHaveLength(t0.entries.length + 2);
+    expect(t1.entries[t1.leafIndex ?? -1]?.id).toBe("live-2");
+    expect(t1.activeBranch.slice(0, -2)).toEqual(t0.activeBranch);
+    expect(t1).toEqual(parseTranscriptBytes(fs.readFileSync(file), J1_REL));
+    const report1 = service.runReport("legacy", J1_ID);
+    if ("error" in report1) throw new Error(report1.error.message);
+    expect(report1.value.session.entryCount).toBe((reportBefore.value.session.entryCount ?? 0) + 2);
+    // unchanged file → the very same Transcript object (memoised reports are reused)
+    const again = service.load("legacy", J1_ID);
+    expect("value" in again && again.value.transcript).toBe(t1);
+
+    // 2. half a line: an event, but no new entry and no issue while it waits
+    const line3 = messageLine("live-3", "live-2", "a line written in two parts");
+    const wait2 = rec.next(isSession("legacy", J1_ID));
+    fs.appendFileSync(file, line3.slice(0, 50));
+    await wait2;
+    const half = service.load("legacy", J1_ID);
+    if ("error" in half) throw new Error(half.error.message);
+    expect(transcriptLoadInfo(half.value.transcript)?.loadedBy).toBe("tail");
+    expect(half.value.transcript.entries).toHaveLength(t1.entries.length);
+    expect(half.value.issues.filter((i) => i.code === "truncated-line")).toEqual([]);
+    expect(half.value.transcript.issues).toEqual(t1.issues);
+
+    // 3. the rest of the line
+    const wait3 = rec.next(isSession("legacy", J1_ID));
+    fs.appendFileSync(file, `${line3.slice(50)}\n`);
+    await wait3;
+    const done = service.load("legacy", J1_ID);
+    if ("error" in done) throw new Error(done.error.message);
+    const t3 = done.value.transcript;
+    expect(transcriptLoadInfo(t3)).toEqual({ loadedBy: "tail", appendedEntries: 1 });
+    expect(t3.entries[t3.leafIndex ?? -1]?.id).toBe("live-3");
+    expect(t3.issues).toEqual(t1.issues);
+    expect(t3).toEqual(parseTranscriptBytes(fs.readFileSync(file), J1_REL));
+
+    // 4. a new session file → the list changes
+    const wait4 = rec.next((e) => e.type === "sessions-changed");
+    fs.writeFileSync(
+      path.join(stateDir, "agents/legacy/sessions/new-session.jsonl"),
+      `${JSON.stringify({ type: "session", version: 3, id: "new-session", timestamp: "2026-11-30T00:00:00Z" })}\n`,
+    );
+    await wait4;
+    expect(service.listSessions().sessions.some((s) => s.sessionId === "new-session")).toBe(true);
+    // nothing was created in the state dir by the watcher or the reader
+    expect(fs.readdirSync(path.join(stateDir, "agents/legacy/sessions")).sort()).toEqual(
+      [`${J1_ID}.jsonl`, "new-session.jsonl", "sessions.json", "skills-prompts"].sort(),
+    );
+  });
+
+  it("SQLite: a real concurrent WAL writer → session-changed events, incremental reads equal a full load, writer never fails", async () => {
+    const stateDir = copyDemo();
+    const dbPath = path.join(stateDir, S1_DB_REL);
+    const service = createSessionService({ stateDir, demo: false, reason: "test" });
+    const bus = createEventBus();
+    const rec = recorder(bus);
+    const live = attachLive({ service, bus, stateDir });
+    cleanups.push(() => live.close());
+
+    const first = service.load("research", S1_ID);
+    if ("error" in first) throw new Error(first.error.message);
+    expect(first.value.transcript.entries).toHaveLength(76);
+    expect(transcriptLoadInfo(first.value.transcript)?.loadedBy).toBe("sqlite-full");
+    const same = service.load("research", S1_ID);
+    expect("value" in same && same.value.transcript).toBe(first.value.transcript);
+
+    const ROWS = 120;
+    const child: ChildProcessWithoutNullStreams = spawn(
+      process.execPath,
+      [
+        path.resolve(__dirname, "../fixtures/sqlite/live-writer.cjs"),
+        require.resolve("better-sqlite3"),
+        dbPath,
+        S1_ID,
+        String(ROWS),
+        "5",
+      ],
+      { stdio: ["pipe", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => {
+      stdout += c.toString("utf8");
+    });
+    child.stderr.on("data", (c: Buffer) => {
+      stderr += c.toString("utf8");
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    cleanups.push(() => child.kill());
+    const firstEvent = rec.next(isSession("research", S1_ID), 5000);
+    await firstEvent;
+
+    const modes = new Set<string>();
+    let last = 76;
+    const deadline = Date.now() + 20_000;
+    while (!stdout.includes("done") && !stdout.includes("error") && Date.now() < deadline) {
+      await rec.next(isSession("research", S1_ID), 5000).catch(() => null);
+      const r = service.load("research", S1_ID);
+      if ("error" in r) throw new Error(r.error.message);
+      const t = r.value.transcript;
+      expect(t.entries.length).toBeGreaterThanOrEqual(last);
+      last = t.entries.length;
+      const info = transcriptLoadInfo(t);
+      if (info) modes.add(info.loadedBy);
+      expect(r.value.issues).toEqual([]);
+      expect(t.issues).toEqual([]);
+    }
+    expect(stdout).toContain(`done ${ROWS}`);
+    // the last rows may land after the last loop read: wait for the event of the final commit
+    const final = service.load("research", S1_ID);
+    if ("error" in final) throw new Error(final.error.message);
+    expect(final.value.transcript.entries).toHaveLength(76 + ROWS);
+    expect(modes.has("sqlite-incremental")).toBe(true);
+    expect(modes.has("sqlite-full")).toBe(false);
+    // incremental = full: a fresh load of the same database
+    const fresh = loadSqliteSession(stateDir, "research", S1_DB_REL, S1_ID);
+    if ("error" in fresh) throw new Error(fresh.error.message);
+    expect(final.value.transcript).toEqual(fresh.transcript);
+    expect(final.value.entry).toEqual(fresh.entry);
+    expect(final.value.entry?.writerCount).toBe(ROWS);
+
+    // quiet once the writer stopped: our own read-only probes cause no events
+    await new Promise((r) => setTimeout(r, 600));
+    const quietFrom = bus.lastId();
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(bus.lastId()).toBe(quietFrom);
+
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    expect(stderr).toBe("");
+    expect(stdout.split("\n").filter((l) => l.startsWith("error"))).toEqual([]);
+    expect(rec.seen.length).toBeGreaterThan(0);
+  }, 40_000);
+
+  it("SSE over a real HTTP server: the event arrives, then GET …/report shows the new entry count", async () => {
+    const stateDir = copyDemo();
+    const file = path.join(stateDir, J1_REL);
+    const service = createSessionService({ stateDir, demo: false, reason: "test" });
+    const bus = createEventBus();
+    const live = attachLive({ service, bus, stateDir });
+    cleanups.push(() => live.close());
+    const root = new Hono();
+    root.route("/api/events", createEventsRoute(bus, { heartbeatMs: 200 }));
+    root.route("/", createApp({ service, boundHost: "127.0.0.1", port: null }));
+    const server = serve({ fetch: root.fetch, hostname: "127.0.0.1", port: 0 });
+    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    cleanups.push(() => server.close());
+
+    const r0 = await fetch(`${base}/api/sessions/legacy/${J1_ID}/report`);
+    const report0 = (await r0.json()) as { session: { entryCount: number } };
+
+    const abort = new AbortController();
+    cleanups.push(() => abort.abort());
+    const res = await fetch(`${base}/api/events`, { signal: abort.signal });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const body = res.body;
+    if (!body) throw new Error("no body");
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    const readUntil = async (pred: (t: string) => boolean, timeoutMs: number): Promise<void> => {
+      const end = Date.now() + timeoutMs;
+      while (!pred(text)) {
+        const left = end - Date.now();
+        if (left <= 0) throw new Error(`SSE: timed out; got ${JSON.stringify(text)}`);
+        const chunk = await Promise.race([
+          reader.read(),
+          new Promise<null>((r) => setTimeout(() => r(null), left)),
+        ]);
+        if (chunk === null) continue;
+        if (chunk.done) throw new Error("SSE stream ended");
+        text += decoder.decode(chunk.value, { stream: true });
+      }
+    };
+    await readUntil((t) => t.includes(": connected"), 2000);
+    expect(text).toMatch(/^retry: \d+\n/);
+
+    const leaf = service.load("legacy", J1_ID);
+    if ("error" in leaf) throw new Error(leaf.error.message);
+    const leafId = leaf.value.transcript.entries[leaf.value.transcript.leafIndex ?? -1]?.id ?? null;
+    const appendedAt = Date.now();
+    fs.appendFileSync(file, `${messageLine("sse-1", leafId, "over the wire")}\n`);
+    const want = `data: ${JSON.stringify({ type: "session-changed", agentId: "legacy", sessionId: J1_ID })}`;
+    await readUntil((t) => t.includes(want), 2000);
+    expect(Date.now() - appendedAt).toBeLessThan(1000);
+    expect(text).toMatch(/\nid: \d+\n/);
+    await readUntil((t) => t.includes(": ping"), 1000);
+
+    const r1 = await fetch(`${base}/api/sessions/legacy/${J1_ID}/report`);
+    const report1 = (await r1.json()) as { session: { entryCount: number } };
+    expect(report1.session.entryCount).toBe((report0.session.entryCount ?? 0) + 1);
+
+    // reconnect with Last-Event-ID: the missed event is replayed
+    abort.abort();
+    const missedFrom = bus.lastId();
+    fs.appendFileSync(file, `${messageLine("sse-2", "sse-1", "while disconnected")}\n`);
+    const start = Date.now();
+    while (bus.lastId() === missedFrom && Date.now() - start < 2000)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(bus.lastId()).toBeGreaterThan(missedFrom);
+    const again = new AbortController();
+    cleanups.push(() => again.abort());
+    const res2 = await fetch(`${base}/api/events`, {
+      signal: again.signal,
+      headers: { "Last-Event-ID": String(missedFrom) },
+    });
+    const reader2 = res2.body?.getReader();
+    if (!reader2) throw new Error("no body");
+    let text2 = "";
+    const end2 = Date.now() + 2000;
+    while (!text2.includes(want) && Date.now() < end2) {
+      const c = await reader2.read();
+      if (c.done) break;
+      text2 += decoder.decode(c.value, { stream: true });
+    }
+    expect(text2).toContain(want);
+    expect(text2).toContain(`id: ${bus.lastId()}`);
+  });
+});
+
+describe("watcher fallback without fs.watch", () => {
+  it.skipIf(!haveDemo)("stat-polling finds appends too", async () => {
+    const stateDir = copyDemo();
+    const bus = createEventBus();
+    const rec = recorder(bus);
+    const reader = openStateReader(stateDir);
+    let invalidations = 0;
+    const live: LiveAttachment = attachLive({
+      service: { invalidate: () => invalidations++ },
+      bus,
+      stateDir,
+      watch: { forcePoll: true, pollMs: 100 },
+    });
+    cleanups.push(() => live.close());
+    expect(live.watcher.watched().every((w) => w.how === "poll")).toBe(true);
+    const wait = rec.next(isSession("legacy", J1_ID));
+    fs.appendFileSync(path.join(stateDir, J1_REL), `${messageLine("poll-1", null, "polled")}\n`);
+    await wait;
+    expect(invalidations).toBeGreaterThan(0);
+    const r = reader.loadSession({ agentId: "legacy", sessionId: J1_ID });
+    expect("transcript" in r && r.transcript.entries.at(-1)?.id).toBe("poll-1");
+  });
+});
