@@ -221,35 +221,50 @@ describe.each(present)("pruning replay vs wire: %s", (name) => {
     });
   }
 
-  it.skipIf(name.startsWith("j1"))(
-    "estimated message chars: wire = estimate + 220 (runtime carrier) + 27 per (merged) user message (timestamp prefix)",
-    () => {
-      // pruning.md §5.4: calls.json messageChars counts the wire text, which adds a 27-char timestamp prefix
-      // per user message and a ~220-char runtime-context carrier. An exact fit at every call checks the
-      // 2026.9 estimates, the context list (§7) and the soft-trim / hard-clear sizes together.
-      const replay = replayPruning({ session, config, sha256Base64Url });
-      const bySeq = new Map(calls.map((c) => [c.seq, c]));
-      const off: string[] = [];
-      for (const call of replay.calls) {
-        const wire = bySeq.get(seqOf(call.responseId) ?? -1);
-        const list = buildContextMessages(session.transcript, { beforeIndex: call.entryIndex });
-        expect(list.length).toBe(call.messageCount);
-        // Consecutive user messages of earlier runs are merged on the wire and share one prefix
-        // (transcript.md §7); the current run's prompt (the newest user message) keeps its own
-        // [obs: s1 call 17, s3 calls 23/24, s4 calls 69/70].
-        const lastUser = list.findLastIndex((m) => m.role === "user");
-        const users = list.filter(
-          (m, i) => m.role === "user" && (i === lastUser || list[i - 1]?.role !== "user"),
-        ).length;
-        if (!wire || wire.messageChars - call.messageChars !== 220 + 27 * users) {
-          off.push(
-            `seq ${wire?.seq}: wire ${wire?.messageChars}, estimate ${call.messageChars}, users ${users}`,
-          );
-        }
+  it("estimated message chars: wire = estimate + fixed wire additions, at every call", () => {
+    // pruning.md §5.4: calls.json messageChars counts the wire text. Besides the pruner's estimate it
+    // holds a 27-char timestamp prefix per (merged) user message, in 2026.9.6 a 220-char runtime-context
+    // carrier, the compaction summary's real text instead of its flat 256 estimate (2026.7.1, no prefix),
+    // and j1's live read form (first send) instead of the stored one. An exact fit at every call checks
+    // the estimates, the context list (transcript.md §7) and the soft-trim / hard-clear sizes together.
+    const replay = replayPruning({ session, config, sha256Base64Url });
+    const bySeq = new Map(calls.map((c) => [c.seq, c]));
+    const carrier = replay.algorithm === "2026.9" ? 220 : 0;
+    const off: string[] = [];
+    for (const call of replay.calls) {
+      const wire = bySeq.get(seqOf(call.responseId) ?? -1);
+      const list = buildContextMessages(session.transcript, { beforeIndex: call.entryIndex });
+      expect(list.length).toBe(call.messageCount);
+      // Consecutive user messages of earlier runs are merged on the wire and share one prefix
+      // (transcript.md §7); the current run's prompt (the newest user message) keeps its own
+      // [obs: s1 call 17, s3 calls 23/24, s4 calls 69/70].
+      const lastUser = list.findLastIndex((m) => m.role === "user");
+      const users = list.filter(
+        (m, i) => m.role === "user" && (i === lastUser || list[i - 1]?.role !== "user"),
+      ).length;
+      let summaries = 0;
+      for (const m of list) {
+        const block =
+          m.role === "compactionSummary" && Array.isArray(m.message.content)
+            ? m.message.content[0]
+            : undefined;
+        if (isObject(block) && typeof block.text === "string") summaries += block.text.length - 256;
       }
-      expect(off).toEqual([]);
-    },
-  );
+      let liveForm = 0;
+      for (const d of call.details) {
+        if (!d.liveFormMayDiffer) continue;
+        const w = wire?.toolResults.find((t) => t.tool_use_id === d.toolCallId);
+        liveForm += (w?.chars ?? 0) - d.charsFull;
+      }
+      const expected = carrier + 27 * users + summaries + liveForm;
+      if (!wire || wire.messageChars - call.messageChars !== expected) {
+        off.push(
+          `seq ${wire?.seq}: wire ${wire?.messageChars}, estimate ${call.messageChars}, expected +${expected}`,
+        );
+      }
+    }
+    expect(off).toEqual([]);
+  });
 
   it.skipIf(name.startsWith("j1"))(
     "recomputes every frozenToolResults[].sourceHash and key from the transcript",
