@@ -20,8 +20,15 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mdText, renderIssueMarkdown } from "../../server/export/issue-markdown.ts";
-import { hashId, REDACTED, redactExportData } from "../../server/export/redact.ts";
+import { formatInt, mdText, renderIssueMarkdown } from "../../server/export/issue-markdown.ts";
+import {
+  hashId,
+  REDACTED,
+  redactCost,
+  redactExportData,
+  redactPrune,
+  redactTruncation,
+} from "../../server/export/redact.ts";
 import { esc } from "../../server/export/render-html.ts";
 import {
   buildExportHtml,
@@ -358,6 +365,13 @@ function checkNoLeak(stateDir: string, label: string, maxSessions = 3): void {
       // The check can fail: the unredacted export of the same session does show session text.
       expect(inRaw, `${label} ${s.sessionId}: unredacted export shows session text`).toBeGreaterThan(0);
       expect(red.html).toContain("redacted");
+      // Sizes and usage stay: the last call's billed prompt and every bootstrap row's raw size.
+      const d = gatherExportData(service, s.agentId, s.sessionId);
+      if ("error" in d) throw new Error(d.error.message);
+      const lc = d.value.report.lastCall;
+      if (lc) expect(red.html).toContain(`${formatInt(lc.promptTokens)} tokens`);
+      for (const f of d.value.truncation.files)
+        expect(red.html).toContain(`<td>${esc(f.name)}</td><td>${f.status}`);
       expect(red.html).not.toContain(s.sessionId);
       expect(red.html).toContain(hashId(s.sessionId));
     }
@@ -406,6 +420,60 @@ describe("redacted export leaks no session text", () => {
     expect(boilerplate).toContain("AGENTS.md"); // bootstrap basenames stay
     expect(boilerplate).toContain("exec"); // plain tool names stay
   });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Numbers, booleans and nulls of a value in walk order (what redaction must leave untouched). */
+function scalars(v: unknown, into: unknown[] = []): unknown[] {
+  if (v === null || typeof v === "number" || typeof v === "boolean") into.push(v);
+  else if (Array.isArray(v)) for (const x of v) scalars(x, into);
+  else if (typeof v === "object") for (const x of Object.values(v)) scalars(x, into);
+  return into;
+}
+
+describe("redaction is an allow-list", () => {
+  const dir = path.join(FIXTURES, "s3-aggressive-hardclear/state");
+  it.skipIf(!existsSync(dir))(
+    "keeps every number, boolean and null; unknown string fields are redacted",
+    () => {
+      const service = createSessionService({ stateDir: dir, demo: false, reason: "test" });
+      const live = service.listSessions().sessions.find((x) => x.archived === null);
+      if (!live) throw new Error("no live session in s3");
+      const data = gatherExportData(service, live.agentId, live.sessionId);
+      service.close?.();
+      if ("error" in data) throw new Error(data.error.message);
+      const d = data.value;
+      const red = redactExportData(d);
+      for (const k of ["summary", "map", "truncation", "prune", "cost"] as const)
+        expect(scalars(red[k]), k).toEqual(scalars(d[k]));
+      // The run report minus the /context texts (dropped on purpose in redacted exports).
+      expect(scalars({ ...red.report, texts: null })).toEqual(scalars({ ...d.report, texts: null }));
+      // s3 has hard-clear rounds: their enum states survive.
+      expect(red.prune.calls.map((c) => c.round)).toEqual(d.prune.calls.map((c) => c.round));
+      expect(red.cost.calls.map((c) => c.verdict)).toEqual(d.cost.calls.map((c) => c.verdict));
+      // A field nobody allow-listed (a future DTO addition) is redacted, at any depth.
+      const future = {
+        ...d.cost,
+        futureNote: "secret text",
+        calls: d.cost.calls.map((c) => ({ ...c, why: "x y z" })),
+      };
+      const rf = redactCost(future);
+      expect(Reflect.get(rf, "futureNote")).toBe(REDACTED);
+      expect(rf.calls.every((c) => Reflect.get(c, "why") === REDACTED)).toBe(true);
+      // Data-bearing strings: paths → basenames, texts → REDACTED, ids → hashes.
+      const rt = redactTruncation(d.truncation);
+      expect(rt.files.map((f) => f.path)).toEqual(d.truncation.files.map((f) => path.basename(f.path)));
+      expect(rt.recorded.workspaceDir === null || rt.recorded.workspaceDir === REDACTED).toBe(true);
+      const seg = rt.files.flatMap((f) => f.simulation?.segments ?? []);
+      expect(seg.length).toBeGreaterThan(0);
+      expect(seg.every((x) => x.text === REDACTED)).toBe(true);
+      const rp = redactPrune(d.prune);
+      const ids = Object.keys(d.prune.calls.at(-1)?.toolResults ?? {});
+      expect(Object.keys(rp.calls.at(-1)?.toolResults ?? {})).toEqual(ids.map(hashId));
+      expect(rp.calls.every((c) => c.gateText === REDACTED)).toBe(true);
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------------------------
