@@ -677,6 +677,21 @@ describe("replay: TTL clock, rounds and stickiness", () => {
     expect(call?.ratioAfter).toBeLessThan(0.5);
     expect((call?.totalCharsAfter ?? 0) + 3900 - 6).toBeGreaterThanOrEqual(0.5 * 80_000);
   });
+  it("2026.9 with a direct Anthropic API key: server-side clearing, no local rounds, flagged", () => {
+    const b = new Builder();
+    for (let i = 0; i < 4; i++) b.turn("exec", String(i).repeat(6000), 1000);
+    b.turn("exec", "z".repeat(100), 60_000);
+    const direct: JsonObject = {
+      agents: { defaults: { contextPruning: { mode: "cache-ttl", ttl: "30s" } } },
+      models: { providers: { anthropic: { apiKey: "sk-ant-api03-x", models: [{ id: "claude-x", contextWindow: 10_000 }] } } },
+    };
+    const r = replayPruning({ session: b.session("2026.9"), config: direct, sha256Base64Url });
+    expect(r.eligibility.path).toBe("server-side");
+    expect(r.rounds).toBe(0);
+    expect(r.calls[8]?.gate).toBe("server-side");
+    expect(r.calls[8]?.flags.some((f) => f.includes("context_management"))).toBe(true);
+    expect(r.next.prediction).toContain("server-side");
+  });
   it("mode off and ttl 0 never open a round; what-if overrides do", () => {
     const b = new Builder();
     for (let i = 0; i < 4; i++) b.turn("exec", String(i).repeat(6000), 1000);
