@@ -15,6 +15,7 @@ import { Hono } from "hono";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../../server/app.ts";
 import { attachLive, type LiveAttachment } from "../../server/live/attach-live.ts";
+import { cacheClock, clockReplayAt } from "../../server/live/cache-clock.ts";
 import { type BusMessage, createEventBus, type EventBus } from "../../server/live/event-bus.ts";
 import { createEventsRoute } from "../../server/routes/events.ts";
 import { createSessionService } from "../../server/session-service.ts";
@@ -502,5 +503,75 @@ describe("watcher fallback without fs.watch", () => {
     expect(invalidations).toBeGreaterThan(0);
     const r = reader.loadSession({ agentId: "legacy", sessionId: J1_ID });
     expect("transcript" in r && r.transcript.entries.at(-1)?.id).toBe("poll-1");
+  });
+});
+
+describe.skipIf(!haveDemo)("cache clock (TTL countdown data)", () => {
+  const service = createSessionService({ stateDir: DEMO, demo: true, reason: "test" });
+
+  it("s1: counts down from OpenClaw's cache touch; the re-write is the last call's prompt (= SessionEntry.totalTokens)", () => {
+    const replay = service.prune("research", S1_ID, {});
+    const cost = service.cost("research", S1_ID);
+    const loaded = service.load("research", S1_ID);
+    if ("error" in replay || "error" in cost || "error" in loaded) throw new Error("load failed");
+    const touch = replay.value.next.lastCacheTouchAt;
+    const ttl = cost.value.retention.cacheTtlMs;
+    if (touch === null || ttl === null) throw new Error("s1 has a cache clock");
+    const at = clockReplayAt(replay.value);
+    expect(at).toBe(touch + replay.value.settings.ttlMs + 1);
+    const after = service.prune("research", S1_ID, { at: [String(at)] });
+    if ("error" in after) throw new Error(after.error.message);
+
+    const warm = cacheClock({ replay: after.value, cost: cost.value, now: touch + 1000 });
+    expect(warm.warm).toBe(true);
+    expect(warm.msLeft).toBe(ttl - 1000);
+    expect(warm.lastCallAt).toBe(touch);
+    expect(warm.rewriteTokens).toBe(loaded.value.entry?.totalTokens);
+    // claude-mock-1 is not in the pricing table: no invented price
+    expect(warm.rewriteUsd).toBeNull();
+
+    const cold = cacheClock({ replay: after.value, cost: cost.value, now: touch + ttl + 5000 });
+    expect(cold.warm).toBe(false);
+    expect(cold.msLeft).toBe(-5000);
+    expect(cold.pruneMsLeft).toBe(touch + replay.value.settings.ttlMs - (touch + ttl + 5000));
+    // s1's context is below the soft-trim ratio: the first call after the TTL trims nothing
+    expect(after.value.next.gate).toBe("below-soft-trim-ratio");
+    expect(cold.pruneCount).toBe(0);
+    // a replay evaluated before the pruning TTL cannot predict the round
+    const early = service.prune("research", S1_ID, { at: [String(touch + 1)] });
+    if ("error" in early) throw new Error(early.error.message);
+    expect(early.value.next.ttlExpired).toBe(false);
+    expect(cacheClock({ replay: early.value, cost: cost.value, now: touch }).pruneCount).toBeNull();
+
+    const priced = cacheClock({
+      replay: after.value,
+      cost: cost.value,
+      now: touch,
+      pricing: { "claude-mock-1": { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } },
+    });
+    const tokens = loaded.value.entry?.totalTokens;
+    if (typeof tokens !== "number") throw new Error("s1 entry has totalTokens");
+    expect(priced.rewriteUsd).toBeCloseTo((tokens * 3.75) / 1e6, 12);
+    expect(priced.rewritePremiumUsd).toBeCloseTo((tokens * (3.75 - 0.3)) / 1e6, 12);
+  });
+
+  it("s4 with a low soft-trim ratio: pruneCount = the tool results the next round changes", () => {
+    const q = { softTrimRatio: ["0.05"] };
+    const replay = service.prune("main", "bc255ab3-b341-464a-a811-4d1115e16ed8", q);
+    const cost = service.cost("main", "bc255ab3-b341-464a-a811-4d1115e16ed8");
+    if ("error" in replay || "error" in cost) throw new Error("load failed");
+    const at = clockReplayAt(replay.value);
+    if (at === null) throw new Error("s4 has a pruning clock");
+    const after = service.prune("main", "bc255ab3-b341-464a-a811-4d1115e16ed8", { ...q, at: [String(at)] });
+    if ("error" in after) throw new Error(after.error.message);
+    expect(after.value.next.wouldPrune).toBe(true);
+    const clock = cacheClock({ replay: after.value, cost: cost.value, now: at });
+    const last = after.value.calls.at(-1);
+    const changed = Object.entries(after.value.next.toolResults).filter(
+      ([id, state]) => state !== (last?.toolResults[id] ?? "full"),
+    );
+    expect(clock.pruneCount).toBe(changed.length);
+    expect(clock.pruneCount).toBeGreaterThan(0);
+    expect(clock.pruneMsLeft).toBe(-1);
   });
 });
