@@ -683,7 +683,11 @@ describe("replay: TTL clock, rounds and stickiness", () => {
     b.turn("exec", "z".repeat(100), 60_000);
     const direct: JsonObject = {
       agents: { defaults: { contextPruning: { mode: "cache-ttl", ttl: "30s" } } },
-      models: { providers: { anthropic: { apiKey: "sk-ant-api03-x", models: [{ id: "claude-x", contextWindow: 10_000 }] } } },
+      models: {
+        providers: {
+          anthropic: { apiKey: "sk-ant-api03-x", models: [{ id: "claude-x", contextWindow: 10_000 }] },
+        },
+      },
     };
     const r = replayPruning({ session: b.session("2026.9"), config: direct, sha256Base64Url });
     expect(r.eligibility.path).toBe("server-side");
