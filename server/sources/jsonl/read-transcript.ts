@@ -10,13 +10,15 @@
 //   a `truncated-line` WARNING, not an error. A complete object without the final `\n` is kept.
 // - Unknown entry types are kept as opaque entries (transcript.md §1 "Keep unknown types and fields").
 //
-// Speed: the file is read as one Buffer and split on 0x0A by hand (no readline), each line decoded
-// separately, so a 100 MB transcript costs one read plus one JSON.parse per line.
+// Speed and memory (issue 9): the bytes are decoded in 4 MB steps that end on a newline (never one string
+// of the whole file), each line is JSON.parsed once, and base64 image payloads are not kept
+// (elide-image-data.ts: same length, shared placeholder).
 
 import { readFileSync } from "node:fs";
 import { isObject, type JsonObject, num, str, tryParseJson } from "../../../shared/json.ts";
 import type { ParseIssue, Transcript, TranscriptEntry } from "../../model/session.ts";
 import { computeActiveBranch } from "../../model/tree.ts";
+import { elideImageData } from "../elide-image-data.ts";
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;
@@ -53,17 +55,51 @@ function splitText(text: string): RawLine[] {
 }
 
 /**
- * Files up to this size are decoded in one go and split as a string (fastest); larger ones line by
- * line, because V8 strings stop at ~512 M UTF-16 units.
+ * Bytes decoded per step. The file is walked in steps that end on a `\n`: each step is decoded and split
+ * as a string (fast native paths), its lines are parsed and the step's text is dropped before the next
+ * one — so a 100 MB transcript never exists as one 100 MB string next to its parsed objects (issue 9:
+ * "do not hold what you do not show"). A line longer than a step becomes a step of its own.
+ */
+const STEP_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Files up to this size are decoded in steps of STEP_BYTES; larger ones (and any size when a test lowers
+ * it) line by line. Both ways give the same lines: a UTF-8 multi-byte sequence never contains 0x0A, and
+ * every step ends just after a `\n`.
  */
 const WHOLE_DECODE_MAX_BYTES = 256 * 1024 * 1024;
 
-/** Split UTF-8 bytes into lines. A UTF-8 multi-byte sequence never contains 0x0A, so both ways agree. */
-function splitLines(bytes: Uint8Array, wholeDecodeMax: number): RawLine[] {
+/** Split UTF-8 bytes into lines, lazily. */
+function* splitLines(bytes: Uint8Array, wholeDecodeMax: number, stepBytes: number): Generator<RawLine> {
   // A Buffer view (no copy) gives native memchr indexOf and fast UTF-8 decoding.
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buf.length <= wholeDecodeMax) return splitText(buf.toString("utf8"));
-  const out: RawLine[] = [];
+  if (buf.length <= wholeDecodeMax) {
+    let start = 0;
+    let lineNo = 0;
+    while (start < buf.length) {
+      let end =
+        start + stepBytes >= buf.length ? buf.length : buf.lastIndexOf(NEWLINE, start + stepBytes) + 1;
+      if (end <= start) {
+        // no newline inside the step: extend to the end of this (long) line
+        const nl = buf.indexOf(NEWLINE, start + stepBytes);
+        end = nl === -1 ? buf.length : nl + 1;
+      }
+      let text = buf.toString("utf8", start, end);
+      if (start === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      const parts = text.split("\n");
+      const last = parts.length - 1;
+      for (let i = 0; i < parts.length; i++) {
+        const part = parts[i] ?? "";
+        // a step ends after a "\n", so its last piece is empty unless this is an unterminated file end
+        if (i === last && part === "") break;
+        const terminated = i < last;
+        yield { text: part.endsWith("\r") ? part.slice(0, -1) : part, line: lineNo + i + 1, terminated };
+      }
+      lineNo += last;
+      start = end;
+    }
+    return;
+  }
   let start = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
   let lineNo = 1;
   while (start < buf.length) {
@@ -71,11 +107,10 @@ function splitLines(bytes: Uint8Array, wholeDecodeMax: number): RawLine[] {
     const terminated = end !== -1;
     if (!terminated) end = buf.length;
     const stop = end > start && buf[end - 1] === CR ? end - 1 : end;
-    out.push({ text: buf.toString("utf8", start, stop), line: lineNo, terminated });
+    yield { text: buf.toString("utf8", start, stop), line: lineNo, terminated };
     start = end + 1;
     lineNo++;
   }
-  return out;
 }
 
 /** Build a TranscriptEntry from a parsed object. */
@@ -92,18 +127,23 @@ function toEntry(raw: JsonObject, index: number, line: number): TranscriptEntry 
 }
 
 /**
- * Parse JSONL bytes. Pure. `opts.wholeDecodeMaxBytes` (default 256 MiB) only exists so tests can force
- * the line-by-line path.
+ * Parse JSONL bytes. Pure. `opts.wholeDecodeMaxBytes` (default 256 MiB) and `opts.stepBytes` (default 4 MiB)
+ * only exist so tests can force the line-by-line path and many step boundaries.
  */
 export function parseTranscriptBytes(
   buf: Uint8Array,
   source: string,
-  opts: { wholeDecodeMaxBytes?: number } = {},
+  opts: { wholeDecodeMaxBytes?: number; stepBytes?: number } = {},
 ): Transcript {
-  return parseLines(splitLines(buf, opts.wholeDecodeMaxBytes ?? WHOLE_DECODE_MAX_BYTES), source);
+  const lines = splitLines(
+    buf,
+    opts.wholeDecodeMaxBytes ?? WHOLE_DECODE_MAX_BYTES,
+    Math.max(1, opts.stepBytes ?? STEP_BYTES),
+  );
+  return parseLines(lines, source);
 }
 
-function parseLines(lines: RawLine[], source: string): Transcript {
+function parseLines(lines: Iterable<RawLine>, source: string): Transcript {
   const issues: ParseIssue[] = [];
   const entries: TranscriptEntry[] = [];
   for (const raw of lines) {
@@ -139,6 +179,7 @@ function parseLines(lines: RawLine[], source: string): Transcript {
       });
       continue;
     }
+    elideImageData(parsed.value, raw.text);
     const entry = toEntry(parsed.value, entries.length, raw.line);
     if (entry.type === "") {
       issues.push({

@@ -2,9 +2,11 @@
 // Agent schema 23 stores each event EITHER as `event_json` text OR as an `event_zstd` frame of the same
 // UTF-8 JSON; selecting only `event_json` silently loses every large tool result, so both are decoded.
 // Pure: rows in, entries + located issues out. A bad row is skipped with a ParseIssue (source + seq).
+// Large base64 image payloads are not kept (elide-image-data.ts; issue 9).
 
 import { isObject, type JsonObject, str, tryParseJson } from "../../../shared/json.ts";
 import type { ParseIssue, TranscriptEntry } from "../../model/session.ts";
+import { elideImageData } from "../elide-image-data.ts";
 import { decodeUtf8, decodeZstd } from "./zstd.ts";
 
 /** Largest decoded event OpenClaw writes compressed (CHECK `event_utf8_bytes BETWEEN 1 AND 4194304`). */
@@ -92,6 +94,7 @@ export function decodeEventRows(rows: EventRow[], source: string): DecodedEvents
       issues.push(issue(source, row.seq, "invalid-json", `${where} is not valid JSON: ${parsed.error}`));
       continue;
     }
+    if (isObject(parsed.value)) elideImageData(parsed.value, text.text);
     const entry = toEntry(parsed.value, entries.length);
     if (typeof entry === "string") {
       issues.push(issue(source, row.seq, "not-an-object", entry));
