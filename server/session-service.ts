@@ -14,7 +14,7 @@ import type { TruncationFamily, TruncationReportDTO } from "../shared/truncation
 import { buildContextMessages } from "./model/context-messages.ts";
 import type { ContextMessage, LoadedSession, Transcript } from "./model/session.ts";
 import { buildCostReport, buildCostTotals } from "./reports/cost.ts";
-import { buildContextMap, contextMapTokenTexts } from "./reports/map-tree.ts";
+import { buildContextMap, buildOpenClawMap, contextMapTokenTexts } from "./reports/map-tree.ts";
 import { replayPruning, toolResultWireText } from "./reports/prune-replay.ts";
 import { buildRunReport, lastCallUsage } from "./reports/run-report.ts";
 import { buildTruncationReport } from "./reports/truncation.ts";
@@ -269,6 +269,7 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
           tiktoken: counted.counts,
           tiktokenEncoding: tokenCounter().encoding,
         });
+        map.openclaw = buildOpenClawMap(s);
         const progress = tokenCounter().progress();
         map.tokenizer = {
           state: progress.state === "unavailable" ? "unavailable" : counted.pending > 0 ? "pending" : "ready",

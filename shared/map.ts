@@ -1,6 +1,8 @@
 // The context map DTO: a tree of tiles (groups → leaves), shared by the server (which builds it from the
 // run report + the conversation actually sent) and the web treemap (which only lays it out and draws it).
 
+import type { OpenClawMapPicture } from "./openclaw-map.ts";
+
 /** Size modes the treemap can use. */
 export type SizeMode = "chars" | "estTokens" | "tiktoken" | "cache";
 
@@ -46,10 +48,15 @@ export interface ContextMapDTO {
   actualTokens: number | null;
   /** Context window (tokens), null when unknown. */
   windowTokens: number | null;
-  /** actualTokens − ceil(trackedChars/4) when ≥ 0; null with a reason otherwise. */
+  /**
+   * Billed prompt tokens of the last call minus the chars/4 estimate of the tiles in that call's prompt,
+   * when positive; otherwise null with a reason ("not observed …").
+   */
   untracked: { tokens: number | null; reason: string };
   /** Tokenizer state for the tiktoken size mode. */
   tokenizer: { state: "pending" | "ready" | "unavailable"; encoding: string | null; progress: number };
   /** How the cache states / cacheTokens were derived (an estimate), or why they are unknown. */
   cacheBasis?: string;
+  /** OpenClaw's own `/context map` picture for side-by-side trust, or its exact "unavailable" reply. */
+  openclaw?: { available: true; picture: OpenClawMapPicture } | { available: false; text: string };
 }

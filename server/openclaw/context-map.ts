@@ -6,15 +6,26 @@
 // against a real PNG), and the places where the spec is silent are marked "ASSUMED".
 
 import { arr, isObject, type JsonObject, type JsonValue, num, obj, str } from "../../shared/json.ts";
+import type {
+  DrawText,
+  MapFamily,
+  OpenClawMapGroupKey,
+  OpenClawMapGroupTile,
+  OpenClawMapLeafTile,
+  OpenClawMapLegendItem,
+  OpenClawMapPicture,
+  Rect,
+} from "../../shared/openclaw-map.ts";
 
-export type MapFamily = "2026.7" | "2026.9";
-
-export interface Rect {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+export type {
+  DrawText,
+  MapFamily,
+  OpenClawMapGroupTile,
+  OpenClawMapLeafTile,
+  OpenClawMapLegendItem,
+  OpenClawMapPicture,
+  Rect,
+} from "../../shared/openclaw-map.ts";
 
 export interface Rgb {
   r: number;
@@ -300,7 +311,7 @@ export interface OpenClawMapLeafValue {
 }
 
 export interface OpenClawMapGroupValue {
-  key: "conversation" | "currentTurn" | "workspace" | "system" | "tools" | "skills";
+  key: OpenClawMapGroupKey;
   name: string;
   color: Rgb;
   /** Σ leaves (after dropping leaves ≤ 0). */
@@ -486,21 +497,6 @@ export function binarySplitLayout<T extends { value: number }>(
 
 export const FONT_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ -./:_";
 
-/**
- * A text run in the 5×7 bitmap font: glyph cells 5×7 at `scale` px per dot, advance 6·scale, starting at
- * (floor(x), floor(y)); characters outside FONT_CHARS are blank cells.
- */
-export interface DrawText {
-  /** Text origin (top-left of the first glyph cell), px. */
-  x: number;
-  y: number;
-  /** Glyph scale; advance 6·scale, line height 9·scale. */
-  scale: number;
-  /** The characters drawn (upper-cased; characters outside the font render blank). */
-  text: string;
-  color: string;
-}
-
 /** Label sanitising: runs outside `[A-Za-z0-9/_.:-]` → one space, whitespace collapsed, trimmed, upper-cased. */
 export function sanitizeLabel(text: string): string {
   return text
@@ -545,67 +541,6 @@ export const TREEMAP_AREA: Rect = { x: 22, y: 110, width: 940, height: 674 };
 
 const TEXT_LIGHT = "rgb(248,250,252)";
 const TEXT_DARK = "rgb(16,23,31)";
-
-export interface OpenClawMapLeafTile {
-  name: string;
-  value: number;
-  /** Layout rect inside the group's children area. */
-  rect: Rect;
-  /** Rect actually filled: the layout rect inset by 1.5 px. */
-  fillRect: Rect;
-  fill: string;
-  /** Border colour: 1-px bands drawn INSIDE `fillRect` (top, bottom, left, right). */
-  border: string;
-  shade: number;
-  /** Label lines (name, size) at scale 1 in `fillRect`, only when its area exceeds 5,200 px². */
-  labelLines: DrawText[];
-}
-
-export interface OpenClawMapGroupTile {
-  key: OpenClawMapGroupValue["key"];
-  name: string;
-  /** Base colour. */
-  color: string;
-  /** Group fill = mix(base, rgb(18,22,27), 0.16). */
-  fill: string;
-  /** Border colour: 3-px bands drawn INSIDE `rect`, over the fill. */
-  border: string;
-  value: number;
-  rect: Rect;
-  labelBox: Rect;
-  labelLines: DrawText[];
-  childrenArea: Rect;
-  leaves: OpenClawMapLeafTile[];
-}
-
-export interface OpenClawMapLegendItem {
-  name: string;
-  color: string;
-  value: number;
-  pct: number;
-  swatch: Rect;
-  swatchBorder: string;
-  labelBox: Rect;
-  labelLines: DrawText[];
-}
-
-export interface OpenClawMapPicture {
-  family: MapFamily;
-  width: number;
-  height: number;
-  background: string;
-  header: { rect: Rect; fill: string; title: DrawText; subtitle: DrawText };
-  area: Rect;
-  /** Groups in layout order (value-descending); `legend.items` keeps OpenClaw's group order. */
-  groups: OpenClawMapGroupTile[];
-  /** Panel and swatch borders: 1-px bands inside their rects. */
-  legend: { panel: Rect; fill: string; border: string; title: DrawText; items: OpenClawMapLegendItem[] };
-  footer: DrawText;
-  /** Σ group values. */
-  trackedChars: number;
-  /** The reply text that accompanies the PNG. */
-  caption: string;
-}
 
 export interface OpenClawMapInput {
   family: MapFamily;
