@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ParseIssue, SessionSummary } from "../shared/session.ts";
 import { isAllowedHost } from "./http/host-check.ts";
+import { createEventsRoute } from "./routes/events.ts";
 import type { SessionService } from "./session-service.ts";
 
 export interface AppDeps {
@@ -64,7 +65,13 @@ export function createApp(deps: AppDeps) {
       if ("error" in r) return c.json(errorBody(r.error.code, r.error.message), toStatus(r.error.status));
       return c.json(r.value);
     })
-    .get("/cost", (c) => c.json(service.costAll(c.req.query("archived") !== "0")));
+    .get("/sessions/:agent/:session/clock", (c) => {
+      const r = service.clock(c.req.param("agent"), c.req.param("session"), Date.now());
+      if ("error" in r) return c.json(errorBody(r.error.code, r.error.message), toStatus(r.error.status));
+      return c.json(r.value);
+    })
+    .get("/cost", (c) => c.json(service.costAll(c.req.query("archived") !== "0")))
+    .route("/events", createEventsRoute(service.bus));
 
   const app = new Hono();
 

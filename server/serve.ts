@@ -57,9 +57,9 @@ export async function startServer(rt: Runtime, values: CliValues): Promise<void>
     }
     throw err;
   });
-  rt.service.startWatching?.();
+  rt.service.startWatching();
   const stop = () => {
-    rt.service.close?.();
+    rt.service.close();
     server.close();
     process.exit(0);
   };

@@ -6,11 +6,15 @@ import { createHash } from "node:crypto";
 import type { CostAllDTO, CostReportDTO } from "../shared/cost.ts";
 import type { JsonObject } from "../shared/json.ts";
 import { isObject, num, obj, str } from "../shared/json.ts";
+import type { CacheClockDTO } from "../shared/live.ts";
 import type { ContextMapDTO } from "../shared/map.ts";
 import type { PruneOverrides, PruneReplayDTO } from "../shared/prune.ts";
 import type { RunReportDTO } from "../shared/run-report.ts";
 import type { ParseIssue, SessionRef, SessionSummary } from "../shared/session.ts";
 import type { TruncationFamily, TruncationReportDTO } from "../shared/truncation.ts";
+import { attachLive, type LiveAttachment } from "./live/attach-live.ts";
+import { cacheClock, clockReplayAt } from "./live/cache-clock.ts";
+import { createEventBus, type EventBus } from "./live/event-bus.ts";
 import { buildContextMessages } from "./model/context-messages.ts";
 import type { ContextMessage, LoadedSession, Transcript } from "./model/session.ts";
 import { buildCostReport, buildCostTotals } from "./reports/cost.ts";
@@ -51,10 +55,14 @@ export interface SessionService {
   prune(agentId: string, sessionId: string, query: Record<string, string[]>): Result<PruneReplayDTO>;
   cost(agentId: string, sessionId: string): Result<CostReportDTO>;
   costAll(includeArchived: boolean): CostAllDTO;
+  /** Live TTL countdown data for the open session ("cache warm for 3m12s" / "expired: …"). */
+  clock(agentId: string, sessionId: string, now: number): Result<CacheClockDTO>;
+  /** Change events for SSE (`GET /api/events`); fed by the watcher once `startWatching()` ran. */
+  readonly bus: EventBus;
   /** Drop cached results (called by the watcher when files change). */
   invalidate(): void;
-  startWatching?(): void;
-  close?(): void;
+  startWatching(): void;
+  close(): void;
   readonly reader: StateReader;
 }
 
@@ -176,6 +184,8 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
     return counter;
   };
   let listCache: { sessions: SessionSummary[]; issues: ParseIssue[] } | null = null;
+  const bus = createEventBus();
+  let live: LiveAttachment | null = null;
   const memo = {
     report: new Memo<RunReportDTO>(),
     prune: new Memo<PruneReplayDTO>(),
@@ -222,8 +232,20 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
     });
   };
 
+  const costFor = (s: LoadedSession): CostReportDTO =>
+    memo.cost.get(s.transcript, s.summary.sessionId, () => {
+      const replay = pruneFor(s, {}, undefined);
+      const pruningRounds = replay.calls.flatMap((c) =>
+        c.round !== "none" && c.entryId !== null
+          ? [{ entryId: c.entryId, charsRemoved: c.charsRemoved }]
+          : [],
+      );
+      return buildCostReport({ session: s, config: config(), pruningRounds });
+    });
+
   const service: SessionService = {
     reader,
+    bus,
     stateInfo() {
       config();
       return {
@@ -315,18 +337,14 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
       const at = parseAt(query.at?.[query.at.length - 1]);
       return withSession(agentId, sessionId, (s) => pruneFor(s, pruneOverridesFromQuery(query), at));
     },
-    cost: (agentId, sessionId) =>
-      withSession(agentId, sessionId, (s) =>
-        memo.cost.get(s.transcript, s.summary.sessionId, () => {
-          const replay = pruneFor(s, {}, undefined);
-          const pruningRounds = replay.calls.flatMap((c) =>
-            c.round !== "none" && c.entryId !== null
-              ? [{ entryId: c.entryId, charsRemoved: c.charsRemoved }]
-              : [],
-          );
-          return buildCostReport({ session: s, config: config(), pruningRounds });
-        }),
-      ),
+    cost: (agentId, sessionId) => withSession(agentId, sessionId, costFor),
+    clock: (agentId, sessionId, now) =>
+      withSession(agentId, sessionId, (s) => {
+        // The replay whose `next` is the first call after the pruning TTL expires (constant between calls).
+        const at = clockReplayAt(pruneFor(s, {}, undefined));
+        const replay = pruneFor(s, {}, at ?? undefined);
+        return cacheClock({ replay, cost: costFor(s), now });
+      }),
     costAll(includeArchived) {
       const { sessions } = service.listSessions();
       const loaded: LoadedSession[] = [];
@@ -341,7 +359,17 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
       listCache = null;
       configRead = null;
     },
+    startWatching() {
+      live ??= attachLive({
+        service,
+        bus,
+        stateDir: opts.stateDir,
+        configPath: process.env.OPENCLAW_CONFIG_PATH ?? null,
+      });
+    },
     close() {
+      live?.close();
+      live = null;
       counter?.close();
     },
   };
