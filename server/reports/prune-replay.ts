@@ -83,6 +83,8 @@ interface ToolResultInfo {
 }
 
 interface Prepared {
+  /** Shape of the transcript when prepared: a live tail that appends in place invalidates it. */
+  shape: string;
   /** entryIndex → estimate of a message entry (NaN for other entries). */
   chars: Float64Array;
   toolResults: Map<number, ToolResultInfo>;
@@ -97,8 +99,9 @@ function prepare(transcript: Transcript, flavor: EstimateFlavor): Prepared {
     perFlavor = new Map();
     preparedCache.set(transcript, perFlavor);
   }
+  const shape = `${transcript.entries.length}:${transcript.activeBranch.length}:${transcript.leafIndex}`;
   const cached = perFlavor.get(flavor);
-  if (cached) return cached;
+  if (cached && cached.shape === shape) return cached;
   const chars = new Float64Array(transcript.entries.length).fill(Number.NaN);
   const toolResults = new Map<number, ToolResultInfo>();
   for (const idx of transcript.activeBranch) {
@@ -125,7 +128,7 @@ function prepare(transcript: Transcript, flavor: EstimateFlavor): Prepared {
       });
     }
   }
-  const prepared: Prepared = { chars, toolResults, hashes: new Map() };
+  const prepared: Prepared = { shape, chars, toolResults, hashes: new Map() };
   perFlavor.set(flavor, prepared);
   return prepared;
 }

@@ -696,6 +696,20 @@ describe("replay: TTL clock, rounds and stickiness", () => {
     expect(r.calls[8]?.flags.some((f) => f.includes("context_management"))).toBe(true);
     expect(r.next.prediction).toContain("server-side");
   });
+  it("a transcript appended in place (live tail) is re-prepared, not served from a stale cache", () => {
+    const b = new Builder();
+    b.turn("exec", "a".repeat(100), 1000);
+    const session = b.session("2026.9");
+    const cfg = config({ mode: "cache-ttl", ttl: "30s" });
+    expect(replayPruning({ session, config: cfg, sha256Base64Url }).calls.length).toBe(2);
+    b.turn("read", "b".repeat(100), 1000);
+    const grown = b.transcript();
+    session.transcript.entries = grown.entries;
+    session.transcript.activeBranch = grown.activeBranch;
+    session.transcript.leafIndex = grown.leafIndex;
+    const r = replayPruning({ session, config: cfg, sha256Base64Url });
+    expect(Object.keys(r.calls.at(-1)?.toolResults ?? {})).toEqual(["toolu_1", "toolu_2"]);
+  });
   it("mode off and ttl 0 never open a round; what-if overrides do", () => {
     const b = new Builder();
     for (let i = 0; i < 4; i++) b.turn("exec", String(i).repeat(6000), 1000);
