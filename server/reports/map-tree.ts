@@ -839,7 +839,26 @@ export type OpenClawMapResult =
  * 2026.9.x rules by the session's version family), or OpenClaw's unavailable reply. The window is the entry's
  * `contextTokens` (OpenClaw resolves it when the command runs; they differ only if the model or caps changed).
  */
+/**
+ * Memo per transcript object (transcripts are replaced, never mutated, when the data changes) and stored
+ * entry text: the OpenClaw picture weighs every conversation char (non-ASCII regex) and is asked for on
+ * every map request, while it only changes when the session does.
+ */
+const openClawMapMemo = new WeakMap<
+  LoadedSession["transcript"],
+  { key: string; entries: number; result: OpenClawMapResult }
+>();
+
 export function buildOpenClawMap(session: LoadedSession): OpenClawMapResult {
+  const key = `${session.version.family}\n${JSON.stringify(session.entry)}`;
+  const hit = openClawMapMemo.get(session.transcript);
+  if (hit && hit.key === key && hit.entries === session.transcript.entries.length) return hit.result;
+  const result = computeOpenClawMap(session);
+  openClawMapMemo.set(session.transcript, { key, entries: session.transcript.entries.length, result });
+  return result;
+}
+
+function computeOpenClawMap(session: LoadedSession): OpenClawMapResult {
   const family = session.version.family;
   if (family === "2026.3") return { available: false, text: MAP_UNKNOWN_MODE_2026_3 };
   const report = session.entry ? (obj(session.entry, "systemPromptReport") ?? null) : null;
