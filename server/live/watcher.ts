@@ -22,11 +22,12 @@
 // system) is stat-polled every `pollMs` (default 1 s) instead. This polling is server-side only; the web
 // client never polls, it listens to GET /api/events.
 
-import { type FSWatcher, readdirSync, statSync, watch } from "node:fs";
+import { closeSync, type FSWatcher, openSync, readdirSync, readSync, statSync, watch } from "node:fs";
 import path from "node:path";
 import { str } from "../../shared/json.ts";
 import type { LiveEvent } from "../../shared/live.ts";
 import { classifyTranscriptFileName, readSessionsStore } from "../sources/jsonl/sessions-store.ts";
+import { HALF_LINE_GRACE_MS } from "../sources/jsonl/tail.ts";
 import { probeStore, type StoreProbe } from "../sources/sqlite/incremental.ts";
 
 /** OpenClaw's config file names in the state dir (same list as server/sources/openclaw-config.ts). */
@@ -103,6 +104,21 @@ function listDir(dir: string): Map<string, string> {
   return out;
 }
 
+/** The file's last byte is not `\n`: a line is being written (or the writer died mid-line). */
+function endsMidLine(file: string, size: number): boolean {
+  if (size === 0) return false;
+  let fd: number | null = null;
+  try {
+    fd = openSync(file, "r");
+    const b = Buffer.alloc(1);
+    return readSync(fd, b, 0, 1, size - 1) === 1 && b[0] !== 0x0a;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
 function eventKey(e: LiveEvent): string {
   return e.type === "session-changed" ? `s\u0000${e.agentId}\u0000${e.sessionId}` : "list";
 }
@@ -125,6 +141,31 @@ export function watchStateDir(stateDirInput: string, opts: StateWatcherOptions):
   let firstPendingAt = 0;
   let pollTimer: ReturnType<typeof setInterval> | null = null;
   let closed = false;
+  /** Files that ended mid-line: re-announced once the half line's grace period is over (tail.ts). */
+  const halfLineTimers = new Map<string, ReturnType<typeof setTimeout>>();
+
+  /**
+   * A half-written last line raises no issue while it waits (jsonl/tail.ts); if no more bytes come, the
+   * reader reports it after HALF_LINE_GRACE_MS — announce the session again then so the UI shows it.
+   */
+  const watchHalfLine = (file: string, sig: string, agentId: string, sessionId: string): void => {
+    const old = halfLineTimers.get(file);
+    if (old) clearTimeout(old);
+    halfLineTimers.delete(file);
+    const size = Number(sig.split(":")[1]);
+    if (!endsMidLine(file, size)) return;
+    const t = setTimeout(() => {
+      halfLineTimers.delete(file);
+      if (closed || signature(file) !== sig) return;
+      try {
+        opts.onChange({ events: [{ type: "session-changed", agentId, sessionId }], configChanged: false });
+      } catch {
+        // a failing listener must not stop the watcher
+      }
+    }, HALF_LINE_GRACE_MS + 100);
+    t.unref();
+    halfLineTimers.set(file, t);
+  };
 
   function ensurePolling(): void {
     if (pollTimer !== null || closed) return;
@@ -307,6 +348,7 @@ export function watchStateDir(stateDirInput: string, opts: StateWatcherOptions):
         if (old === undefined) list = true;
         fileSigs.set(file, sig);
         add({ type: "session-changed", agentId, sessionId: kind.id });
+        watchHalfLine(file, sig, agentId, kind.id);
       }
     }
     for (const agentId of stores) {
@@ -361,6 +403,8 @@ export function watchStateDir(stateDirInput: string, opts: StateWatcherOptions):
       closed = true;
       if (timer) clearTimeout(timer);
       if (pollTimer) clearInterval(pollTimer);
+      for (const t of halfLineTimers.values()) clearTimeout(t);
+      halfLineTimers.clear();
       for (const t of targets.values()) t.watcher?.close();
       targets.clear();
     },

@@ -20,7 +20,11 @@ import { type BusMessage, createEventBus, type EventBus } from "../../server/liv
 import { createEventsRoute } from "../../server/routes/events.ts";
 import { createSessionService } from "../../server/session-service.ts";
 import { parseTranscriptBytes } from "../../server/sources/jsonl/read-transcript.ts";
-import { extendTranscript, loadJsonlIncremental } from "../../server/sources/jsonl/tail.ts";
+import {
+  extendTranscript,
+  HALF_LINE_GRACE_MS,
+  loadJsonlIncremental,
+} from "../../server/sources/jsonl/tail.ts";
 import { loadSqliteSession } from "../../server/sources/sqlite/sqlite-source.ts";
 import { openStateReader, transcriptLoadInfo } from "../../server/sources/state-reader.ts";
 import type { LiveEvent } from "../../shared/live.ts";
@@ -480,6 +484,39 @@ describe.skipIf(!haveDemo)("live watcher on a copy of the demo state dir", () =>
     expect(text2).toContain(want);
     expect(text2).toContain(`id: ${bus.lastId()}`);
   });
+});
+
+describe.skipIf(!haveDemo)("a writer that stops mid-line", () => {
+  it("the half line waits silently, then is reported once the file stopped growing (event re-sent)", async () => {
+    const stateDir = copyDemo();
+    const file = path.join(stateDir, J1_REL);
+    const service = createSessionService({ stateDir, demo: false, reason: "test" });
+    const bus = createEventBus();
+    const rec = recorder(bus);
+    const live = attachLive({ service, bus, stateDir });
+    cleanups.push(() => live.close());
+    const before = service.load("legacy", J1_ID);
+    if ("error" in before) throw new Error(before.error.message);
+    const lines = before.value.transcript.entries.at(-1)?.line ?? 0;
+
+    const first = rec.next(isSession("legacy", J1_ID));
+    fs.appendFileSync(file, '{"type":"message","id":"cut-off","parentId":null,"mess');
+    await first;
+    const waiting = service.load("legacy", J1_ID);
+    if ("error" in waiting) throw new Error(waiting.error.message);
+    expect(waiting.value.issues.filter((i) => i.code === "truncated-line")).toEqual([]);
+
+    const second = await rec.next(isSession("legacy", J1_ID), 4000);
+    const mtime = fs.statSync(file).mtimeMs;
+    expect(second.at - mtime).toBeGreaterThanOrEqual(HALF_LINE_GRACE_MS);
+    const reported = service.load("legacy", J1_ID);
+    if ("error" in reported) throw new Error(reported.error.message);
+    expect(reported.value.transcript).not.toBe(waiting.value.transcript);
+    expect(
+      reported.value.issues.filter((i) => i.code === "truncated-line").map((i) => [i.severity, i.line]),
+    ).toEqual([["warning", lines + 1]]);
+    expect(reported.value.transcript).toEqual(parseTranscriptBytes(fs.readFileSync(file), J1_REL));
+  }, 10_000);
 });
 
 describe("watcher fallback without fs.watch", () => {
