@@ -5,6 +5,7 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ParseIssue, SessionSummary } from "../shared/session.ts";
+import { buildExportHtml, buildIssueMarkdown, exportFileName } from "./export/write-export.ts";
 import { isAllowedHost } from "./http/host-check.ts";
 import { createEventsRoute } from "./routes/events.ts";
 import type { SessionService } from "./session-service.ts";
@@ -69,6 +70,23 @@ export function createApp(deps: AppDeps) {
       const r = service.clock(c.req.param("agent"), c.req.param("session"), Date.now());
       if ("error" in r) return c.json(errorBody(r.error.code, r.error.message), toStatus(r.error.status));
       return c.json(r.value);
+    })
+    .get("/sessions/:agent/:session/export", (c) => {
+      // Redacted unless explicitly asked otherwise (issue 8: redaction is the default for exports).
+      const redact = c.req.query("redact") !== "0";
+      const r = buildExportHtml(service, c.req.param("agent"), c.req.param("session"), { redact });
+      if ("error" in r) return c.json(errorBody(r.error.code, r.error.message), toStatus(r.error.status));
+      return c.body(r.html, 200, {
+        "Content-Type": "text/html; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${exportFileName(c.req.param("session"), redact)}"`,
+        "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox",
+      });
+    })
+    .get("/sessions/:agent/:session/issue.md", (c) => {
+      const redact = c.req.query("redact") !== "0";
+      const r = buildIssueMarkdown(service, c.req.param("agent"), c.req.param("session"), { redact });
+      if ("error" in r) return c.json(errorBody(r.error.code, r.error.message), toStatus(r.error.status));
+      return c.body(r.markdown, 200, { "Content-Type": "text/markdown; charset=utf-8" });
     })
     .get("/cost", (c) => c.json(service.costAll(c.req.query("archived") !== "0")))
     .route("/events", createEventsRoute(service.bus));

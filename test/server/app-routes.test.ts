@@ -130,3 +130,27 @@ describe("API routes (demo state dir)", () => {
     expect(ok.status).toBe(200);
   });
 });
+
+describe("export routes", () => {
+  const base = "/api/sessions/research/c50b7fb8-120b-44a9-a477-545eec87c0a7";
+  it("GET …/export is a redacted self-contained HTML attachment by default", async () => {
+    const res = await app.request(`${base}/export`, { headers: H });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    expect(res.headers.get("content-disposition")).toContain("attachment");
+    const html = await res.text();
+    expect(html).toContain("<svg");
+    expect(html).not.toMatch(/<script/i);
+    // The session's workspace path and prompts stay out of a redacted export.
+    expect(html).not.toContain("/home/user/.openclaw");
+    const full = await (await app.request(`${base}/export?redact=0`, { headers: H })).text();
+    expect(full).toContain("/home/user/.openclaw");
+  });
+  it("GET …/issue.md is Markdown with the key numbers", async () => {
+    const res = await app.request(`${base}/issue.md`, { headers: H });
+    expect(res.status).toBe(200);
+    const md = await res.text();
+    expect(md).toContain("2026.9.6");
+    expect(md).toMatch(/cache-ttl/);
+  });
+});
