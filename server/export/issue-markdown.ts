@@ -5,6 +5,7 @@
 // HTML or code spans into the reader's issue tracker. Callers pass redacted DTOs unless the user opted out.
 
 import type { CostReportDTO } from "../../shared/cost.ts";
+import type { ContextMapDTO } from "../../shared/map.ts";
 import type { PruneReplayDTO } from "../../shared/prune.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { SessionSummary } from "../../shared/session.ts";
@@ -18,6 +19,38 @@ export interface IssueMarkdownInput {
   truncation: TruncationReportDTO;
   prune: PruneReplayDTO;
   cost: CostReportDTO;
+  /** The context map: its totals count tool results as sent at the last call (after pruning projections). */
+  map?: ContextMapDTO;
+}
+
+/**
+ * clawscope's tracked estimate of the last call's prompt and the untracked rest. From the map when given (tool
+ * results as sent, after pruning — comparable with the billed prompt), else the run report's reconciliation
+ * (tool results as stored).
+ */
+export function trackedEstimate(
+  report: RunReportDTO,
+  map: ContextMapDTO | undefined,
+): { tokens: number; untracked: number | null; basis: string } {
+  if (map) {
+    // The map's untracked = billed − ceil(chars of the tiles in the last call's prompt / 4): that estimate is
+    // billed − untracked. Without it, Σ tiles (which may include parts sent after the last call).
+    const untrackedTile = map.root.children?.find((c) => c.group === "untracked");
+    return {
+      tokens:
+        map.actualTokens !== null && map.untracked.tokens !== null
+          ? map.actualTokens - map.untracked.tokens
+          : map.root.estTokens - (untrackedTile?.estTokens ?? 0),
+      untracked: map.untracked.tokens,
+      basis: "chars/4 of what was sent",
+    };
+  }
+  const rec = report.reconciliation;
+  return {
+    tokens: rec.clawscopeTracked.estTokens,
+    untracked: rec.clawscopeUntrackedTokens,
+    basis: "chars/4, tool results as stored",
+  };
 }
 
 /**
@@ -113,10 +146,11 @@ export function renderIssueMarkdown(input: IssueMarkdownInput): string {
       ]),
     );
   }
+  const tracked = trackedEstimate(report, input.map);
   lines.push(
     row([
       "clawscope tracked estimate",
-      `~${formatInt(rec.clawscopeTracked.estTokens)} tokens (chars/4)${rec.clawscopeUntrackedTokens === null ? "" : `, untracked ${formatInt(rec.clawscopeUntrackedTokens)}`}`,
+      `~${formatInt(tracked.tokens)} tokens (${tracked.basis})${tracked.untracked === null ? "" : `, untracked ${formatInt(tracked.untracked)}`}`,
     ]),
   );
   const t = cost.totals;

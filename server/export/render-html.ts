@@ -20,7 +20,14 @@ import type { PruneReplayDTO } from "../../shared/prune.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { SessionSummary } from "../../shared/session.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
-import { formatInt, formatMs, formatPct, formatUsd, renderIssueMarkdown } from "./issue-markdown.ts";
+import {
+  formatInt,
+  formatMs,
+  formatPct,
+  formatUsd,
+  renderIssueMarkdown,
+  trackedEstimate,
+} from "./issue-markdown.ts";
 import { isRedacted, REDACTED } from "./redact.ts";
 
 export interface ExportHtmlInput {
@@ -284,7 +291,7 @@ function num(n: number | null | undefined): string {
 function renderKeyNumbers(input: ExportHtmlInput): Html {
   const { report, cost, prune, truncation } = input;
   const lc = report.lastCall;
-  const rec = report.reconciliation;
+  const tracked = trackedEstimate(report, input.map);
   const items: [string, string][] = [
     [
       "OpenClaw",
@@ -297,11 +304,8 @@ function renderKeyNumbers(input: ExportHtmlInput): Html {
       report.contextWindowTokens === null ? "unknown" : `${formatInt(report.contextWindowTokens)} tokens`,
     ],
     ["Last call billed prompt", lc ? `${formatInt(lc.promptTokens)} tokens` : "no call recorded"],
-    ["Tracked estimate (clawscope)", `~${formatInt(rec.clawscopeTracked.estTokens)} tokens`],
-    [
-      "Untracked",
-      rec.clawscopeUntrackedTokens === null ? "unknown" : `${formatInt(rec.clawscopeUntrackedTokens)} tokens`,
-    ],
+    ["Tracked estimate (clawscope, as sent)", `~${formatInt(tracked.tokens)} tokens`],
+    ["Untracked", tracked.untracked === null ? "not observed" : `${formatInt(tracked.untracked)} tokens`],
     [
       "OpenClaw tracked (/context detail)",
       report.totals ? `~${formatInt(report.totals.openclawTracked.estTokens)} tokens` : "no stored report",
@@ -465,7 +469,7 @@ pre{background:#f1f3f6;padding:10px;border-radius:6px;overflow:auto;font-size:12
 
 export function renderExportHtml(input: ExportHtmlInput): string {
   const { summary, report, map, truncation, prune, cost, redacted } = input;
-  const issue = renderIssueMarkdown({ redacted, summary, report, truncation, prune, cost });
+  const issue = renderIssueMarkdown({ redacted, summary, report, truncation, prune, cost, map });
   const sessionLabel = `${summary.agentId} / ${summary.sessionId}`;
   const page = html`<!DOCTYPE html>
 <html lang="en">

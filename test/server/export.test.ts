@@ -640,6 +640,14 @@ describe("Copy as issue Markdown", () => {
     expect(md).toContain(`| ttl | ${d.prune.settings.ttlRaw ?? "default"}`);
     expect(md).toContain(`bootstrapMaxChars ${d.truncation.maxPerFile.toLocaleString("en-US")}`);
     expect(md).toContain(`${(d.report.lastCall?.promptTokens ?? -1).toLocaleString("en-US")} tokens`);
+    // clawscope's estimate of the last call's prompt + untracked = the billed prompt.
+    const m =
+      /clawscope tracked estimate \| ~([\d,]+) tokens \(chars\/4 of what was sent\), untracked ([\d,]+)/.exec(
+        md,
+      );
+    expect(m).not.toBeNull();
+    const n = (x: string | undefined) => Number((x ?? "").replaceAll(",", ""));
+    expect(n(m?.[1]) + n(m?.[2])).toBe(d.report.lastCall?.promptTokens);
     for (const f of d.truncation.files.filter((x) => x.missing || x.truncated))
       expect(md).toContain(`| ${f.name} | ${f.status} |`);
   });
