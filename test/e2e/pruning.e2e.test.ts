@@ -1,0 +1,222 @@
+// Cache-TTL pruning replay (issue 6) in real headless Chromium, against the built app serving the bundled demo
+// state dir: one timeline mark per model call, the recorded soft-trim rounds, a round's call details (tool
+// results with their wire states, stored vs sent size), and what-if settings moving the rounds.
+
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isArray, isObject, type JsonObject } from "../../shared/json.ts";
+import { chromiumAvailable, launchBrowser, type RunningServer, screenshot, startServer } from "./harness.ts";
+
+const AGENT = "main";
+const SESSION = "bc255ab3-b341-464a-a811-4d1115e16ed8";
+const PAGE = `sessions/${AGENT}/${SESSION}?tab=pruning`;
+const POLL = { timeout: 20_000 };
+
+async function api(server: RunningServer, what: string): Promise<JsonObject> {
+  const res = await fetch(`${server.url}api/sessions/${AGENT}/${SESSION}/${what}`);
+  expect(res.status, `GET ${what}`).toBe(200);
+  const body: unknown = await res.json();
+  if (!isObject(body)) throw new Error(`${what}: not a JSON object`);
+  return body;
+}
+
+function calls(dto: JsonObject): JsonObject[] {
+  if (!isArray(dto.calls)) throw new Error("prune DTO has no calls");
+  return dto.calls.filter(isObject);
+}
+
+/** Index → round of every call that ran a pruning round, per the API. */
+function roundsOf(dto: JsonObject): { call: number; round: string }[] {
+  return calls(dto)
+    .map((c, i) => ({ call: i, round: typeof c.round === "string" ? c.round : "?" }))
+    .filter((r) => r.round !== "none");
+}
+
+/** The same, read from the timeline's call marks. */
+async function roundMarks(page: Page): Promise<{ call: number; round: string }[]> {
+  return page.locator('[data-testid="prune-call-mark"]:not([data-round="none"])').evaluateAll((els) =>
+    els.map((e) => ({
+      call: Number(e.getAttribute("data-call")),
+      round: e.getAttribute("data-round") ?? "",
+    })),
+  );
+}
+
+function param(page: Page, key: string): string | null {
+  return new URL(page.url()).searchParams.get(key);
+}
+
+function text(s: string | null): string {
+  return (s ?? "").replace(/\s+/g, " ").trim();
+}
+
+describe("pruning replay (e2e)", () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let recorded: JsonObject;
+
+  beforeAll(async () => {
+    if (!chromiumAvailable()) {
+      throw new Error(
+        "e2e needs /usr/bin/chromium (apt-get install -y chromium) and a built app (npx vite build → dist/web)",
+      );
+    }
+    server = await startServer(["--demo"]);
+    browser = await launchBrowser();
+    recorded = await api(server, "prune");
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function open(page: Page, extra = ""): Promise<void> {
+    await page.goto(`${server.url}${PAGE}${extra}`);
+    await expect.poll(() => page.getByTestId("prune-timeline").count(), POLL).toBe(1);
+  }
+
+  it("draws one mark per model call (60) and the 3 recorded soft-trim rounds", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await open(page);
+    await screenshot(page, "pruning-timeline");
+
+    // The demo's main session: 60 model calls (one per assistant reply with usage), 3 soft-trim rounds.
+    expect(calls(recorded).length).toBe(60);
+    await expect.poll(() => page.getByTestId("prune-call-mark").count(), POLL).toBe(60);
+    const cost = await api(server, "cost");
+    expect(isArray(cost.calls) ? cost.calls.length : -1).toBe(60);
+    expect(await page.getByTestId("prune-next-mark").count()).toBe(1);
+
+    const marks = await roundMarks(page);
+    expect(marks).toEqual(roundsOf(recorded));
+    expect(marks.length).toBe(3);
+    expect(marks.every((m) => m.round === "soft-trim")).toBe(true);
+    expect(text(await page.getByTestId("prune-rounds").textContent())).toContain("3");
+    // Every round ran because the TTL had expired (cache-ttl mode: a round only runs after the TTL).
+    for (const m of marks) {
+      const el = page.locator(`[data-testid="prune-call-mark"][data-call="${m.call}"]`);
+      expect(await el.getAttribute("data-expired")).toBe("1");
+    }
+    // The calls table lists the same 60 calls.
+    expect(await page.locator('[data-testid^="prune-call-row-"]').count()).toBe(60);
+    expect(text(await page.getByTestId("prune-algorithm-used").textContent())).toContain("2026.9");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("clicking a round mark opens that call: tool results with wire states, stored vs sent size", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await open(page);
+    const first = roundsOf(recorded)[0];
+    if (!first) throw new Error("no pruning round in the demo session");
+    const call = calls(recorded)[first.call];
+    if (!call) throw new Error("call missing");
+
+    // On the real-time axis the round's mark sits under the next call's hit area (calls seconds apart), so
+    // switch to the call-index axis, where marks are evenly spaced.
+    await page.getByTestId("axis-index").click();
+    await expect.poll(() => param(page, "axis"), POLL).toBe("index");
+    await page.locator(`[data-testid="prune-call-mark"][data-call="${first.call}"]`).click();
+    await expect.poll(() => param(page, "call"), POLL).toBe(String(first.call));
+    await expect.poll(() => page.getByTestId("prune-call-details").count(), POLL).toBe(1);
+    const details = page.getByTestId("prune-call-details");
+    expect(text(await details.locator("h3").first().textContent())).toContain(`Call #${first.call + 1}`);
+    const detailsText = text(await details.textContent());
+    expect(detailsText).toContain("soft-trim");
+    const fmt = (n: unknown) => (typeof n === "number" ? n.toLocaleString("en-US") : "?");
+    expect(detailsText).toContain(`${fmt(call.totalCharsBefore)} → ${fmt(call.totalCharsAfter)}`);
+    expect(detailsText).toContain(fmt(call.charsRemoved));
+
+    // One row per tool result in context, with the wire state the replay computed.
+    const want = isArray(call.details) ? call.details.filter(isObject) : [];
+    expect(want.length).toBeGreaterThan(0);
+    const rows = await details
+      .locator('[data-testid="prune-tool-results"] tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) =>
+          Array.from(tr.querySelectorAll("td")).map((td) =>
+            (td.textContent ?? "").replace(/\s+/g, " ").trim(),
+          ),
+        ),
+      );
+    expect(rows.length).toBe(want.length);
+    let trimmedNow = 0;
+    for (const w of want) {
+      const row = rows.find((r) => r[1] === w.toolCallId);
+      expect(row, String(w.toolCallId)).toBeDefined();
+      if (!row) continue;
+      expect(row[0]).toBe(w.toolName);
+      expect(row[2]).toBe(`${w.state}${w.changedThisCall === true ? " (now)" : ""}`);
+      expect(row[3]).toBe(fmt(w.charsFull));
+      expect(row[4]).toBe(fmt(w.charsSent));
+      if (w.state === "soft-trim") {
+        // Before/after: a soft-trimmed result is sent shorter than it is stored.
+        expect(Number(w.charsSent)).toBeLessThan(Number(w.charsFull));
+        if (w.changedThisCall === true) trimmedNow++;
+      }
+    }
+    expect(trimmedNow).toBe(call.softTrimmedNow);
+    expect(rows.some((r) => r[2] === "full")).toBe(true);
+    await details.scrollIntoViewIfNeeded();
+    await screenshot(page, "pruning-call-details");
+
+    // Clicking the same mark again closes the details.
+    await page.locator(`[data-testid="prune-call-mark"][data-call="${first.call}"]`).click();
+    await expect.poll(() => param(page, "call"), POLL).toBe(null);
+    await expect.poll(() => page.getByTestId("prune-call-details").count(), POLL).toBe(0);
+    await page.close();
+  });
+
+  it("what-if settings move the pruning rounds (ttl, algorithm, hard-clear ratio)", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await open(page);
+    await expect.poll(() => roundMarks(page), POLL).toEqual(roundsOf(recorded));
+
+    // A 1 h TTL: no idle gap in the session reaches it, so no round runs.
+    await page.getByTestId("prune-ttl").fill("1h");
+    await expect.poll(() => param(page, "ttl"), POLL).toBe("1h");
+    await expect.poll(async () => (await roundMarks(page)).length, POLL).toBe(0);
+    expect(roundsOf(await api(server, "prune?ttl=1h"))).toEqual([]);
+    expect(await page.getByTestId("prune-call-mark").count()).toBe(60);
+    await screenshot(page, "pruning-whatif-ttl-1h");
+
+    await page.getByTestId("prune-reset").click();
+    await expect.poll(() => param(page, "ttl"), POLL).toBe(null);
+    await expect.poll(() => roundMarks(page), POLL).toEqual(roundsOf(recorded));
+
+    // The 2026.7 algorithm (no 2026.9 gate changes) prunes far more often on the same calls.
+    await page.getByTestId("prune-algorithm").selectOption("2026.7");
+    await expect.poll(() => param(page, "algorithm"), POLL).toBe("2026.7");
+    const alg = roundsOf(await api(server, "prune?algorithm=2026.7"));
+    expect(alg.length).toBeGreaterThan(3);
+    await expect.poll(() => roundMarks(page), POLL).toEqual(alg);
+    await expect
+      .poll(async () => text(await page.getByTestId("prune-algorithm-used").textContent()), POLL)
+      .toContain("2026.7");
+    await screenshot(page, "pruning-whatif-algorithm-2026-7");
+    await page.getByTestId("prune-algorithm").selectOption("");
+    await expect.poll(() => param(page, "algorithm"), POLL).toBe(null);
+
+    // A low hard-clear ratio turns a round into a hard clear.
+    await page.getByTestId("prune-hardClearRatio").fill("0.1");
+    await expect.poll(() => param(page, "hardClearRatio"), POLL).toBe("0.1");
+    const hard = roundsOf(await api(server, "prune?hardClearRatio=0.1"));
+    expect(hard.some((r) => r.round === "hard-clear")).toBe(true);
+    await expect.poll(() => roundMarks(page), POLL).toEqual(hard);
+    expect(
+      await page.locator('[data-testid="prune-call-mark"][data-round="hard-clear"]').count(),
+    ).toBeGreaterThan(0);
+    await screenshot(page, "pruning-whatif-hard-clear");
+
+    // The what-if state is in the URL: a fresh page with the same link shows the same marks.
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const fresh = await ctx.newPage();
+    await fresh.goto(page.url());
+    await expect.poll(() => roundMarks(fresh), POLL).toEqual(hard);
+    await ctx.close();
+    await page.close();
+  });
+});
