@@ -207,9 +207,14 @@ async function main(argv: string[]): Promise<void> {
     case "export": {
       const ref = requireSession(rt, values);
       if (!values.out) throw new UsageError("--out FILE is required");
-      const { writeExport } = await import("./export/write-export.ts");
+      const { ExportError, writeExport } = await import("./export/write-export.ts");
       const redact = !values["no-redact"];
-      await writeExport(rt, ref, values.out, { redact });
+      try {
+        await writeExport(rt, ref, values.out, { redact });
+      } catch (e) {
+        if (e instanceof ExportError) fail(e.message, 1);
+        throw e;
+      }
       process.stderr.write(`clawscope: wrote ${values.out}${redact ? " (redacted)" : ""}\n`);
       return;
     }
