@@ -3,7 +3,6 @@
 // identity and `max(seq)` on every load and returns a new Transcript object only when something changed),
 // then publishes the events, so a client refetching on the event already sees the new data.
 
-import type { SessionService } from "../session-service.ts";
 import type { EventBus } from "./event-bus.ts";
 import { type StateWatcher, type StateWatcherOptions, watchStateDir } from "./watcher.ts";
 
@@ -12,8 +11,18 @@ export interface LiveAttachment {
   close(): void;
 }
 
+/**
+ * What attachLive needs of the session service. `invalidate(opts)` gets `{config: true}` when the OpenClaw
+ * config changed: reports memoised per Transcript object that read the config (prune replay, cost) must be
+ * dropped then, because a config edit changes no transcript. A service whose `invalidate()` takes no
+ * argument fits too (SessionService as it is).
+ */
+export interface LiveService {
+  invalidate(opts?: { config: boolean }): void;
+}
+
 export interface AttachLiveOptions {
-  service: Pick<SessionService, "invalidate">;
+  service: LiveService;
   bus: EventBus;
   stateDir: string;
   /** $OPENCLAW_CONFIG_PATH when it points outside the state dir. */
@@ -27,7 +36,7 @@ export function attachLive(opts: AttachLiveOptions): LiveAttachment {
     ...opts.watch,
     configPath: opts.configPath ?? null,
     onChange(change) {
-      opts.service.invalidate();
+      opts.service.invalidate({ config: change.configChanged });
       for (const event of change.events) opts.bus.publish(event);
     },
   });

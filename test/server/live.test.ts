@@ -611,4 +611,18 @@ describe.skipIf(!haveDemo)("cache clock (TTL countdown data)", () => {
     expect(clock.pruneCount).toBeGreaterThan(0);
     expect(clock.pruneMsLeft).toBe(-1);
   });
+
+  it.skipIf(!haveDemo)("a config edit → sessions-changed and a config invalidation", async () => {
+    const stateDir = copyDemo();
+    const bus = createEventBus();
+    const rec = recorder(bus);
+    const calls: ({ config: boolean } | undefined)[] = [];
+    const live = attachLive({ service: { invalidate: (o) => calls.push(o) }, bus, stateDir });
+    cleanups.push(() => live.close());
+    const wait = rec.next((e) => e.type === "sessions-changed");
+    const cfg = path.join(stateDir, "openclaw.json");
+    fs.writeFileSync(cfg, fs.readFileSync(cfg, "utf8").replace(/\s*$/, "\n\n"));
+    await wait;
+    expect(calls).toContainEqual({ config: true });
+  });
 });
