@@ -48,14 +48,27 @@ function ms(x: number): string {
   return x >= 1000 ? `${(x / 1000).toFixed(2)} s` : x >= 10 ? `${x.toFixed(0)} ms` : `${x.toFixed(1)} ms`;
 }
 
+/** CPU ms (user + system of this process, all its threads) of each run of the last timeRuns call. */
+let lastCpu: number[] = [];
+
 function timeRuns(runs: number, f: (i: number) => void): number[] {
   const out: number[] = [];
+  lastCpu = [];
   for (let i = 0; i < runs; i++) {
+    const c = process.cpuUsage();
     const t = performance.now();
     f(i);
     out.push(performance.now() - t);
+    const d = process.cpuUsage(c);
+    lastCpu.push((d.user + d.system) / 1000);
   }
   return out;
+}
+
+/** Verdict on the wall-clock median, with what CPU time says when the machine is shared. */
+function verdict(wall: number, cpu: number, limit: number): string {
+  if (wall <= limit) return "met";
+  return cpu <= limit ? "MISSED on wall clock (met in CPU time)" : "MISSED";
 }
 
 function log(s: string): void {
@@ -170,11 +183,12 @@ function benchJsonl(s: WrittenSession, runs: number): void {
       fullReport(service, s.agentId, s.sessionId);
     }),
   );
+  const coldCpu = median(lastCpu);
   const base = jq ?? naive;
   add({
     operation: "cold load + full report (usage, map, pruning replay, cost)",
     size,
-    median: ms(cold),
+    median: `${ms(cold)} (CPU ${ms(coldCpu)})`,
     baseline: jq !== null ? `jq usage recipe ${ms(jq)}` : `jq not installed; naive Node ${ms(naive)}`,
     ratio: `${(cold / base).toFixed(2)}× (naive Node read+parse ${ms(naive)}: ${(cold / naive).toFixed(2)}×)`,
     target: "< jq recipe (ratio < 1)",
@@ -186,20 +200,27 @@ function benchSqlite(s: WrittenSession, runs: number): void {
   log("SQLite cold load + full report…");
   const size = `${(s.stats.bytes / MB).toFixed(0)} MB of events / ${s.stats.entries.toLocaleString("en")} rows`;
   const bare = median(timeRuns(runs, () => bareSqliteDecode(s.file, s.sessionId)));
+  const bareCpu = median(lastCpu);
   const cold = median(
     timeRuns(runs, () => {
       const service = newService(s.stateDir);
       fullReport(service, s.agentId, s.sessionId);
     }),
   );
+  const coldCpu = median(lastCpu);
   add({
     operation: "cold load + full report, SQLite store with zstd blobs",
     size,
-    median: ms(cold),
-    baseline: `bare SELECT + zstd/UTF-8/JSON decode ${ms(bare)}`,
-    ratio: `${(cold / bare).toFixed(2)}×`,
+    median: `${ms(cold)} (CPU ${ms(coldCpu)})`,
+    baseline: `bare SELECT + zstd/UTF-8/JSON decode ${ms(bare)} (CPU ${ms(bareCpu)})`,
+    ratio: `${(cold / bare).toFixed(2)}× (CPU ${(coldCpu / bareCpu).toFixed(2)}×)`,
     target: "≤ 1.5× baseline",
-    verdict: cold / bare <= 1.5 ? "met" : "MISSED",
+    verdict:
+      cold / bare <= 1.5
+        ? "met"
+        : coldCpu / bareCpu <= 1.5
+          ? "MISSED on wall clock (met in CPU time)"
+          : "MISSED",
   });
 }
 
@@ -208,14 +229,15 @@ function benchWarmAndAppend(s: WrittenSession, runs: number, label: string): voi
   const service = newService(s.stateDir);
   const first = timeRuns(1, () => fullReport(service, s.agentId, s.sessionId))[0] ?? 0;
   const warm = median(timeRuns(runs, () => fullReport(service, s.agentId, s.sessionId)));
+  const warmCpu = median(lastCpu);
   add({
     operation: `warm report (cached session, nothing changed) — ${label}`,
     size: "same session",
-    median: ms(warm),
+    median: `${ms(warm)} (CPU ${ms(warmCpu)})`,
     baseline: `first (cold) report ${ms(first)}`,
     ratio: `${(warm / first).toFixed(3)}×`,
     target: "≤ 20 ms",
-    verdict: warm <= 20 ? "met" : "MISSED",
+    verdict: verdict(warm, warmCpu, 20),
   });
   if (label !== "JSONL") {
     return;
@@ -248,14 +270,15 @@ function benchWarmAndAppend(s: WrittenSession, runs: number, label: string): voi
     service.invalidate();
     fullReport(service, s.agentId, s.sessionId);
   });
+  const appendCpu = median(lastCpu);
   add({
     operation: "append one line → updated report (JSONL)",
     size: "same session",
-    median: ms(median(appendTimes)),
+    median: `${ms(median(appendTimes))} (CPU ${ms(appendCpu)})`,
     baseline: `warm report ${ms(warm)}`,
     ratio: `${(median(appendTimes) / Math.max(warm, 0.001)).toFixed(1)}×`,
     target: "≤ 50 ms",
-    verdict: median(appendTimes) <= 50 ? "met" : "MISSED",
+    verdict: verdict(median(appendTimes), appendCpu, 50),
   });
 }
 
@@ -287,14 +310,15 @@ function benchPrune(tmp: string, runs: number, seed: number): void {
       }),
     ),
   );
+  const whatIfCpu = median(lastCpu);
   add({
     operation: "pruning replay / what-if recompute",
     size: `${s.stats.messages.toLocaleString("en")} messages`,
-    median: ms(whatIf),
+    median: `${ms(whatIf)} (CPU ${ms(whatIfCpu)})`,
     baseline: `first replay of the transcript ${ms(first)}`,
     ratio: `${(whatIf / first).toFixed(2)}×`,
     target: "≤ 30 ms",
-    verdict: whatIf <= 30 ? "met" : "MISSED",
+    verdict: verdict(whatIf, whatIfCpu, 30),
   });
 }
 
@@ -358,6 +382,7 @@ function benchTreemap(runs: number): void {
     const t = trees[i];
     if (t) layoutTreemap(t, { width: 1280, height: 720, mode: "estTokens" });
   });
+  const layoutCpu = median(lastCpu.slice(1));
   const cached = median(
     timeRuns(runs, () => {
       const t = trees[0];
@@ -368,11 +393,11 @@ function benchTreemap(runs: number): void {
   add({
     operation: "treemap layout (web/treemap/layout.ts)",
     size: `${leaves.toLocaleString("en")} leaves`,
-    median: ms(m),
+    median: `${ms(m)} (CPU ${ms(layoutCpu)})`,
     baseline: `memoised re-layout ${ms(cached)}`,
     ratio: `${(m / Math.max(cached, 0.001)).toFixed(0)}×`,
     target: "≤ 30 ms",
-    verdict: m <= 30 ? "met" : "MISSED",
+    verdict: verdict(m, layoutCpu, 30),
   });
 }
 
@@ -442,7 +467,7 @@ function benchMemory(s: WrittenSession): void {
       maxBuffer: 8 * MB,
     },
   );
-  const m = /RSS (\d+) PEAK (\d+) HEAP (\d+)/.exec(r.stdout);
+  const m = /RSS (\d+) PEAK (\d+) HEAP (\d+) HEAPTOTAL (\d+) EXTERNAL (\d+) BEFORE (\d+)/.exec(r.stdout);
   if (!m) {
     log(`  rss probe failed: ${r.stderr.slice(0, 500)}`);
     return;
@@ -452,16 +477,17 @@ function benchMemory(s: WrittenSession): void {
   add({
     operation: "server memory, session open (after full report)",
     size: `${(statSync(s.file).size / MB).toFixed(0)} MB session`,
-    median: `RSS ${rss} MB (peak ${peak} MB, JS heap ${m[3]} MB)`,
-    baseline: "—",
+    median: `RSS ${rss} MB (peak ${peak} MB; JS heap used ${m[3]} MB of ${m[4]} MB, external ${m[5]} MB)`,
+    baseline: `process before loading ${m[6]} MB`,
     ratio: "—",
     target: "RSS ≤ 300 MB",
     verdict: rss <= 300 ? (peak <= 300 ? "met" : "met (peak above)") : "MISSED",
   });
 }
 
-/** Child: open a service, build the full report, settle, print RSS. */
+/** Child: open a service, build the full report, settle, print RSS (and what the process held before). */
 function rssProbe(stateDir: string, agentId: string, sessionId: string): void {
+  const before = process.memoryUsage().rss;
   const service = newService(stateDir);
   fullReport(service, agentId, sessionId);
   void sharedCounter?.close();
@@ -469,10 +495,10 @@ function rssProbe(stateDir: string, agentId: string, sessionId: string): void {
   if (typeof gc === "function") gc();
   const mem = process.memoryUsage();
   const peak = process.resourceUsage().maxRSS / 1024;
+  const mb = (x: number): number => Math.round(x / MB);
   process.stdout.write(
-    `RSS ${Math.round(mem.rss / MB)} PEAK ${Math.round(peak)} HEAP ${Math.round(mem.heapUsed / MB)}\n`,
+    `RSS ${mb(mem.rss)} PEAK ${Math.round(peak)} HEAP ${mb(mem.heapUsed)} HEAPTOTAL ${mb(mem.heapTotal)} EXTERNAL ${mb(mem.external)} BEFORE ${mb(before)}\n`,
   );
-  service.close?.();
 }
 
 function printTable(meta: string): string {
