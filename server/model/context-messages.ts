@@ -111,6 +111,14 @@ export class ContextBuilder {
   /** Path entries since the newest reset (needed for a compaction's kept range). */
   private path: TranscriptEntry[] = [];
 
+  /**
+   * @param toMessage entry → context message; a replay passes a memoised version so repeated runs over
+   *   one transcript reuse the message objects.
+   */
+  constructor(
+    private readonly toMessage: (entry: TranscriptEntry) => ContextMessage | null = toContextMessage,
+  ) {}
+
   push(entry: TranscriptEntry): void {
     if (entry.type === "reset") {
       this.generation++;
@@ -152,7 +160,7 @@ export class ContextBuilder {
   }
 
   private append(entry: TranscriptEntry): void {
-    const m = toContextMessage(entry);
+    const m = this.toMessage(entry);
     if (m) this.messages.push(m);
   }
 }

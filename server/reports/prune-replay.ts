@@ -20,7 +20,7 @@ import type {
   SnapshotMismatchDTO,
   ToolResultWireState,
 } from "../../shared/prune.ts";
-import { ContextBuilder, isTranscriptOnlyAssistant } from "../model/context-messages.ts";
+import { ContextBuilder, isTranscriptOnlyAssistant, toContextMessage } from "../model/context-messages.ts";
 import type { ContextMessage, LoadedSession, Transcript, TranscriptEntry } from "../model/session.ts";
 import { resolveContextWindow } from "../openclaw/context-window.ts";
 import { type Eligibility, resolveEligibility } from "../openclaw/eligibility.ts";
@@ -89,6 +89,8 @@ interface Prepared {
   chars: Float64Array;
   toolResults: Map<number, ToolResultInfo>;
   hashes: Map<number, string>;
+  /** Memoised context message per entry index (null = not in context). */
+  contextMessages: Map<number, ContextMessage | null>;
 }
 
 const preparedCache = new WeakMap<Transcript, Map<EstimateFlavor, Prepared>>();
@@ -128,7 +130,7 @@ function prepare(transcript: Transcript, flavor: EstimateFlavor): Prepared {
       });
     }
   }
-  const prepared: Prepared = { shape, chars, toolResults, hashes: new Map() };
+  const prepared: Prepared = { shape, chars, toolResults, hashes: new Map(), contextMessages: new Map() };
   perFlavor.set(flavor, prepared);
   return prepared;
 }
@@ -417,7 +419,14 @@ export function replayPruning(input: ReplayInput): PruneReplayDTO {
   };
 
   // --- replay state ---
-  const builder = new ContextBuilder();
+  const builder = new ContextBuilder((entry) => {
+    let m = prepared.contextMessages.get(entry.index);
+    if (m === undefined) {
+      m = toContextMessage(entry);
+      prepared.contextMessages.set(entry.index, m);
+    }
+    return m;
+  });
   let list = emptyList(builder.generation);
   const proj = new Map<number, Projection>();
   let projDelta = 0;
