@@ -625,4 +625,29 @@ describe.skipIf(!haveDemo)("cache clock (TTL countdown data)", () => {
     await wait;
     expect(calls).toContainEqual({ config: true });
   });
+
+  it("agent and session dirs created after the start are watched too", async () => {
+    const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-live-empty-"));
+    tmpDirs.push(stateDir);
+    const bus = createEventBus();
+    const rec = recorder(bus);
+    const live = attachLive({ service: { invalidate: () => undefined }, bus, stateDir });
+    cleanups.push(() => live.close());
+    expect(live.watcher.watched().map((w) => w.dir)).toEqual([stateDir]);
+    const listed = rec.next((e) => e.type === "sessions-changed");
+    const sessions = path.join(stateDir, "agents", "late", "sessions");
+    fs.mkdirSync(sessions, { recursive: true });
+    const file = path.join(sessions, "s-1.jsonl");
+    fs.writeFileSync(file, `${JSON.stringify({ type: "session", version: 3, id: "s-1" })}\n`);
+    await listed;
+    // the chain of new dirs may take a couple of re-syncs to settle
+    const deadline = Date.now() + 2000;
+    while (!live.watcher.watched().some((w) => w.dir === sessions) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(live.watcher.watched().map((w) => w.dir)).toContain(sessions);
+    const changed = rec.next(isSession("late", "s-1"));
+    fs.appendFileSync(file, `${messageLine("m1", null, "hello")}\n`);
+    await changed;
+  });
 });
