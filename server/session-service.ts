@@ -264,7 +264,7 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
     load,
     runReport: (agentId, sessionId) =>
       withSession(agentId, sessionId, (s) =>
-        memo.report.get(s.transcript, s.summary.sessionId, () => buildRunReport(s)),
+        memo.report.get(s.transcript, s.summary.sessionId, () => buildRunReport(s, wireMessages(s))),
       ),
     contextText(agentId, sessionId, mode) {
       const r = service.runReport(agentId, sessionId);

@@ -30,6 +30,9 @@ import { tokensFromChars } from "../openclaw/format.ts";
 export const CONVERSATION_BASIS =
   "JS string length (UTF-16 code units) of the text, thinking and tool-call argument JSON of each message in the model-context list, as stored in the transcript (tool results before pruning projections and live caps); image blocks are counted in `images`, not in chars; estTokens is OpenClaw's chars/4 estimate.";
 
+export const CONVERSATION_BASIS_SENT =
+  "JS string length (UTF-16 code units) of the text, thinking and tool-call argument JSON of each message in the model-context list, with tool results as sent at the last call (cache-TTL pruning projections replayed: soft-trimmed text or placeholder); image blocks are counted in `images`, not in chars; estTokens is OpenClaw's chars/4 estimate.";
+
 function ct(chars: number): CharsAndTokens {
   return { chars, estTokens: tokensFromChars(chars) };
 }
@@ -82,8 +85,11 @@ function countSentCandidates(transcript: Transcript): number {
 }
 
 /** Conversation actually sent: the model-context list (transcript.md §7) by role, tool and summary. */
-export function conversationBreakdown(transcript: Transcript): ConversationBreakdown {
-  const messages = buildContextMessages(transcript);
+export function conversationBreakdown(
+  transcript: Transcript,
+  sentMessages?: readonly ContextMessage[],
+): ConversationBreakdown {
+  const messages = sentMessages ?? buildContextMessages(transcript);
   const byRole: Record<string, ConversationBucket> = {};
   const byTool = new Map<string, ConversationBucket>();
   let compactionSummary: ConversationBucket | null = null;
@@ -114,7 +120,7 @@ export function conversationBreakdown(transcript: Transcript): ConversationBreak
     .map(([toolName, b]) => ({ toolName, ...b }))
     .sort((a, b) => b.chars - a.chars || a.toolName.localeCompare(b.toolName));
   return {
-    basis: CONVERSATION_BASIS,
+    basis: sentMessages ? CONVERSATION_BASIS_SENT : CONVERSATION_BASIS,
     byRole,
     toolResultsByTool,
     compactionSummary,
@@ -281,7 +287,14 @@ function compareStoredReply(
   return stored === null ? null : stored === rendered;
 }
 
-export function buildRunReport(session: LoadedSession): RunReportDTO {
+/**
+ * `sentMessages`: the context list with tool results in the state they were sent at the last call
+ * (pruning projections applied by the caller); without it, tool results count as stored.
+ */
+export function buildRunReport(
+  session: LoadedSession,
+  sentMessages?: readonly ContextMessage[],
+): RunReportDTO {
   const family = session.version.family;
   const entry = session.entry;
   const stored = storedReport(entry);
@@ -326,7 +339,7 @@ export function buildRunReport(session: LoadedSession): RunReportDTO {
     };
   }
 
-  const conversation = conversationBreakdown(session.transcript);
+  const conversation = conversationBreakdown(session.transcript, sentMessages);
   const lastCall = lastCallUsage(session.transcript);
   const entryTotal = entry ? (freshTotalTokens(entry, family) ?? null) : null;
   const actual = lastCall?.promptTokens ?? null;
