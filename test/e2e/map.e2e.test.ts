@@ -471,6 +471,35 @@ describe("context map (e2e)", () => {
     await expect.poll(() => page.getByTestId("openclaw-map").count(), POLL).toBe(1);
     expect(await page.getByTestId("openclaw-group").count()).toBe(5);
     expect(await page.getByTestId("openclaw-leaf").count()).toBeGreaterThan(5);
+    // Leaf tooltips carry OpenClaw's values: "<Group> › <leaf>: <chars> chars (~<tok> tok)".
+    const leaves = (
+      await page
+        .locator('[data-testid="openclaw-leaf"] title')
+        .evaluateAll((els) => els.map((e) => e.textContent ?? ""))
+    ).map((t) => {
+      const m = /^(.+?) › (.+): (\d+) chars \(~(\d+) tok\)$/.exec(t);
+      if (!m) throw new Error(`unexpected OpenClaw leaf title ${JSON.stringify(t)}`);
+      return { group: m[1] ?? "", name: m[2] ?? "", chars: Number(m[3]), tok: Number(m[4]) };
+    });
+    expect(new Set(leaves.map((l) => l.group))).toEqual(
+      new Set(["Conversation", "Workspace files", "System prompt", "Skills", "Tool schemas"]),
+    );
+    const spr = at(report, "systemPromptReport", "report");
+    const groupSum = (g: string) => sum(leaves.filter((l) => l.group === g).map((l) => l.chars));
+    expect(groupSum("Workspace files")).toBe(numAt(spr, "systemPrompt", "projectContextChars"));
+    expect(groupSum("Tool schemas")).toBe(numAt(report, "totals", "toolSchemas", "chars"));
+    for (const f of objects(arrAt(spr, "injectedWorkspaceFiles")).filter((x) => x.missing !== true)) {
+      const leaf = leaves.find((l) => l.group === "Workspace files" && l.name === strAt(f, "name"));
+      expect(leaf?.chars, strAt(f, "name")).toBe(numAt(f, "injectedChars"));
+    }
+    for (const l of leaves) expect(l.tok, l.name).toBe(Math.ceil(l.chars / 4));
+    // The footer's tracked total (OpenClaw prints digit groups with spaces) is the sum of the leaves.
+    const footer = await page
+      .locator('[data-testid="openclaw-map"] text')
+      .evaluateAll((els) => els.map((e) => e.textContent ?? "").find((t) => /ACTUAL CTX/.test(t)) ?? "");
+    const total = /^([\d ]+) CH/.exec(footer.trim())?.[1];
+    expect(total, footer).toBeDefined();
+    expect(Number((total ?? "").replaceAll(" ", ""))).toBe(sum(leaves.map((l) => l.chars)));
     await screenshot(page, "map-openclaw");
     await toggle.uncheck();
     await expect.poll(() => page.getByTestId("treemap-svg").count(), POLL).toBe(1);
