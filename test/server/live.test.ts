@@ -7,11 +7,9 @@
 
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import fs from "node:fs";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { serve } from "@hono/node-server";
-import { Hono } from "hono";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../../server/app.ts";
 import { attachLive, type LiveAttachment } from "../../server/live/attach-live.ts";
@@ -27,6 +25,7 @@ import {
 } from "../../server/sources/jsonl/tail.ts";
 import { loadSqliteSession } from "../../server/sources/sqlite/sqlite-source.ts";
 import { openStateReader, transcriptLoadInfo } from "../../server/sources/state-reader.ts";
+import { isObject, num, obj } from "../../shared/json.ts";
 import type { LiveEvent } from "../../shared/live.ts";
 
 const DEMO = path.resolve(__dirname, "../../server/demo/state");
@@ -398,91 +397,104 @@ describe.skipIf(!haveDemo)("live watcher on a copy of the demo state dir", () =>
     expect(rec.seen.length).toBeGreaterThan(0);
   }, 40_000);
 
-  it("SSE over a real HTTP server: the event arrives, then GET …/report shows the new entry count", async () => {
+  it("SSE through the app's real wiring on a real HTTP server: event, then GET …/report shows the new entry count", async () => {
     const stateDir = copyDemo();
     const file = path.join(stateDir, J1_REL);
     const service = createSessionService({ stateDir, demo: false, reason: "test" });
-    const bus = createEventBus();
-    const live = attachLive({ service, bus, stateDir });
-    cleanups.push(() => live.close());
-    const root = new Hono();
-    root.route("/api/events", createEventsRoute(bus, { heartbeatMs: 200 }));
-    root.route("/", createApp({ service, boundHost: "127.0.0.1", port: null }));
-    const server = serve({ fetch: root.fetch, hostname: "127.0.0.1", port: 0 });
+    service.startWatching();
+    cleanups.push(() => service.close());
+    const app = createApp({ service, boundHost: "127.0.0.1", port: null });
+    const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 });
     await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const addr = server.address();
+    if (addr === null || typeof addr === "string") throw new Error("no TCP address");
+    const base = `http://127.0.0.1:${addr.port}`;
     cleanups.push(() => server.close());
-
-    const r0 = await fetch(`${base}/api/sessions/legacy/${J1_ID}/report`);
-    const report0 = (await r0.json()) as { session: { entryCount: number } };
-
-    const abort = new AbortController();
-    cleanups.push(() => abort.abort());
-    const res = await fetch(`${base}/api/events`, { signal: abort.signal });
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toContain("text/event-stream");
-    const body = res.body;
-    if (!body) throw new Error("no body");
-    const reader = body.getReader();
-    const decoder = new TextDecoder();
-    let text = "";
-    const readUntil = async (pred: (t: string) => boolean, timeoutMs: number): Promise<void> => {
-      const end = Date.now() + timeoutMs;
-      while (!pred(text)) {
-        const left = end - Date.now();
-        if (left <= 0) throw new Error(`SSE: timed out; got ${JSON.stringify(text)}`);
-        const chunk = await Promise.race([
-          reader.read(),
-          new Promise<null>((r) => setTimeout(() => r(null), left)),
-        ]);
-        if (chunk === null) continue;
-        if (chunk.done) throw new Error("SSE stream ended");
-        text += decoder.decode(chunk.value, { stream: true });
-      }
+    const entryCount = async (): Promise<number | undefined> => {
+      const body: unknown = await (await fetch(`${base}/api/sessions/legacy/${J1_ID}/report`)).json();
+      return isObject(body) ? num(obj(body, "session"), "entryCount") : undefined;
     };
-    await readUntil((t) => t.includes(": connected"), 2000);
-    expect(text).toMatch(/^retry: \d+\n/);
+    const count0 = await entryCount();
+    if (count0 === undefined) throw new Error("report without session.entryCount");
 
+    const decoder = new TextDecoder();
+    const open = async (headers: Record<string, string>) => {
+      const abort = new AbortController();
+      cleanups.push(() => abort.abort());
+      const res = await fetch(`${base}/api/events`, { signal: abort.signal, headers });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toContain("text/event-stream");
+      const reader = res.body?.getReader();
+      if (!reader) throw new Error("no body");
+      const stream = { text: "", abort: () => abort.abort() };
+      const until = async (pred: (t: string) => boolean, timeoutMs: number): Promise<void> => {
+        const end = Date.now() + timeoutMs;
+        while (!pred(stream.text)) {
+          const left = end - Date.now();
+          if (left <= 0) throw new Error(`SSE: timed out; got ${JSON.stringify(stream.text)}`);
+          const chunk = await Promise.race([
+            reader.read(),
+            new Promise<null>((r) => setTimeout(() => r(null), left)),
+          ]);
+          if (chunk === null) continue;
+          if (chunk.done) throw new Error("SSE stream ended");
+          stream.text += decoder.decode(chunk.value, { stream: true });
+        }
+      };
+      return { stream, until };
+    };
+
+    const a = await open({});
+    await a.until((t) => t.includes(": connected"), 2000);
+    expect(a.stream.text).toMatch(/^retry: \d+\n/);
     const leaf = service.load("legacy", J1_ID);
     if ("error" in leaf) throw new Error(leaf.error.message);
     const leafId = leaf.value.transcript.entries[leaf.value.transcript.leafIndex ?? -1]?.id ?? null;
     const appendedAt = Date.now();
     fs.appendFileSync(file, `${messageLine("sse-1", leafId, "over the wire")}\n`);
     const want = `data: ${JSON.stringify({ type: "session-changed", agentId: "legacy", sessionId: J1_ID })}`;
-    await readUntil((t) => t.includes(want), 2000);
+    await a.until((t) => t.includes(want), 2000);
     expect(Date.now() - appendedAt).toBeLessThan(1000);
-    expect(text).toMatch(/\nid: \d+\n/);
-    await readUntil((t) => t.includes(": ping"), 1000);
+    expect(a.stream.text).toMatch(/\nid: \d+\n/);
+    expect(await entryCount()).toBe(count0 + 1);
 
-    const r1 = await fetch(`${base}/api/sessions/legacy/${J1_ID}/report`);
-    const report1 = (await r1.json()) as { session: { entryCount: number } };
-    expect(report1.session.entryCount).toBe((report0.session.entryCount ?? 0) + 1);
+    // the clock route answers for the open session
+    const clock: unknown = await (await fetch(`${base}/api/sessions/legacy/${J1_ID}/clock`)).json();
+    expect(isObject(clock) && typeof clock.warm === "boolean" && num(clock, "rewriteTokens")).toBeGreaterThan(
+      0,
+    );
 
-    // reconnect with Last-Event-ID: the missed event is replayed
-    abort.abort();
-    const missedFrom = bus.lastId();
+    // a dropped connection: reconnecting with Last-Event-ID replays what was missed
+    a.stream.abort();
+    const missedFrom = service.bus.lastId();
     fs.appendFileSync(file, `${messageLine("sse-2", "sse-1", "while disconnected")}\n`);
     const start = Date.now();
-    while (bus.lastId() === missedFrom && Date.now() - start < 2000)
+    while (service.bus.lastId() === missedFrom && Date.now() - start < 2000) {
       await new Promise((r) => setTimeout(r, 20));
-    expect(bus.lastId()).toBeGreaterThan(missedFrom);
-    const again = new AbortController();
-    cleanups.push(() => again.abort());
-    const res2 = await fetch(`${base}/api/events`, {
-      signal: again.signal,
-      headers: { "Last-Event-ID": String(missedFrom) },
-    });
-    const reader2 = res2.body?.getReader();
-    if (!reader2) throw new Error("no body");
-    let text2 = "";
-    const end2 = Date.now() + 2000;
-    while (!text2.includes(want) && Date.now() < end2) {
-      const c = await reader2.read();
-      if (c.done) break;
-      text2 += decoder.decode(c.value, { stream: true });
     }
-    expect(text2).toContain(want);
-    expect(text2).toContain(`id: ${bus.lastId()}`);
+    expect(service.bus.lastId()).toBeGreaterThan(missedFrom);
+    const b = await open({ "Last-Event-ID": String(missedFrom) });
+    await b.until((t) => t.includes(want) && t.includes(`id: ${service.bus.lastId()}`), 2000);
+    expect(await entryCount()).toBe(count0 + 2);
+  });
+
+  it("SSE heartbeat comments keep an idle stream open", async () => {
+    const bus = createEventBus();
+    const res = await createEventsRoute(bus, { heartbeatMs: 100 }).request("/");
+    const reader = res.body?.getReader();
+    if (!reader) throw new Error("no body");
+    let text = "";
+    const end = Date.now() + 2000;
+    while (!text.includes(": ping") && Date.now() < end) {
+      const c = await reader.read();
+      if (c.done) break;
+      text += new TextDecoder().decode(c.value);
+    }
+    expect(text).toContain(": ping\n\n");
+    expect(bus.listenerCount()).toBe(1);
+    await reader.cancel();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(bus.listenerCount()).toBe(0);
   });
 });
 
