@@ -163,7 +163,27 @@ describe("bootstrap truncation (e2e)", () => {
     }
     await screenshot(page, "truncation-whatif-1000");
 
+    // Other version rules: 2026.7.x has no fixed USER.md cap and injects TOOLS.md / HEARTBEAT.md too.
+    await page.getByTestId("whatif-max-per-file").fill("");
+    await expect.poll(() => param(page, "maxPerFile"), POLL).toBe(null);
+    await page.getByTestId("whatif-family").selectOption("2026.7");
+    await expect.poll(() => param(page, "family"), POLL).toBe("2026.7");
+    await expect
+      .poll(async () => (await rowCells(page, "USER.md")).slice(1, 4), POLL)
+      .toEqual(["OK", "5,263", "5,263"]);
+    const fam = await api(server, "truncation?family=2026.7");
+    const famFiles = isArray(fam.files) ? fam.files.filter(isObject) : [];
+    expect(await page.locator('[data-testid^="truncation-row-"]').count()).toBe(famFiles.length);
+    for (const f of famFiles) {
+      const name = typeof f.name === "string" ? f.name : "";
+      const cells = await rowCells(page, name);
+      expect(cells[1], name).toBe(f.status);
+      expect(cells[3], name).toBe(Number(f.injectedChars).toLocaleString("en-US"));
+    }
+    await screenshot(page, "truncation-whatif-family-2026-7");
+
     await page.getByTestId("whatif-reset").click();
+    await expect.poll(() => param(page, "family"), POLL).toBe(null);
     await expect.poll(() => param(page, "maxPerFile"), POLL).toBe(null);
     await expect
       .poll(async () => (await rowCells(page, "AGENTS.md")).slice(1, 4), POLL)
