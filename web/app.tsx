@@ -6,8 +6,10 @@ import { useEffect, useState } from "react";
 import { useLiveUpdates } from "./api/live.ts";
 import { stateQuery } from "./api/queries.ts";
 import { hrefWithGlobals, navigate, onLinkClick, setParams, TABS, useRoute } from "./router.ts";
+import { makeRedactor, redactFromParams } from "./ui/redact.ts";
 import { isTyping, ShortcutSheet } from "./ui/shortcuts.tsx";
 import { useTheme } from "./ui/theme.ts";
+import { Toaster } from "./ui/toast.tsx";
 import { SessionView } from "./views/session-view.tsx";
 import { SessionsView } from "./views/sessions/sessions-view.tsx";
 
@@ -18,6 +20,7 @@ export function App() {
   const [dark, toggleDark] = useTheme(params.get("dark"));
   const [help, setHelp] = useState(false);
   const state = useQuery(stateQuery());
+  const r = makeRedactor(redactFromParams(params));
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -53,8 +56,12 @@ export function App() {
         <a className="brand" href={home} onClick={(e) => onLinkClick(e, home)} data-testid="home-link">
           clawscope
         </a>
-        <span className="state-dir" title={state.data?.reason} data-testid="state-dir">
-          {state.data ? state.data.stateDir : state.error ? "state dir unknown" : "…"}
+        <span
+          className="state-dir"
+          title={r.on ? "hidden in redacted mode" : state.data?.reason}
+          data-testid="state-dir"
+        >
+          {state.data ? r.path(state.data.stateDir) : state.error ? "state dir unknown" : "…"}
         </span>
         <span
           className={`live live-${live}`}
@@ -91,9 +98,9 @@ export function App() {
       {state.data?.demo ? (
         <div className="demo-banner" role="note" data-testid="demo-banner">
           <strong>Demo data.</strong> No OpenClaw state dir was found, so clawscope is showing its bundled
-          demo state dir (<code>{state.data.stateDir}</code>). {state.data.reason} Start with{" "}
-          <code>--state-dir &lt;path&gt;</code> or set <code>OPENCLAW_STATE_DIR</code> to inspect your own
-          sessions.
+          demo state dir (<code>{r.path(state.data.stateDir)}</code>). {r.on ? "" : state.data.reason} Start
+          with <code>--state-dir &lt;path&gt;</code> or set <code>OPENCLAW_STATE_DIR</code> to inspect your
+          own sessions.
         </div>
       ) : null}
       <main className="app-main">
@@ -114,6 +121,7 @@ export function App() {
         )}
       </main>
       <ShortcutSheet open={help} onClose={() => setHelp(false)} />
+      <Toaster />
     </div>
   );
 }

@@ -92,12 +92,14 @@ export function setParams(
   navigate(window.location.pathname + (qs ? `?${qs}` : ""), opts);
 }
 
-/** A link href that keeps the global parameters (theme) when moving between pages. */
+/** A link href that keeps the global parameters (theme, on-screen redaction) when moving between pages. */
 export function hrefWithGlobals(path: string, extra: Record<string, string> = {}): string {
   const cur = new URLSearchParams(window.location.search);
   const params = new URLSearchParams();
   const dark = cur.get("dark");
   if (dark !== null) params.set("dark", dark);
+  const redact = cur.get("redact");
+  if (redact !== null) params.set("redact", redact);
   for (const [k, v] of Object.entries(extra)) params.set(k, v);
   const qs = params.toString();
   return path + (qs ? `?${qs}` : "");

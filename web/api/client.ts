@@ -85,3 +85,31 @@ export function queryString(params: Record<string, string | number | boolean | n
   const s = sp.toString();
   return s ? `?${s}` : "";
 }
+
+/** GET a text endpoint (Markdown); errors become an ApiError like getJson's. */
+export async function getText(path: string, signal?: AbortSignal): Promise<string> {
+  let res: Response;
+  try {
+    res = await fetch(path, { signal });
+  } catch (e) {
+    if (e instanceof DOMException && e.name === "AbortError") throw e;
+    throw new ApiError(0, "network", `Cannot reach the clawscope server (${String(e)})`, []);
+  }
+  const text = await res.text();
+  if (!res.ok) {
+    let body: unknown = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = null;
+    }
+    const err = isObject(body) && isObject(body.error) ? body.error : null;
+    throw new ApiError(
+      res.status,
+      str(err, "code") ?? `http-${res.status}`,
+      str(err, "message") ?? (text.slice(0, 300) || res.statusText),
+      toIssues(err?.issues),
+    );
+  }
+  return text;
+}

@@ -3,10 +3,10 @@
 // stopped server does not get hammered and the header can show the connection state.
 
 import type { QueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { isObject, str } from "../../shared/json.ts";
+import type { LiveEvent } from "../../shared/live.ts";
 import { keys } from "./queries.ts";
-import type { LiveEvent } from "./types.ts";
 
 export type LiveState = "connecting" | "live" | "reconnecting" | "unsupported";
 
@@ -28,10 +28,46 @@ export function parseLiveEvent(data: string): LiveEvent | null {
   return null;
 }
 
+// When each live change last arrived (browser clock, ms), so views can show an "updated" cue. Keys:
+// `sessions` for sessions-changed, `session:<agent>/<session>` for one session.
+const changedAt = new Map<string, number>();
+const changeListeners = new Set<() => void>();
+
+function changeKey(agentId: string, sessionId: string): string {
+  return `session:${agentId}/${sessionId}`;
+}
+
+function markChanged(key: string): void {
+  changedAt.set(key, Date.now());
+  for (const l of changeListeners) l();
+}
+
+function subscribeChanges(l: () => void): () => void {
+  changeListeners.add(l);
+  return () => changeListeners.delete(l);
+}
+
+/**
+ * When the last live change for one session (or, with no ids, for the session list: any change) arrived;
+ * null before the first one.
+ */
+export function useLastChange(agentId?: string, sessionId?: string): number | null {
+  const key = agentId !== undefined && sessionId !== undefined ? changeKey(agentId, sessionId) : "sessions";
+  return useSyncExternalStore(
+    subscribeChanges,
+    () => changedAt.get(key) ?? null,
+    () => null,
+  );
+}
+
 export function applyLiveEvent(client: QueryClient, ev: LiveEvent): void {
+  // A session's own change also changes the list (entry count, size, updated time).
+  markChanged("sessions");
+  if (ev.type === "session-changed") markChanged(changeKey(ev.agentId, ev.sessionId));
   if (ev.type === "sessions-changed") {
-    void client.invalidateQueries({ queryKey: keys.sessions });
-    void client.invalidateQueries({ queryKey: keys.allCost });
+    // The list changed, or config/archives changed (every report may depend on them), or the server's event
+    // ring no longer covers a reconnect gap: refetch every active query except the state dir itself.
+    void client.invalidateQueries({ predicate: (q) => q.queryKey[0] !== keys.state[0] });
     return;
   }
   void client.invalidateQueries({ queryKey: keys.session(ev.agentId, ev.sessionId) });

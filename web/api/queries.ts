@@ -114,12 +114,14 @@ export const allCostQuery = () =>
     queryFn: ({ signal }) => getJson<CostAllDTO>(allCostRoute(), signal),
   });
 
-/** The cache / pruning TTL countdown; refreshed every 30 s (the UI ticks locally in between). */
+/**
+ * The cache / pruning TTL countdown. No polling: the UI ticks locally from `msLeft`; the DTO is re-fetched when
+ * the session changes (live.ts invalidates the session's key prefix) or when the local countdown crosses zero.
+ */
 export const clockQuery = (agentId: string, sessionId: string) =>
   queryOptions({
     queryKey: [...keys.session(agentId, sessionId), "clock"] as const,
     queryFn: ({ signal }) => getJson<CacheClockDTO>(clockRoute(agentId, sessionId), signal),
-    refetchInterval: 30_000,
     retry: false,
   });
 

@@ -33,10 +33,27 @@ export const stateRoute = (): string => client().api.state.$url().pathname;
 export const sessionsRoute = (): string => client().api.sessions.$url().pathname;
 export const allCostRoute = (): string => client().api.cost.$url().pathname;
 
-/**
- * GET /api/sessions/:a/:s/clock (shared/live.ts CacheClockDTO). Not in AppType yet when this was written, so
- * the path is spelled out; switch to `s.clock.$url(param)` once server/app.ts declares the route.
- */
+function sessionApi(agentId: string, sessionId: string) {
+  return {
+    s: client().api.sessions[":agent"][":session"],
+    param: { param: { agent: encodeURIComponent(agentId), session: encodeURIComponent(sessionId) } },
+  };
+}
+
+/** GET /api/sessions/:a/:s/clock (shared/live.ts CacheClockDTO). */
 export function clockRoute(agentId: string, sessionId: string): string {
-  return `/api/sessions/${encodeURIComponent(agentId)}/${encodeURIComponent(sessionId)}/clock`;
+  const { s, param } = sessionApi(agentId, sessionId);
+  return s.clock.$url(param).pathname;
+}
+
+/** GET …/export: the self-contained HTML file (the server redacts unless `redact=0`). */
+export function exportRoute(agentId: string, sessionId: string, redact: boolean): string {
+  const { s, param } = sessionApi(agentId, sessionId);
+  return `${s.export.$url(param).pathname}?redact=${redact ? "1" : "0"}`;
+}
+
+/** GET …/issue.md: the "Copy as issue" Markdown block. */
+export function issueRoute(agentId: string, sessionId: string, redact: boolean): string {
+  const { s, param } = sessionApi(agentId, sessionId);
+  return `${s["issue.md"].$url(param).pathname}?redact=${redact ? "1" : "0"}`;
 }

@@ -1,11 +1,13 @@
-// Session header widget: is the provider's prompt cache still warm, and when does OpenClaw's pruning TTL
-// run out? The server evaluates the clock (shared/live.ts CacheClockDTO); the widget counts down locally
-// between refreshes. Hidden when the server has no clock for this session.
+// Session header widget: is the provider's prompt cache still warm, and what does the next call cost when it
+// is not? The server evaluates the clock once (shared/live.ts CacheClockDTO); the widget ticks every second
+// locally from `msLeft` − time elapsed since the fetch (cache-clock-text.ts). The DTO is re-fetched only when
+// the session changes (live.ts invalidates it) or when a countdown crosses zero — never on a timer.
 
-import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
 import { clockQuery } from "../api/queries.ts";
 import { fmtDuration, fmtInt, fmtUsd } from "../ui/format.ts";
+import { clockText } from "./cache-clock-text.ts";
 
 function useNow(ms: number): number {
   const [now, setNow] = useState(() => Date.now());
@@ -17,45 +19,55 @@ function useNow(ms: number): number {
 }
 
 export function CacheClock({ agentId, sessionId }: { agentId: string; sessionId: string }) {
-  const q = useQuery(clockQuery(agentId, sessionId));
+  const client = useQueryClient();
+  const options = clockQuery(agentId, sessionId);
+  const q = useQuery(options);
   const now = useNow(1000);
   const c = q.data;
-  if (!c) return null;
-  // Count down from the server's evaluation time using the browser clock's elapsed time since the fetch.
-  const elapsed = Math.max(0, now - q.dataUpdatedAt);
-  const left = c.msLeft === null ? null : c.msLeft - elapsed;
-  const pruneLeft = c.pruneMsLeft === null ? null : c.pruneMsLeft - elapsed;
-  const warm = left !== null && left > 0;
+  const t = c ? clockText(c, now - q.dataUpdatedAt) : null;
+
+  // Crossing zero changes what the server says (the pruning count is evaluated after its TTL): ask once per
+  // crossing. The ref remembers which fetch was already refreshed, so a still-expired answer does not loop.
+  const refreshedFor = useRef(0);
+  const crossed =
+    c !== undefined &&
+    t !== null &&
+    ((c.msLeft !== null && c.msLeft > 0 && t.msLeft !== null && t.msLeft <= 0) ||
+      (c.pruneMsLeft !== null && c.pruneMsLeft > 0 && t.pruneMsLeft !== null && t.pruneMsLeft <= 0));
+  useEffect(() => {
+    if (!crossed || refreshedFor.current === q.dataUpdatedAt) return;
+    refreshedFor.current = q.dataUpdatedAt;
+    void client.invalidateQueries({ queryKey: options.queryKey, exact: true });
+  }, [crossed, q.dataUpdatedAt, client, options.queryKey]);
+
+  if (!c || !t) return null;
+  const title = [
+    `Prompt cache lifetime ${fmtDuration(c.cacheTtlMs)} (${c.cacheTtlSource}).`,
+    c.rewriteTokens !== null
+      ? `A cold call re-writes ~${fmtInt(c.rewriteTokens)} prompt tokens (estimate: the last call's prompt)${
+          c.rewritePremiumUsd !== null ? `, ${fmtUsd(c.rewritePremiumUsd)} more than a warm read` : ""
+        }.`
+      : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
   return (
     <div
-      className={`cache-clock ${warm ? "warm" : "cold"}`}
+      className={`cache-clock ${t.state === "warm" ? "warm" : "cold"}`}
       data-testid="cache-clock"
-      title={`cache lifetime ${fmtDuration(c.cacheTtlMs)} (${c.cacheTtlSource})`}
+      title={title}
     >
-      <span data-testid="cache-clock-state">
-        Prompt cache:{" "}
-        {left === null
-          ? "unknown"
-          : warm
-            ? `warm, ${fmtDuration(left)} left`
-            : `expired ${fmtDuration(-left)} ago`}
-      </span>
-      {c.rewriteTokens !== null ? (
-        <span className="muted">
+      <span className="cache-clock-dot" aria-hidden="true" />
+      <span data-testid="cache-clock-state">{t.text}</span>
+      {t.state === "warm" && t.pruneMsLeft !== null ? (
+        <span className="muted" data-testid="cache-clock-prune">
           {" "}
-          · a cold call re-writes ~{fmtInt(c.rewriteTokens)} tok
-          {c.rewriteUsd !== null
-            ? ` (${fmtUsd(c.rewriteUsd)}${c.rewritePremiumUsd !== null ? `, +${fmtUsd(c.rewritePremiumUsd)} over a warm read` : ""})`
-            : ""}
+          · pruning TTL {t.pruneMsLeft > 0 ? `${fmtDuration(t.pruneMsLeft)} left` : "expired"}
         </span>
-      ) : null}
-      {pruneLeft !== null ? (
-        <span data-testid="cache-clock-prune">
+      ) : t.state === "warm" ? (
+        <span className="muted" data-testid="cache-clock-prune">
           {" "}
-          · Pruning TTL: {pruneLeft > 0 ? `${fmtDuration(pruneLeft)} left` : "expired"}
-          {c.pruneCount !== null && c.pruneCount > 0
-            ? ` — the next call after it trims/clears ${c.pruneCount} tool result${c.pruneCount === 1 ? "" : "s"}`
-            : ""}
+          · pruning is off
         </span>
       ) : null}
     </div>

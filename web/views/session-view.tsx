@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { sessionsQuery } from "../api/queries.ts";
 import { hrefWithGlobals, isTab, onLinkClick, setParams, type Tab } from "../router.ts";
 import { fmtBytes, fmtDate, fmtInt } from "../ui/format.ts";
+import { makeRedactor, redactFromParams } from "../ui/redact.ts";
 import { IssueList } from "../ui/status.tsx";
 import { type TabDef, Tabs } from "../ui/tabs.tsx";
 import { CacheClock } from "./cache-clock.tsx";
@@ -12,6 +13,7 @@ import { CostView } from "./cost/cost-view.tsx";
 import { MapView } from "./map/map-view.tsx";
 import { PruningView } from "./pruning/pruning-view.tsx";
 import { ReportView } from "./report/report-view.tsx";
+import { ShareToolbar } from "./share-toolbar.tsx";
 import { TruncationView } from "./truncation/truncation-view.tsx";
 
 const TAB_DEFS: TabDef<Tab>[] = [
@@ -36,6 +38,7 @@ export function SessionView({
   const sessions = useQuery(sessionsQuery());
   const summary = sessions.data?.sessions.find((s) => s.agentId === agentId && s.sessionId === sessionId);
   const back = hrefWithGlobals("/");
+  const r = makeRedactor(redactFromParams(params));
   return (
     <section className="session-view" aria-label="Session">
       <div className="session-head">
@@ -48,11 +51,12 @@ export function SessionView({
           ← Sessions
         </a>
         <h1 data-testid="session-title">
-          <span className="badge badge-agent">{agentId}</span> {summary?.sessionKey ?? sessionId}
+          <span className="badge badge-agent">{r.agent(agentId)}</span>{" "}
+          {summary?.sessionKey ? r.sessionKey(summary.sessionKey) : r.id(sessionId)}
         </h1>
         {summary ? (
           <div className="session-meta muted small" data-testid="session-meta">
-            <span className="mono">{sessionId}</span>
+            <span className="mono">{r.id(sessionId)}</span>
             <span className={`badge badge-${summary.storage}`}>
               {summary.storage === "jsonl" ? "JSONL" : "SQLite"}
             </span>
@@ -67,16 +71,24 @@ export function SessionView({
               </span>
             ) : null}
             <span>updated {fmtDate(summary.updatedAt)}</span>
-            <span>{fmtInt(summary.entryCount)} entries</span>
+            <span data-testid="session-entry-count">{fmtInt(summary.entryCount)} entries</span>
             <span>{fmtBytes(summary.sizeBytes)}</span>
             <span className="mono" title="Location in the state dir">
-              {summary.location}
+              {r.path(summary.location)}
             </span>
           </div>
         ) : null}
       </div>
+      <ShareToolbar
+        agentId={agentId}
+        sessionId={sessionId}
+        tab={tab}
+        tabLabel={TAB_DEFS.find((t) => t.key === tab)?.label ?? tab}
+        redactParam={params.get("redact")}
+        r={r}
+      />
       <CacheClock agentId={agentId} sessionId={sessionId} />
-      {summary && sessions.data ? (
+      {summary && sessions.data && !r.on ? (
         <IssueList
           issues={sessions.data.issues.filter(
             (i) => i.source === summary.location || i.source.startsWith(`${summary.location}#`),

@@ -24,6 +24,7 @@ import { useMeasuredWidth } from "../../treemap/use-size.ts";
 import { fmtInt, fmtPct } from "../../ui/format.ts";
 import { isTyping } from "../../ui/shortcuts.tsx";
 import { QueryPanel } from "../../ui/status.tsx";
+import { useRedactor } from "../../ui/use-redact.ts";
 import type { SessionViewProps } from "../session-view.tsx";
 
 const MODES: { key: SizeMode; label: string; hint: string }[] = [
@@ -45,9 +46,26 @@ export function MapView({ agentId, sessionId, params }: SessionViewProps) {
   const query = useQuery(mapQuery(agentId, sessionId));
   return (
     <QueryPanel query={query} label="the context map">
-      {(dto) => <MapPanel dto={dto} agentId={agentId} sessionId={sessionId} params={params} />}
+      {(dto) => <RedactedMapPanel dto={dto} agentId={agentId} sessionId={sessionId} params={params} />}
     </QueryPanel>
   );
+}
+
+/** In redacted mode the panel draws a masked copy of the tree (names/sources) and masked ids in its titles. */
+function RedactedMapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto: ContextMapDTO }) {
+  const r = useRedactor();
+  const shown = useMemo(
+    () =>
+      r.on
+        ? {
+            ...dto,
+            root: r.mapTree(dto.root),
+            untracked: { ...dto.untracked, reason: r.sentence(dto.untracked.reason) },
+          }
+        : dto,
+    [dto, r],
+  );
+  return <MapPanel dto={shown} agentId={r.agent(agentId)} sessionId={r.id(sessionId)} params={params} />;
 }
 
 function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto: ContextMapDTO }) {

@@ -13,6 +13,7 @@ import { Stat } from "../../ui/stat.tsx";
 import { ErrorPanel, Loading } from "../../ui/status.tsx";
 import { type Column, Table } from "../../ui/table.tsx";
 import { UrlField } from "../../ui/url-field.tsx";
+import { useRedactor } from "../../ui/use-redact.ts";
 import type { SessionViewProps } from "../session-view.tsx";
 import type { AxisMode } from "./scales.ts";
 import { Timeline } from "./timeline.tsx";
@@ -202,6 +203,7 @@ function PrunePanel({
   const width = useElementWidth(box);
   const call = selected !== null ? (dto.calls[selected] ?? null) : null;
   const expired = dto.calls.filter((c) => c.ttlExpired).length;
+  const red = useRedactor();
   return (
     <>
       <div className="card stats" data-testid="prune-summary">
@@ -225,7 +227,7 @@ function PrunePanel({
         <Stat label="pruning rounds" value={fmtInt(dto.rounds)} testId="prune-rounds" />
         <Stat label="snapshot mismatches" value={fmtInt(dto.snapshotMismatchCalls)} />
       </div>
-      <p className="muted small">{dto.eligibility.reason}</p>
+      <p className="muted small">{red.sentence(dto.eligibility.reason)}</p>
       {[...dto.warnings, ...dto.settings.warnings].length > 0 ? (
         <ul className="warn-note small" data-testid="prune-warnings">
           {[...dto.warnings, ...dto.settings.warnings].map((w) => (
@@ -341,6 +343,7 @@ function toLocalInput(ms: number): string {
 const STATE_BADGE = { full: "badge-ok", "soft-trim": "badge-archived", "hard-clear": "badge-error" } as const;
 
 function CallDetails({ call, index }: { call: PruneCallDTO; index: number }) {
+  const red = useRedactor();
   const cols: Column<PruneToolResultDTO>[] = [
     {
       key: "tool",
@@ -348,7 +351,11 @@ function CallDetails({ call, index }: { call: PruneCallDTO; index: number }) {
       render: (r) => <span className="mono">{r.toolName}</span>,
       sortValue: (r) => r.toolName,
     },
-    { key: "id", label: "toolCallId", render: (r) => <span className="mono small">{r.toolCallId}</span> },
+    {
+      key: "id",
+      label: "toolCallId",
+      render: (r) => <span className="mono small">{red.id(r.toolCallId)}</span>,
+    },
     {
       key: "state",
       label: "Wire state",

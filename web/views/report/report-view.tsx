@@ -11,6 +11,7 @@ import { Stat } from "../../ui/stat.tsx";
 import { QueryPanel } from "../../ui/status.tsx";
 import { type Column, Table } from "../../ui/table.tsx";
 import { Tabs } from "../../ui/tabs.tsx";
+import { useRedactor } from "../../ui/use-redact.ts";
 import type { SessionViewProps } from "../session-view.tsx";
 
 type TextKind = "list" | "detail" | "json";
@@ -32,13 +33,14 @@ function ct(v: CharsAndTokens | null | undefined): string {
 
 function ReportPanel({ dto, kind }: { dto: RunReportDTO; kind: TextKind }) {
   const r = dto.reconciliation;
+  const red = useRedactor();
   return (
     <div className="report-view">
       <div className="card stats" data-testid="report-summary">
         <Stat
           label="OpenClaw family"
           value={dto.version.family}
-          title={dto.version.reason}
+          title={red.sentence(dto.version.reason)}
           testId="report-family"
         />
         <Stat label="app version" value={dto.version.appVersion ?? "unknown"} />
@@ -70,13 +72,13 @@ function ReportPanel({ dto, kind }: { dto: RunReportDTO; kind: TextKind }) {
       {r.notes.length > 0 ? (
         <ul className="note small" data-testid="report-notes">
           {r.notes.map((n) => (
-            <li key={n}>{n}</li>
+            <li key={n}>{red.sentence(n)}</li>
           ))}
         </ul>
       ) : null}
       {!dto.systemPromptReport.available ? (
         <p className="warn-note" data-testid="report-unavailable">
-          No stored run report: {dto.systemPromptReport.reason}
+          No stored run report: {red.sentence(dto.systemPromptReport.reason)}
         </p>
       ) : null}
 
@@ -95,14 +97,17 @@ function ReportPanel({ dto, kind }: { dto: RunReportDTO; kind: TextKind }) {
                 active={kind}
                 onSelect={(k) => setParams({ ctx: k === "list" ? null : k }, { replace: true })}
               />
-              <pre className="text-block" data-testid={`context-text-${kind}`}>
-                {dto.texts[kind]}
+              <pre
+                className={`text-block${red.on ? " redacted-block" : ""}`}
+                data-testid={`context-text-${kind}`}
+              >
+                {red.block(dto.texts[kind])}
               </pre>
               <button
                 type="button"
                 data-testid="copy-context-text"
                 onClick={() =>
-                  void navigator.clipboard?.writeText(dto.texts.available ? dto.texts[kind] : "")
+                  void navigator.clipboard?.writeText(dto.texts.available ? red.block(dto.texts[kind]) : "")
                 }
               >
                 Copy
@@ -113,7 +118,7 @@ function ReportPanel({ dto, kind }: { dto: RunReportDTO; kind: TextKind }) {
               <p className="warn-note" data-testid="context-text-unavailable">
                 {dto.texts.notice}
               </p>
-              <pre className="text-block">{dto.texts.mapUnavailable}</pre>
+              <pre className="text-block">{red.block(dto.texts.mapUnavailable)}</pre>
             </>
           )}
         </div>
@@ -228,6 +233,7 @@ function Conversation({ dto }: { dto: RunReportDTO }) {
 
 function LastCall({ dto }: { dto: RunReportDTO }) {
   const l = dto.lastCall;
+  const red = useRedactor();
   if (!l) return <p className="muted">No model call recorded on the active branch.</p>;
   return (
     <div className="card" data-testid="report-last-call">
@@ -241,7 +247,7 @@ function LastCall({ dto }: { dto: RunReportDTO }) {
       </div>
       <p className="muted small mono">
         {l.provider ?? "?"}/{l.model ?? "?"} · {l.timestamp ?? ""} · stop {l.stopReason ?? "?"} · entry{" "}
-        {l.entryId ?? l.entryIndex}
+        {l.entryId ? red.id(l.entryId) : l.entryIndex}
       </p>
     </div>
   );

@@ -9,6 +9,8 @@ import { hrefWithGlobals, onLinkClick, sessionPath, setParams } from "../../rout
 import { fmtBytes, fmtDate, fmtInt, relTime } from "../../ui/format.ts";
 import { IssueList, QueryPanel } from "../../ui/status.tsx";
 import { type Column, Table } from "../../ui/table.tsx";
+import { UpdatedCue } from "../../ui/updated-cue.tsx";
+import { useRedactor } from "../../ui/use-redact.ts";
 import { useCostBySession } from "./cost-column.tsx";
 
 export type SessionSort = "updated" | "size" | "entries" | "cost";
@@ -44,6 +46,7 @@ export function SessionsView({ params }: { params: URLSearchParams }) {
     <section className="sessions-view" aria-label="Sessions">
       <div className="toolbar">
         <h1>Sessions</h1>
+        <UpdatedCue />
         <input
           type="search"
           placeholder="Search agent, session, key, model…  ( / )"
@@ -80,6 +83,18 @@ export function SessionsView({ params }: { params: URLSearchParams }) {
           />{" "}
           show archived
         </label>
+        <label
+          className="checkbox redact-toggle"
+          title="Redacted mode hides session keys' free parts, ids and paths on screen (for screenshots); exports are always redacted by default"
+        >
+          <input
+            type="checkbox"
+            checked={params.get("redact") === "1"}
+            data-testid="redact-toggle"
+            onChange={(e) => setParams({ redact: e.target.checked ? "1" : null }, { replace: true })}
+          />{" "}
+          Redact
+        </label>
       </div>
       <QueryPanel query={query} label="sessions">
         {(data) => {
@@ -87,7 +102,7 @@ export function SessionsView({ params }: { params: URLSearchParams }) {
           return (
             <>
               <IssueList
-                issues={data.issues}
+                issues={params.get("redact") === "1" ? [] : data.issues}
                 title="Problems found while scanning the state dir"
                 testId="sessions-issues"
               />
@@ -137,6 +152,7 @@ function SessionTable({
   sort: SessionSort;
   costOf: (s: SessionSummary) => number | null;
 }) {
+  const r = useRedactor();
   const rows = useMemo(
     () => [...sessions].sort((a, b) => sortValue(sort, b, costOf) - sortValue(sort, a, costOf)),
     [sessions, sort, costOf],
@@ -155,14 +171,18 @@ function SessionTable({
               data-testid={`session-link-${sessionKey(s)}`}
               className="session-link"
             >
-              {s.sessionKey ?? s.sessionId}
+              {s.sessionKey ? r.sessionKey(s.sessionKey) : r.id(s.sessionId)}
             </a>
-            <div className="muted small mono">{s.sessionKey ? s.sessionId : s.location}</div>
+            <div className="muted small mono">{s.sessionKey ? r.id(s.sessionId) : r.path(s.location)}</div>
           </div>
         );
       },
     },
-    { key: "agent", label: "Agent", render: (s) => <span className="badge badge-agent">{s.agentId}</span> },
+    {
+      key: "agent",
+      label: "Agent",
+      render: (s) => <span className="badge badge-agent">{r.agent(s.agentId)}</span>,
+    },
     {
       key: "badges",
       label: "Storage",

@@ -4,15 +4,18 @@
 import type { ReactNode } from "react";
 import type { TruncationFileDTO } from "../../../shared/truncation.ts";
 import { fmtInt } from "../../ui/format.ts";
+import { HIDDEN_NOTICE } from "../../ui/redact.ts";
+import { useRedactor } from "../../ui/use-redact.ts";
 
 export function FileDiff({ file }: { file: TruncationFileDTO }) {
+  const r = useRedactor();
   const sim = file.simulation;
   if (!sim)
     return (
       <div className="card" data-testid="file-diff">
-        <h3>{file.name}</h3>
+        <h3>{r.file(file.name)}</h3>
         <p className="muted">
-          The file is not readable now, so the dropped text cannot be shown. {file.note ?? ""}
+          The file is not readable now, so the dropped text cannot be shown. {r.sentence(file.note ?? "")}
         </p>
       </div>
     );
@@ -33,7 +36,7 @@ export function FileDiff({ file }: { file: TruncationFileDTO }) {
   return (
     <div className="card" data-testid="file-diff">
       <h3>
-        {file.name}: {fmtInt(sim.rawChars)} → {fmtInt(sim.injectedChars)} chars
+        {r.file(file.name)}: {fmtInt(sim.rawChars)} → {fmtInt(sim.injectedChars)} chars
       </h3>
       <p className="small muted">
         {sim.truncated
@@ -43,7 +46,7 @@ export function FileDiff({ file }: { file: TruncationFileDTO }) {
           ? ` · AGENTS.md policy digest: ${sim.digest.selected}/${sim.digest.candidates} lines, ${fmtInt(sim.digest.chars)} chars`
           : ""}
         {sim.clampedByTotal ? " · clamped by the total budget" : ""}
-        {sim.skipReason ? ` · ${sim.skipReason}` : ""}
+        {sim.skipReason ? ` · ${r.sentence(sim.skipReason)}` : ""}
         {sim.trailingWhitespaceChars > 0
           ? ` · ${sim.trailingWhitespaceChars} trailing whitespace chars trimmed first`
           : ""}
@@ -53,24 +56,24 @@ export function FileDiff({ file }: { file: TruncationFileDTO }) {
         <div>
           <h4>Source file (dropped text struck through)</h4>
           <pre className="text-block" data-testid="file-diff-source">
-            {pieces.map((p) => (
-              <span key={p.from}>{p.node}</span>
-            ))}
+            {r.on ? HIDDEN_NOTICE : pieces.map((p) => <span key={p.from}>{p.node}</span>)}
           </pre>
         </div>
         <div>
           <h4>Injected text (markers highlighted)</h4>
           <pre className="text-block" data-testid="file-diff-injected">
-            {sim.segments.map((s, i) => (
-              <span
-                // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional
-                key={i}
-                className={s.kind === "kept-head" || s.kind === "kept-tail" ? undefined : `seg-${s.kind}`}
-                title={s.kind}
-              >
-                {s.text}
-              </span>
-            ))}
+            {r.on
+              ? HIDDEN_NOTICE
+              : sim.segments.map((s, i) => (
+                  <span
+                    // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional
+                    key={i}
+                    className={s.kind === "kept-head" || s.kind === "kept-tail" ? undefined : `seg-${s.kind}`}
+                    title={s.kind}
+                  >
+                    {s.text}
+                  </span>
+                ))}
           </pre>
         </div>
       </div>

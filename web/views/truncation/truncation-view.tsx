@@ -10,6 +10,7 @@ import { Stat } from "../../ui/stat.tsx";
 import { ErrorPanel, Loading } from "../../ui/status.tsx";
 import { type Column, Table } from "../../ui/table.tsx";
 import { UrlField } from "../../ui/url-field.tsx";
+import { useRedactor } from "../../ui/use-redact.ts";
 import type { SessionViewProps } from "../session-view.tsx";
 import { FileDiff } from "./file-diff.tsx";
 import { Waterfall } from "./waterfall.tsx";
@@ -84,6 +85,7 @@ export function TruncationView({ agentId, sessionId, params }: SessionViewProps)
 }
 
 function TruncationPanel({ dto, selected }: { dto: TruncationReportDTO; selected: string | null }) {
+  const red = useRedactor();
   const t = dto.totals;
   const sel = dto.files.find((f) => f.name === selected) ?? null;
   const cols: Column<TruncationFileDTO>[] = [
@@ -223,11 +225,11 @@ function TruncationPanel({ dto, selected }: { dto: TruncationReportDTO; selected
         <ul className="note small" data-testid="truncation-notes">
           {dto.warnings.map((w) => (
             <li key={`w-${w}`} className="error-text">
-              {w}
+              {red.sentence(w)}
             </li>
           ))}
           {dto.notes.map((n) => (
-            <li key={`n-${n}`}>{n}</li>
+            <li key={`n-${n}`}>{red.sentence(n)}</li>
           ))}
         </ul>
       ) : null}
