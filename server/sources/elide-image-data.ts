@@ -44,3 +44,49 @@ export function elideImageData(raw: JsonObject, line?: string): number {
   if (isObject(message)) n += elideBlocks(message.content);
   return n;
 }
+
+/** Lines shorter than this are parsed as they are (their payloads are small and share a step string). */
+export const CUT_MIN_LINE_CHARS = 64 * 1024;
+
+const MARKER = /^@@clawscope-image-(\d+)@@$/;
+
+/**
+ * V8's JSON.parse keeps string values as slices of the parsed text, so replacing `data` after the parse
+ * frees nothing while any other value of the line is alive. For a long line with image blocks, this cuts
+ * each long base64 value of a `"data"` key out of the text BEFORE parsing (a short marker instead) and
+ * returns the cut lengths; restoreImagePayloads puts same-length placeholders back. Null = nothing to cut.
+ */
+export function cutImagePayloads(line: string): { text: string; lengths: number[] } | null {
+  if (line.length < CUT_MIN_LINE_CHARS || line.indexOf('"image"') === -1) return null;
+  const lengths: number[] = [];
+  const re = new RegExp(`"data":"([A-Za-z0-9+/=]{${ELIDE_MIN_CHARS},})"`, "g");
+  const text = line.replace(re, (_m, payload: string) => {
+    lengths.push(payload.length);
+    return `"data":"@@clawscope-image-${lengths.length - 1}@@"`;
+  });
+  return lengths.length > 0 ? { text, lengths } : null;
+}
+
+function restoreBlocks(content: unknown, lengths: number[], used: Set<number>): void {
+  if (!Array.isArray(content)) return;
+  for (const b of content) {
+    if (!isObject(b) || b.type !== "image" || typeof b.data !== "string") continue;
+    const m = MARKER.exec(b.data);
+    const n = m ? lengths[Number(m[1])] : undefined;
+    if (m && n !== undefined) {
+      b.data = placeholderOfLength(n);
+      used.add(Number(m[1]));
+    }
+  }
+}
+
+/**
+ * Put placeholders of the cut lengths where the markers are. False when a marker is not in an image
+ * block (a `data` key elsewhere): the caller then parses the original line instead.
+ */
+export function restoreImagePayloads(raw: JsonObject, lengths: number[]): boolean {
+  const used = new Set<number>();
+  restoreBlocks(raw.content, lengths, used);
+  if (isObject(raw.message)) restoreBlocks(raw.message.content, lengths, used);
+  return used.size === lengths.length;
+}

@@ -59,3 +59,29 @@ describe("parseTranscriptBytes steps", () => {
     expect(JSON.stringify(whole.entries.find((e) => e.id === "c")?.raw)).toContain('"data":"c21hbGw="');
   });
 });
+
+describe("long image lines", () => {
+  const big = "QUJD".repeat(20_000); // 80,000 chars: long enough to be cut out before parsing
+  const lines = [
+    '{"type":"session","version":3,"id":"s1"}',
+    `{"type":"message","id":"a","parentId":null,"message":{"role":"user","content":[{"type":"text","text":"pic"},{"type":"image","data":"${big}","mimeType":"image/png"}]}}`,
+    // a long base64 `data` that is not an image block is kept exactly as stored
+    `{"type":"custom","id":"b","parentId":"a","customType":"x","data":"${big}","note":"image"}`,
+  ];
+  const bytes = Buffer.from(`${lines.join("\n")}\n`, "utf8");
+
+  it("parses cut image lines to the same transcript for every step layout", () => {
+    const base = parseTranscriptBytes(bytes, "t.jsonl");
+    for (const opts of [
+      { stepBytes: 10, bigLineBytes: 10 },
+      { bigLineBytes: 1 << 30 },
+      { wholeDecodeMaxBytes: 0 },
+    ]) {
+      expect(parseTranscriptBytes(bytes, "t.jsonl", opts)).toEqual(base);
+    }
+    const image = JSON.stringify(base.entries[1]?.raw);
+    expect(image).toContain(`"data":"${placeholderOfLength(big.length)}"`);
+    expect(image).not.toContain("QUJD");
+    expect(base.entries[2]?.raw.data).toBe(big);
+  });
+});

@@ -18,7 +18,7 @@ import { readFileSync } from "node:fs";
 import { isObject, type JsonObject, num, str, tryParseJson } from "../../../shared/json.ts";
 import type { ParseIssue, Transcript, TranscriptEntry } from "../../model/session.ts";
 import { computeActiveBranch } from "../../model/tree.ts";
-import { elideImageData } from "../elide-image-data.ts";
+import { cutImagePayloads, elideImageData, restoreImagePayloads } from "../elide-image-data.ts";
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;
@@ -56,11 +56,16 @@ function splitText(text: string): RawLine[] {
 
 /**
  * Bytes decoded per step. The file is walked in steps that end on a `\n`: each step is decoded and split
- * as a string (fast native paths), its lines are parsed and the step's text is dropped before the next
- * one — so a 100 MB transcript never exists as one 100 MB string next to its parsed objects (issue 9:
- * "do not hold what you do not show"). A line longer than a step becomes a step of its own.
+ * as a string (fast native paths) and its lines are parsed — so a 100 MB transcript never exists as one
+ * 100 MB string next to its parsed objects (issue 9: "do not hold what you do not show"). V8's JSON.parse
+ * keeps string values as slices of the line they came from, so a step's text lives as long as any value
+ * parsed from it: lines of BIG_LINE_CHARS or more are therefore decoded on their own (a big line then only
+ * pins its own text, and elide-image-data can free an image line's base64 — see parseLine).
  */
 const STEP_BYTES = 4 * 1024 * 1024;
+
+/** Lines at least this long (bytes) are decoded alone, never inside a shared step. */
+const BIG_LINE_BYTES = 64 * 1024;
 
 /**
  * Files up to this size are decoded in steps of STEP_BYTES; larger ones (and any size when a test lowers
@@ -69,35 +74,51 @@ const STEP_BYTES = 4 * 1024 * 1024;
  */
 const WHOLE_DECODE_MAX_BYTES = 256 * 1024 * 1024;
 
+/** Lines of bytes [start, end) (`end` just after a `\n`, or the end of the data), first one numbered `firstLine`. */
+function* decodeStep(buf: Buffer, start: number, end: number, firstLine: number): Generator<RawLine> {
+  let text = buf.toString("utf8", start, end);
+  if (start === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const parts = text.split("\n");
+  const last = parts.length - 1;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] ?? "";
+    // a step ends after a "\n", so its last piece is empty unless this is an unterminated file end
+    if (i === last && part === "") break;
+    yield { text: part.endsWith("\r") ? part.slice(0, -1) : part, line: firstLine + i, terminated: i < last };
+  }
+}
+
 /** Split UTF-8 bytes into lines, lazily. */
-function* splitLines(bytes: Uint8Array, wholeDecodeMax: number, stepBytes: number): Generator<RawLine> {
+function* splitLines(
+  bytes: Uint8Array,
+  wholeDecodeMax: number,
+  stepBytes: number,
+  bigLineBytes: number,
+): Generator<RawLine> {
   // A Buffer view (no copy) gives native memchr indexOf and fast UTF-8 decoding.
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.length <= wholeDecodeMax) {
-    let start = 0;
-    let lineNo = 0;
-    while (start < buf.length) {
-      let end =
-        start + stepBytes >= buf.length ? buf.length : buf.lastIndexOf(NEWLINE, start + stepBytes) + 1;
-      if (end <= start) {
-        // no newline inside the step: extend to the end of this (long) line
-        const nl = buf.indexOf(NEWLINE, start + stepBytes);
-        end = nl === -1 ? buf.length : nl + 1;
+    let pos = 0;
+    let groupStart = 0;
+    let groupLine = 1;
+    let lineNo = 1;
+    while (pos < buf.length) {
+      const nl = buf.indexOf(NEWLINE, pos);
+      const end = nl === -1 ? buf.length : nl + 1;
+      if (end - pos >= bigLineBytes) {
+        if (pos > groupStart) yield* decodeStep(buf, groupStart, pos, groupLine);
+        yield* decodeStep(buf, pos, end, lineNo);
+        groupStart = end;
+        groupLine = lineNo + 1;
+      } else if (end - groupStart >= stepBytes) {
+        yield* decodeStep(buf, groupStart, end, groupLine);
+        groupStart = end;
+        groupLine = lineNo + 1;
       }
-      let text = buf.toString("utf8", start, end);
-      if (start === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      const parts = text.split("\n");
-      const last = parts.length - 1;
-      for (let i = 0; i < parts.length; i++) {
-        const part = parts[i] ?? "";
-        // a step ends after a "\n", so its last piece is empty unless this is an unterminated file end
-        if (i === last && part === "") break;
-        const terminated = i < last;
-        yield { text: part.endsWith("\r") ? part.slice(0, -1) : part, line: lineNo + i + 1, terminated };
-      }
-      lineNo += last;
-      start = end;
+      pos = end;
+      lineNo++;
     }
+    if (buf.length > groupStart) yield* decodeStep(buf, groupStart, buf.length, groupLine);
     return;
   }
   let start = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
@@ -127,20 +148,34 @@ function toEntry(raw: JsonObject, index: number, line: number): TranscriptEntry 
 }
 
 /**
- * Parse JSONL bytes. Pure. `opts.wholeDecodeMaxBytes` (default 256 MiB) and `opts.stepBytes` (default 4 MiB)
- * only exist so tests can force the line-by-line path and many step boundaries.
+ * Parse JSONL bytes. Pure. `opts.wholeDecodeMaxBytes` (default 256 MiB), `opts.stepBytes` (default 4 MiB) and
+ * `opts.bigLineBytes` (default 64 KiB) only exist so tests can force the line-by-line path and many step boundaries.
  */
 export function parseTranscriptBytes(
   buf: Uint8Array,
   source: string,
-  opts: { wholeDecodeMaxBytes?: number; stepBytes?: number } = {},
+  opts: { wholeDecodeMaxBytes?: number; stepBytes?: number; bigLineBytes?: number } = {},
 ): Transcript {
   const lines = splitLines(
     buf,
     opts.wholeDecodeMaxBytes ?? WHOLE_DECODE_MAX_BYTES,
     Math.max(1, opts.stepBytes ?? STEP_BYTES),
+    Math.max(1, opts.bigLineBytes ?? BIG_LINE_BYTES),
   );
   return parseLines(lines, source);
+}
+
+/**
+ * JSON.parse one line. A long line with image blocks is parsed with its base64 payloads cut out (so the
+ * payload text is not pinned by the parsed values); when that does not round-trip, the line as stored.
+ */
+function parseLine(text: string): ReturnType<typeof tryParseJson> {
+  const cut = cutImagePayloads(text);
+  if (cut) {
+    const parsed = tryParseJson(cut.text);
+    if (parsed.ok && isObject(parsed.value) && restoreImagePayloads(parsed.value, cut.lengths)) return parsed;
+  }
+  return tryParseJson(text);
 }
 
 function parseLines(lines: Iterable<RawLine>, source: string): Transcript {
@@ -148,7 +183,7 @@ function parseLines(lines: Iterable<RawLine>, source: string): Transcript {
   const entries: TranscriptEntry[] = [];
   for (const raw of lines) {
     if (raw.text.trim() === "") continue;
-    const parsed = tryParseJson(raw.text);
+    const parsed = parseLine(raw.text);
     if (!parsed.ok) {
       if (!raw.terminated) {
         issues.push({
