@@ -10,6 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { serve } from "@hono/node-server";
+import Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../../server/app.ts";
 import { attachLive, type LiveAttachment } from "../../server/live/attach-live.ts";
@@ -495,6 +496,51 @@ describe.skipIf(!haveDemo)("live watcher on a copy of the demo state dir", () =>
     await reader.cancel();
     await new Promise((r) => setTimeout(r, 50));
     expect(bus.listenerCount()).toBe(0);
+  });
+});
+
+describe.skipIf(!haveDemo)("SQLite: a new session appears", () => {
+  it("a session written into a WAL store (node, window, header row) → sessions-changed and it is listed", async () => {
+    const stateDir = copyDemo();
+    const dbPath = path.join(stateDir, S1_DB_REL);
+    const service = createSessionService({ stateDir, demo: false, reason: "test" });
+    const bus = createEventBus();
+    const rec = recorder(bus);
+    const live = attachLive({ service, bus, stateDir });
+    cleanups.push(() => live.close());
+    expect(service.listSessions().sessions.some((s) => s.sessionId === "fresh-1")).toBe(false);
+    const listed = rec.next((e) => e.type === "sessions-changed");
+    const created = rec.next(isSession("research", "fresh-1"));
+    // OpenClaw's side: a writable connection on the COPY (never on the bundled demo)
+    const db = new Database(dbPath);
+    cleanups.push(() => db.close());
+    db.pragma("journal_mode = WAL");
+    const now = Date.now();
+    db.transaction(() => {
+      db.prepare(
+        "INSERT INTO session_nodes (session_key, current_session_id, entry_json, updated_at) VALUES (?, ?, ?, ?)",
+      ).run("agent:research:fresh", "fresh-1", JSON.stringify({ sessionId: "fresh-1", updatedAt: now }), now);
+      db.prepare(
+        "INSERT INTO session_windows (session_id, session_key, created_at, updated_at) VALUES (?, ?, ?, ?)",
+      ).run("fresh-1", "agent:research:fresh", now, now);
+      db.prepare(
+        "INSERT INTO transcript_events (session_id, seq, event_json, created_at) VALUES (?, 0, ?, ?)",
+      ).run(
+        "fresh-1",
+        JSON.stringify({
+          type: "session",
+          version: 4,
+          id: "fresh-1",
+          timestamp: new Date(now).toISOString(),
+        }),
+        now,
+      );
+    })();
+    await listed;
+    await created;
+    expect(
+      service.listSessions().sessions.some((s) => s.agentId === "research" && s.sessionId === "fresh-1"),
+    ).toBe(true);
   });
 });
 
