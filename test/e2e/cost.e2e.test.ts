@@ -224,4 +224,31 @@ describe("cache & cost (e2e)", () => {
     await ctx.close();
     await page.close();
   });
+  it("the other demo sessions list their calls too (research SQLite, legacy JSONL)", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    for (const [agent, session] of [
+      ["research", "c50b7fb8-120b-44a9-a477-545eec87c0a7"],
+      ["legacy", "4b707e2a-5983-497f-a2d7-d3ea6b3a5e84"],
+    ] as const) {
+      const res = await fetch(`${server.url}api/sessions/${agent}/${session}/cost`);
+      expect(res.status).toBe(200);
+      const body: unknown = await res.json();
+      if (!isObject(body)) throw new Error("cost: not an object");
+      const want = isArray(body.calls) ? body.calls.filter(isObject) : [];
+      expect(want.length).toBeGreaterThan(0);
+      await page.goto(`${server.url}sessions/${agent}/${session}?tab=cost`);
+      await expect
+        .poll(() => page.locator('[data-testid^="cost-call-row-"]').count(), POLL)
+        .toBe(want.length);
+      const rows = await callRows(page);
+      for (const c of want)
+        expect(rows.get(numOf(c, "entryIndex"))?.[3]?.split(":")[0], agent).toBe(c.verdict);
+      const card = await stats(page, "cost-totals");
+      const t = objOf(body, "totals");
+      expect(card.get("calls")).toBe(int(numOf(t, "calls")));
+      expect(card.get("cache read")).toBe(int(numOf(t, "cacheRead")));
+      await screenshot(page, `cost-${agent}`);
+    }
+    await page.close();
+  });
 });

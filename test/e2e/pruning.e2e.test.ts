@@ -219,4 +219,27 @@ describe("pruning replay (e2e)", () => {
     await ctx.close();
     await page.close();
   });
+  it("the other demo sessions: research (1 soft-trim round) and legacy (JSONL, 2026.7 rules)", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const cases = [
+      { agent: "research", session: "c50b7fb8-120b-44a9-a477-545eec87c0a7", rounds: 1, algorithm: "2026.9" },
+      { agent: "legacy", session: "4b707e2a-5983-497f-a2d7-d3ea6b3a5e84", rounds: 0, algorithm: "2026.7" },
+    ];
+    for (const c of cases) {
+      const res = await fetch(`${server.url}api/sessions/${c.agent}/${c.session}/prune`);
+      expect(res.status).toBe(200);
+      const body: unknown = await res.json();
+      if (!isObject(body)) throw new Error("prune: not an object");
+      await page.goto(`${server.url}sessions/${c.agent}/${c.session}?tab=pruning`);
+      await expect.poll(() => page.getByTestId("prune-timeline").count(), POLL).toBe(1);
+      await expect.poll(() => page.getByTestId("prune-call-mark").count(), POLL).toBe(calls(body).length);
+      expect(calls(body).length).toBeGreaterThan(0);
+      const marks = await roundMarks(page);
+      expect(marks).toEqual(roundsOf(body));
+      expect(marks.length).toBe(c.rounds);
+      expect(text(await page.getByTestId("prune-algorithm-used").textContent())).toContain(c.algorithm);
+      await screenshot(page, `pruning-${c.agent}`);
+    }
+    await page.close();
+  });
 });
