@@ -1,0 +1,271 @@
+// Sharing and live cues (issue 8) in real headless Chromium against the built app:
+// - Copy link / Export HTML (redacted by default, unredacted only on request) / Copy as issue / PNG of a view /
+//   the Redact toggle, on the bundled demo state dir (real OpenClaw 2026.7.1 JSONL + 2026.9.6 SQLite captures);
+// - live: a copy of the demo state dir is served, a transcript line is appended to the legacy JSONL session the
+//   way OpenClaw appends, and the open page shows the "updated" cue and the grown entry count without a reload.
+
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { decode } from "fast-png";
+import type { Browser, BrowserContext, Download, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isObject, str } from "../../shared/json.ts";
+import {
+  chromiumAvailable,
+  launchBrowser,
+  REPO,
+  type RunningServer,
+  screenshot,
+  startServer,
+} from "./harness.ts";
+
+const LEGACY = "/sessions/legacy/4b707e2a-5983-497f-a2d7-d3ea6b3a5e84";
+const LEGACY_FILE = "agents/legacy/sessions/4b707e2a-5983-497f-a2d7-d3ea6b3a5e84.jsonl";
+const DEMO_STATE = path.join(REPO, "server", "demo", "state");
+/** The workspace dir recorded in the demo captures (OpenClaw's systemPromptReport.workspaceDir). */
+const CAPTURED_HOME = "/home/user/.openclaw";
+
+async function downloadText(d: Download): Promise<string> {
+  const file = await d.path();
+  if (!file) throw new Error("download has no file");
+  return readFileSync(file, "utf8");
+}
+
+function needChromium(): void {
+  if (!chromiumAvailable()) {
+    throw new Error(
+      "e2e needs /usr/bin/chromium (apt-get install -y chromium) and a built app (npm run build)",
+    );
+  }
+}
+
+describe("share toolbar (e2e)", () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    needChromium();
+    server = await startServer(["--demo"]);
+    browser = await launchBrowser();
+    context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      permissions: ["clipboard-read", "clipboard-write"],
+      acceptDownloads: true,
+    });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function open(url: string): Promise<{ page: Page; errors: string[] }> {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(server.url.replace(/\/$/, "") + url);
+    await expect
+      .poll(() => page.getByTestId("session-meta").textContent(), { timeout: 20_000 })
+      .toContain("entries");
+    return { page, errors };
+  }
+
+  it("Copy link copies the permalink and shows a toast", async () => {
+    const { page, errors } = await open(`${LEGACY}?tab=pruning`);
+    await page.getByTestId("copy-link").click();
+    await expect.poll(() => page.getByTestId("toast").textContent(), { timeout: 20_000 }).toBe("Link copied");
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(page.url());
+    expect(copied).toContain("tab=pruning");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("Export HTML downloads one self-contained file, redacted by default; 'unredacted' on request", async () => {
+    const { page, errors } = await open(LEGACY);
+    const href = await page.getByTestId("export-html").getAttribute("href");
+    expect(href).toMatch(/\/export\?redact=1$/);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByTestId("export-html").click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.html$/);
+    const html = await downloadText(download);
+    expect(html).toMatch(/^<!doctype html>/i);
+    expect(html.toLowerCase()).not.toContain("<script");
+    expect(html).not.toContain(CAPTURED_HOME);
+    expect(html).not.toContain(DEMO_STATE);
+    // Numbers stay: the billed prompt of the last call (44,240 tokens in this capture).
+    expect(html).toContain("44,240");
+
+    // The unredacted variant does carry the captured workspace path — so the check above can fail.
+    const [plain] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByTestId("export-html-unredacted").click(),
+    ]);
+    const plainHtml = await downloadText(plain);
+    expect(plainHtml.toLowerCase()).not.toContain("<script");
+    expect(plainHtml).toContain(CAPTURED_HOME);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("Copy as issue copies the Markdown block (redacted)", async () => {
+    const { page, errors } = await open(LEGACY);
+    await page.getByTestId("copy-issue").click();
+    await expect
+      .poll(() => page.getByTestId("toast").textContent(), { timeout: 20_000 })
+      .toContain("Issue text copied");
+    const md = await page.evaluate(() => navigator.clipboard.readText());
+    expect(md).toContain("| OpenClaw |");
+    expect(md).toContain("Effective pruning settings");
+    expect(md).toContain("44,240");
+    expect(md).not.toContain(CAPTURED_HOME);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("the Redact toggle masks paths, ids and message text on screen, and is in the URL", async () => {
+    const { page, errors } = await open(LEGACY);
+    await expect
+      .poll(() => page.getByTestId("state-dir").textContent(), { timeout: 20_000 })
+      .toBe(DEMO_STATE);
+    const meta = await page.getByTestId("session-meta").textContent();
+    expect(meta).toContain("4b707e2a-5983-497f-a2d7-d3ea6b3a5e84");
+    expect(await page.getByTestId("redact-toggle").isChecked()).toBe(false);
+
+    await page.getByTestId("redact-toggle").check();
+    await expect
+      .poll(() => page.getByTestId("state-dir").textContent(), { timeout: 20_000 })
+      .toBe("[redacted]");
+    expect(page.url()).toContain("redact=1");
+    const redactedMeta = (await page.getByTestId("session-meta").textContent()) ?? "";
+    expect(redactedMeta).not.toContain("4b707e2a");
+    expect(redactedMeta).not.toContain("agents/legacy");
+    // Numbers stay.
+    expect(redactedMeta).toContain("73 entries");
+    expect(await page.getByTestId("session-title").textContent()).not.toContain("legacy");
+    await screenshot(page, "share-redacted-map");
+
+    // The /context texts are hidden; the exports stay redacted.
+    await page.getByRole("tab", { name: "/context" }).click();
+    await expect
+      .poll(() => page.getByTestId("context-text-list").textContent(), { timeout: 20_000 })
+      .toBe("hidden in redacted mode");
+    expect(await page.getByTestId("export-html").getAttribute("href")).toMatch(/redact=1$/);
+
+    // Off again: the real path is back.
+    await page.getByTestId("redact-toggle").uncheck();
+    await expect
+      .poll(() => page.getByTestId("state-dir").textContent(), { timeout: 20_000 })
+      .toBe(DEMO_STATE);
+    await expect
+      .poll(() => page.getByTestId("context-text-list").textContent(), { timeout: 20_000 })
+      .toContain("Context breakdown");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("PNG of a non-map view: a real image of the panel", async () => {
+    const { page, errors } = await open(`${LEGACY}?tab=truncation`);
+    await expect
+      .poll(() => page.locator('[data-testid^="truncation-row-"]').count(), { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByTestId("export-view-png").click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^clawscope-truncation-.*\.png$/);
+    const file = await download.path();
+    if (!file) throw new Error("no PNG file");
+    const png = decode(readFileSync(file));
+    expect(png.width).toBeGreaterThan(600);
+    expect(png.height).toBeGreaterThan(300);
+    // Not a blank canvas: the table text and the waterfall bars give many distinct colours.
+    const colours = new Set<number>();
+    const ch = png.channels;
+    for (let i = 0; i < png.data.length; i += ch * 7) {
+      colours.add(((png.data[i] ?? 0) << 16) | ((png.data[i + 1] ?? 0) << 8) | (png.data[i + 2] ?? 0));
+    }
+    expect(colours.size).toBeGreaterThan(20);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe("live updates (e2e)", () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let stateDir: string;
+
+  beforeAll(async () => {
+    needChromium();
+    stateDir = mkdtempSync(path.join(os.tmpdir(), "clawscope-live-e2e-"));
+    cpSync(DEMO_STATE, stateDir, { recursive: true });
+    server = await startServer(["--state-dir", stateDir]);
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  it("an appended transcript line shows the updated cue and the new entry count without a reload", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(server.url.replace(/\/$/, "") + LEGACY);
+    await expect
+      .poll(() => page.getByTestId("live-status").textContent(), { timeout: 20_000 })
+      .toContain("live");
+    await expect
+      .poll(() => page.getByTestId("session-entry-count").textContent(), { timeout: 20_000 })
+      .toBe("73 entries");
+    expect(await page.getByTestId("updated-cue").count()).toBe(0);
+    // A marker proving the page is never reloaded.
+    await page.evaluate(() => {
+      Object.assign(window, { __noReload: true });
+    });
+
+    // Append like OpenClaw: a copy of an existing user message line, chained to the current leaf.
+    const file = path.join(stateDir, LEGACY_FILE);
+    const lines = readFileSync(file, "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "");
+    const parsed = lines.map((l): unknown => JSON.parse(l));
+    const leaf = parsed.at(-1);
+    const leafId = isObject(leaf) ? str(leaf, "id") : undefined;
+    if (!leafId) throw new Error("transcript has no leaf id");
+    const user = [...parsed]
+      .reverse()
+      .find(
+        (l) =>
+          isObject(l) && str(l, "type") === "message" && isObject(l.message) && l.message.role === "user",
+      );
+    if (!isObject(user) || !isObject(user.message)) throw new Error("transcript has no user message");
+    const now = Date.now();
+    const line = {
+      ...user,
+      id: "e2e-live-0001",
+      parentId: leafId,
+      timestamp: new Date(now).toISOString(),
+      message: { ...user.message, timestamp: now, content: "live e2e append" },
+    };
+    appendFileSync(file, `${JSON.stringify(line)}\n`);
+
+    await expect.poll(() => page.getByTestId("updated-cue").count(), { timeout: 20_000 }).toBe(1);
+    expect(await page.getByTestId("updated-cue").textContent()).toContain("updated just now");
+    await expect
+      .poll(() => page.getByTestId("session-entry-count").textContent(), { timeout: 20_000 })
+      .toBe("74 entries");
+    await screenshot(page, "share-live-updated");
+    expect(await page.evaluate(() => "__noReload" in window)).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
