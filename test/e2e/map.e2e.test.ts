@@ -240,6 +240,21 @@ describe("context map (e2e)", () => {
     await page.keyboard.press("Backspace");
     await expect.poll(() => param(page, "zoom"), POLL).toBe(null);
     await expect.poll(() => crumbs(page), POLL).toBe("All context");
+
+    // The legend zooms into its group; a focused group tile zooms on Enter.
+    await page.getByTestId("legend-zoom-skills").click();
+    await expect.poll(() => param(page, "zoom"), POLL).toBe("skills");
+    await expect
+      .poll(async () => sum((await tiles(page, "treemap-leaf")).map((t) => t.value)), POLL)
+      .toBe(nodes.get("skills")?.chars);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => param(page, "zoom"), POLL).toBe(null);
+    await page.locator('[data-testid="treemap-group"][data-id="tools"]').focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => param(page, "zoom"), POLL).toBe("tools");
+    await expect
+      .poll(async () => sum((await tiles(page, "treemap-leaf")).map((t) => t.value)), POLL)
+      .toBe(numAt(report, "totals", "toolSchemas", "chars"));
     await page.close();
   });
 
