@@ -17,7 +17,7 @@ import { cacheClock, clockReplayAt } from "./live/cache-clock.ts";
 import { createEventBus, type EventBus } from "./live/event-bus.ts";
 import { buildContextMessages } from "./model/context-messages.ts";
 import type { ContextMessage, LoadedSession, Transcript } from "./model/session.ts";
-import { buildCostReport, buildCostTotals } from "./reports/cost.ts";
+import { buildCostReport, buildCostTotals, configPricing } from "./reports/cost.ts";
 import { buildContextMap, buildOpenClawMap, contextMapTokenTexts } from "./reports/map-tree.ts";
 import { replayPruning, toolResultWireText } from "./reports/prune-replay.ts";
 import { buildRunReport, lastCallUsage } from "./reports/run-report.ts";
@@ -60,7 +60,7 @@ export interface SessionService {
   /** Change events for SSE (`GET /api/events`); fed by the watcher once `startWatching()` ran. */
   readonly bus: EventBus;
   /** Drop cached results (called by the watcher when files change). */
-  invalidate(): void;
+  invalidate(opts?: { config: boolean }): void;
   startWatching(): void;
   close(): void;
   readonly reader: StateReader;
@@ -186,7 +186,7 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
   let listCache: { sessions: SessionSummary[]; issues: ParseIssue[] } | null = null;
   const bus = createEventBus();
   let live: LiveAttachment | null = null;
-  const memo = {
+  let memo = {
     report: new Memo<RunReportDTO>(),
     prune: new Memo<PruneReplayDTO>(),
     cost: new Memo<CostReportDTO>(),
@@ -343,7 +343,7 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
         // The replay whose `next` is the first call after the pruning TTL expires (constant between calls).
         const at = clockReplayAt(pruneFor(s, {}, undefined));
         const replay = pruneFor(s, {}, at ?? undefined);
-        return cacheClock({ replay, cost: costFor(s), now });
+        return cacheClock({ replay, cost: costFor(s), now, pricing: configPricing(config()) });
       }),
     costAll(includeArchived) {
       const { sessions } = service.listSessions();
@@ -355,16 +355,20 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
       }
       return buildCostTotals(loaded, { config: config() });
     },
-    invalidate() {
+    invalidate(o) {
       listCache = null;
       configRead = null;
+      // Reports are memoised per Transcript object; a config edit changes them without a transcript change.
+      if (o?.config) {
+        memo = { report: new Memo(), prune: new Memo(), cost: new Memo(), messages: memo.messages };
+      }
     },
     startWatching() {
       live ??= attachLive({
         service,
         bus,
         stateDir: opts.stateDir,
-        configPath: process.env.OPENCLAW_CONFIG_PATH ?? null,
+        configPath: service.stateInfo().configPath,
       });
     },
     close() {

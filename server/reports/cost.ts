@@ -129,7 +129,7 @@ export function extractModelCalls(transcript: Transcript): { calls: CallRow[]; t
 }
 
 /** Explicit `models.providers.<p>.models[].cost` prices from config (spec §4 precedence, below agent models.json). */
-function configPricing(config: JsonObject | null): PricingOverrides {
+export function configPricing(config: JsonObject | null): PricingOverrides {
   const out: PricingOverrides = {};
   const providers = obj(obj(config, "models"), "providers");
   if (!providers) return out;
