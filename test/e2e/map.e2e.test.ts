@@ -59,6 +59,7 @@ interface FlatNode {
   name: string;
   chars: number;
   estTokens: number;
+  tiktoken: number | null;
   leaf: boolean;
   parent: string | null;
 }
@@ -72,6 +73,7 @@ function flatten(root: JsonValue): Map<string, FlatNode> {
       name: strAt(n, "name"),
       chars: numAt(n, "chars"),
       estTokens: numAt(n, "estTokens"),
+      tiktoken: isObject(n) && typeof n.tiktokenTokens === "number" ? n.tiktokenTokens : null,
       leaf: kids.length === 0,
       parent,
     });
@@ -325,9 +327,31 @@ describe("context map (e2e)", () => {
     expect(await page.getByTestId("tokenizer-note").textContent()).toMatch(
       /tokenizer|estimate|cl100k|o200k/i,
     );
-    const tk = await tiles(page, "treemap-leaf");
-    expect(tk.length).toBeGreaterThan(0);
-    for (const t of tk) expect(t.value).toBeGreaterThan(0);
+    // The server counts in the background; once it is done the page shows exact counts (its query polls).
+    await expect
+      .poll(async () => strAt(await api(server, "map"), "tokenizer", "state"), { timeout: 90_000 })
+      .not.toBe("pending");
+    const counted = await api(server, "map");
+    const exactNodes = flatten(at(counted, "root"));
+    if (strAt(counted, "tokenizer", "state") === "ready") {
+      await expect
+        .poll(() => page.getByTestId("tokenizer-note").textContent(), { timeout: 30_000 })
+        .toContain("Exact tokenizer counts");
+      expect([...exactNodes.values()].some((n) => n.tiktoken !== null)).toBe(true);
+    }
+    // Every tile is its tokenizer count, or OpenClaw's estimate where no text could be counted.
+    await expect
+      .poll(async () => {
+        const tk = await tiles(page, "treemap-leaf");
+        return (
+          tk.length > 0 &&
+          tk.every((t) => {
+            const n = exactNodes.get(t.id);
+            return n !== undefined && t.value === (n.tiktoken ?? n.estTokens);
+          })
+        );
+      }, POLL)
+      .toBe(true);
     await screenshot(page, "map-tokenizer");
 
     // Cache state: legend lists read / write / uncached with the last call's split.
