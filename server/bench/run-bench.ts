@@ -491,8 +491,12 @@ function rssProbe(stateDir: string, agentId: string, sessionId: string): void {
   const service = newService(stateDir);
   fullReport(service, agentId, sessionId);
   void sharedCounter?.close();
+  // Two full collections: the first one only queues the freed Buffers' backing stores.
   const gc: unknown = Reflect.get(globalThis, "gc");
-  if (typeof gc === "function") gc();
+  if (typeof gc === "function") {
+    gc();
+    gc();
+  }
   const mem = process.memoryUsage();
   const peak = process.resourceUsage().maxRSS / 1024;
   const mb = (x: number): number => Math.round(x / MB);
