@@ -54,21 +54,21 @@ export function MapView({ agentId, sessionId, params }: SessionViewProps) {
 /** In redacted mode the panel draws a masked copy of the tree (names/sources) and masked ids in its titles. */
 function RedactedMapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto: ContextMapDTO }) {
   const r = useRedactor();
-  const shown = useMemo(
-    () =>
-      r.on
-        ? {
-            ...dto,
-            root: r.mapTree(dto.root),
-            untracked: { ...dto.untracked, reason: r.sentence(dto.untracked.reason) },
-          }
-        : dto,
-    [dto, r],
-  );
+  const shown = useMemo(() => {
+    if (!r.on) return dto;
+    // OpenClaw's own map picture carries its leaf labels as drawn text runs: not shown in redacted mode.
+    const { openclaw: _picture, ...rest } = dto;
+    return {
+      ...rest,
+      root: r.mapTree(dto.root),
+      untracked: { ...dto.untracked, reason: r.sentence(dto.untracked.reason) },
+    };
+  }, [dto, r]);
   return <MapPanel dto={shown} agentId={r.agent(agentId)} sessionId={r.id(sessionId)} params={params} />;
 }
 
 function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto: ContextMapDTO }) {
+  const red = useRedactor();
   const mode = parseMode(params.get("size"));
   const q = params.get("q") ?? "";
   // Typing edits a draft; the URL (and the highlight) follow after a short pause.
@@ -188,7 +188,7 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
           detail: `${fmtPct(legendTotal > 0 ? l.value / legendTotal : null, 0)} · ${formatSize(l.value, mode, exact)}`,
         })),
         footer,
-        filename: `clawscope-${showOc ? "openclaw-" : ""}map-${agentId}-${sessionId}${viewRoot.id ? `-${viewRoot.id.replace(/[^A-Za-z0-9._-]+/g, "_")}` : ""}.png`,
+        filename: `clawscope-${showOc ? "openclaw-" : ""}map-${agentId}-${sessionId}${viewRoot.id ? `-${(red.on ? red.id(viewRoot.id).slice(1) : viewRoot.id).replace(/[^A-Za-z0-9._-]+/g, "_")}` : ""}.png`,
       });
       setExporting(null);
     } catch (e) {
