@@ -9,8 +9,10 @@ export type StorageKind = "jsonl" | "sqlite";
  * - `ended`: an earlier SQLite session window of a key (previous_session_id chain)
  * - `orphan`: a live-looking JSONL file that no sessions.json entry points to
  * - `cold`: SQLite cold archive (decoded on demand)
+ * - `legacy`: a JSONL-era transcript beside a SQLite store (an upgraded install's migration input), listed as
+ *   `legacy:<sessionId>`
  */
-export type ArchivedKind = "reset" | "deleted" | "ended" | "orphan" | "cold";
+export type ArchivedKind = "reset" | "deleted" | "ended" | "orphan" | "cold" | "legacy";
 
 /** A located problem found while reading. Parsers never throw: they return these. */
 export interface ParseIssue {

@@ -135,6 +135,18 @@ function isInside(child: string, parent: string): boolean {
   return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
 }
 
+const LEGACY_PREFIX = "legacy:";
+
+/** A JSONL row of an agent that also has a SQLite store: marked `legacy`, id prefixed, no key routing. */
+function asLegacyRow(row: ListedRow): ListedRow {
+  const summary: SessionSummary = {
+    ...row.summary,
+    sessionId: `${LEGACY_PREFIX}${row.summary.sessionId}`,
+    archived: row.summary.archived ?? "legacy",
+  };
+  return { ...row, summary, sessionKeys: [] };
+}
+
 function fail(code: string, message: string, status: 404 | 422 | 500): LoadError {
   return { error: { code, message, status } };
 }
@@ -225,26 +237,12 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
   const listAgent = (agent: DiscoveredAgent, scan: boolean): { rows: ListedRow[]; issues: ParseIssue[] } => {
     const issues: ParseIssue[] = [];
     if (agent.sqlitePath) {
-      if (agent.sessionsDir) {
-        issues.push({
-          source: `agents/${agent.agentId}/sessions`,
-          code: "legacy-jsonl-ignored",
-          message:
-            "JSONL sessions next to a SQLite store are migration inputs (`openclaw doctor --fix`), not live data; not listed",
-          severity: "warning",
-        });
-      }
+      const rows: ListedRow[] = [];
       try {
         const res = listSqliteSessions(stateDir, agent.agentId, agent.sqlitePath);
         issues.push(...res.issues);
-        return {
-          rows: res.sessions.map((s) => ({
-            summary: s,
-            sessionKeys: s.sessionKey ? [s.sessionKey] : [],
-            jsonl: null,
-          })),
-          issues,
-        };
+        for (const s of res.sessions)
+          rows.push({ summary: s, sessionKeys: s.sessionKey ? [s.sessionKey] : [], jsonl: null });
       } catch (e) {
         issues.push({
           source: path.relative(stateDir, agent.sqlitePath),
@@ -252,12 +250,27 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
           message: `cannot list SQLite sessions: ${errorMessage(e)}`,
           severity: "error",
         });
-        return { rows: [], issues };
       }
+      // An upgraded install keeps its pre-2026.7.2 `sessions/` folder beside the SQLite store (a migration
+      // input for `openclaw doctor --fix`, not live data — spec storage.md §2). Both eras are shown; the
+      // JSONL rows are marked `legacy` and addressed as `legacy:<id>` so they never shadow a SQLite session
+      // with the same id, and session keys keep routing to the live SQLite store.
+      if (agent.sessionsDir)
+        rows.push(...listJsonlRows(agent, agent.sessionsDir, scan, issues).map(asLegacyRow));
+      return { rows, issues };
     }
     if (!agent.sessionsDir) return { rows: [], issues };
+    return { rows: listJsonlRows(agent, agent.sessionsDir, scan, issues), issues };
+  };
+
+  const listJsonlRows = (
+    agent: DiscoveredAgent,
+    sessionsDir: string,
+    scan: boolean,
+    issues: ParseIssue[],
+  ): ListedRow[] => {
     try {
-      const listing = listJsonlSessions(stateDir, agent.agentId, agent.sessionsDir, { scan });
+      const listing = listJsonlSessions(stateDir, agent.agentId, sessionsDir, { scan });
       issues.push(...listing.issues);
       const rows: ListedRow[] = listing.rows.map((r) => {
         const errors = r.file ? cachedErrorCount(r.file) : null;
@@ -265,7 +278,7 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
         return { summary, sessionKeys: r.sessionKeys, jsonl: r };
       });
       for (const r of listing.rows) issues.push(...r.issues);
-      return { rows, issues };
+      return rows;
     } catch (e) {
       issues.push({
         source: `agents/${agent.agentId}/sessions`,
@@ -273,7 +286,7 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
         message: `cannot list sessions: ${errorMessage(e)}`,
         severity: "error",
       });
-      return { rows: [], issues };
+      return [];
     }
   };
 
@@ -431,6 +444,22 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
       }
       const agent = discoverState(stateDir).agents.find((a) => a.agentId === ref.agentId);
       if (!agent) return fail("agent-not-found", `no agent ${ref.agentId} in ${stateDir}`, 404);
+      if (agent.sqlitePath && agent.sessionsDir && ref.sessionId.startsWith(LEGACY_PREFIX)) {
+        const rows = listJsonlRows(agent, agent.sessionsDir, false, []).map(asLegacyRow);
+        const row = rows.find((r) => r.summary.sessionId === ref.sessionId);
+        if (!row?.jsonl)
+          return fail("session-not-found", `no session ${ref.sessionId} for agent ${ref.agentId}`, 404);
+        try {
+          const loaded = loadJsonlRow(row.jsonl);
+          if (isLoadError(loaded)) return loaded;
+          return {
+            ...loaded,
+            summary: { ...loaded.summary, sessionId: row.summary.sessionId, archived: row.summary.archived },
+          };
+        } catch (e) {
+          return fail("read-failed", `cannot load session: ${errorMessage(e)}`, 500);
+        }
+      }
       if (agent.sqlitePath) {
         try {
           return loadSqliteCached(agent, agent.sqlitePath, ref.sessionId);

@@ -435,7 +435,7 @@ describe.skipIf(!haveS1)("state reader routes SQLite agents (s1, 2026.9.6)", () 
     expect(s.version).toMatchObject({ appVersion: "2026.9.6", family: "2026.9" });
   });
 
-  it("JSONL files next to a SQLite store are reported as legacy inputs, not listed", () => {
+  it("a mixed-era agent shows both stores: SQLite sessions live, JSONL ones marked legacy and loadable", () => {
     const root = mkdtempSync(path.join(os.tmpdir(), "clawscope-mixed-"));
     try {
       const agentDir = path.join(root, "agents/main");
@@ -450,9 +450,17 @@ describe.skipIf(!haveS1)("state reader routes SQLite agents (s1, 2026.9.6)", () 
         JSON.stringify({ "agent:main:main": { sessionId: "old" } }),
       );
       writeFileSync(path.join(agentDir, "sessions/old.jsonl"), `${HEADER("old")}\n`);
-      const { sessions, issues } = openStateReader(root).listSessions();
-      expect(sessions.map((s) => s.storage)).toEqual(["sqlite"]);
-      expect(issues.map((i) => [i.code, i.severity])).toEqual([["legacy-jsonl-ignored", "warning"]]);
+      const reader = openStateReader(root);
+      const { sessions } = reader.listSessions();
+      expect(sessions.map((s) => [s.storage, s.archived, s.sessionId.startsWith("legacy:")])).toEqual([
+        ["sqlite", null, false],
+        ["jsonl", "legacy", true],
+      ]);
+      // The key still routes to the live SQLite session; the legacy transcript is addressed by its own id.
+      expect(reader.resolveRef("agent:main:main")?.sessionId).toBe(sessions[0]?.sessionId);
+      const legacy = loaded(reader.loadSession({ agentId: "main", sessionId: "legacy:old" }));
+      expect(legacy.summary).toMatchObject({ storage: "jsonl", archived: "legacy", sessionId: "legacy:old" });
+      expect(legacy.transcript.entries).toHaveLength(1);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

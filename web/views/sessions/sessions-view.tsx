@@ -270,5 +270,7 @@ function archivedHint(kind: NonNullable<SessionSummary["archived"]>): string {
       return "No sessions store entry points to this transcript";
     case "cold":
       return "SQLite cold archive";
+    case "legacy":
+      return "JSONL-era transcript beside the SQLite store (pre-upgrade data; openclaw doctor imports it)";
   }
 }
