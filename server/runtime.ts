@@ -26,7 +26,7 @@ export interface Runtime {
 export function chooseStateDir(
   values: Pick<CliValues, "state-dir" | "profile" | "demo" | "dev">,
 ): StateChoice {
-  if (values.demo) return { stateDir: DEMO_STATE_DIR, demo: true, reason: "--demo" };
+  if (values.demo) return { stateDir: DEMO_STATE_DIR, demo: true, reason: "started with --demo." };
   // OpenClaw's `--dev` is the `dev` profile (~/.openclaw-dev) — spec storage.md §1.
   const profile = values.profile ?? (values.dev ? "dev" : undefined);
   const resolved = resolveStateDirFromProcess({
