@@ -265,6 +265,26 @@ describe("live updates (e2e)", () => {
       .toBe("74 entries");
     await screenshot(page, "share-live-updated");
     expect(await page.evaluate(() => "__noReload" in window)).toBe(true);
+
+    // The session list (an in-app navigation, still no reload) shows the next change too.
+    await page.getByTestId("back-to-sessions").click();
+    const row = page.locator('[data-testid="session-row-legacy/4b707e2a-5983-497f-a2d7-d3ea6b3a5e84"]');
+    await expect.poll(() => row.textContent(), { timeout: 20_000 }).toContain("74");
+    const before = Number(await page.getByTestId("updated-cue").getAttribute("data-updated-at"));
+    const second = {
+      ...line,
+      id: "e2e-live-0002",
+      parentId: "e2e-live-0001",
+      timestamp: new Date(now + 1000).toISOString(),
+    };
+    appendFileSync(file, `${JSON.stringify(second)}\n`);
+    await expect
+      .poll(async () => Number(await page.getByTestId("updated-cue").getAttribute("data-updated-at")), {
+        timeout: 20_000,
+      })
+      .toBeGreaterThan(before);
+    await expect.poll(() => row.textContent(), { timeout: 20_000 }).toContain("75");
+    expect(await page.evaluate(() => "__noReload" in window)).toBe(true);
     expect(errors).toEqual([]);
     await page.close();
   });
