@@ -11,7 +11,6 @@ import type {
   MapFamily,
   OpenClawMapGroupKey,
   OpenClawMapGroupTile,
-  OpenClawMapLeafTile,
   OpenClawMapLegendItem,
   OpenClawMapPicture,
   Rect,
