@@ -453,19 +453,16 @@ describe("context map (e2e)", () => {
     await ctx.close();
   });
 
-  it("exports the map as a PNG (1280 × 860, not blank)", async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-    const page = await ctx.newPage();
-    await openMap(page);
+  /** Click "Export PNG", capture the download, decode it and check the documented frame is not blank. */
+  async function exportAndCheck(page: Page, artifact: string): Promise<void> {
     const [download] = await Promise.all([
       page.waitForEvent("download", { timeout: 60_000 }),
       page.getByTestId("map-export-png").click(),
     ]);
     expect(download.suggestedFilename()).toMatch(
-      /^clawscope-map-main-bc255ab3-b341-464a-a811-4d1115e16ed8.*\.png$/,
+      /^clawscope-(openclaw-)?map-main-bc255ab3-b341-464a-a811-4d1115e16ed8.*\.png$/,
     );
-    const file = await download.path();
-    const png = decode(readFileSync(file));
+    const png = decode(readFileSync(await download.path()));
     // The documented frame (web/treemap/export-png.ts): 1280 × 860, like OpenClaw's /context map image.
     expect(png.width).toBe(1280);
     expect(png.height).toBe(860);
@@ -490,7 +487,18 @@ describe("context map (e2e)", () => {
     const inMap = new Set<string>();
     for (let y = 120; y < 770; y += 7) for (let x = 30; x < 950; x += 7) inMap.add(rgbAt(x, y).join(","));
     expect(inMap.size).toBeGreaterThan(20);
-    await download.saveAs(`${process.cwd()}/test-results/e2e/map-export-download.png`);
+    await download.saveAs(`${process.cwd()}/test-results/e2e/${artifact}.png`);
+  }
+
+  it("exports the map as a PNG (1280 × 860, not blank)", async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    const page = await ctx.newPage();
+    await openMap(page);
+    await exportAndCheck(page, "map-export-download");
+    // Zoomed view: the export follows what is shown.
+    await page.locator('[data-testid="treemap-leaf"][data-id="workspace/AGENTS.md"]').click();
+    await expect.poll(() => param(page, "zoom"), POLL).toBe("workspace");
+    await exportAndCheck(page, "map-export-download-zoomed");
     await screenshot(page, "map-export");
     await ctx.close();
   });
@@ -540,6 +548,7 @@ describe("context map (e2e)", () => {
     expect(total, footer).toBeDefined();
     expect(Number((total ?? "").replaceAll(" ", ""))).toBe(sum(leaves.map((l) => l.chars)));
     await screenshot(page, "map-openclaw");
+    await exportAndCheck(page, "map-export-download-openclaw");
     await toggle.uncheck();
     await expect.poll(() => page.getByTestId("treemap-svg").count(), POLL).toBe(1);
     await page.close();
