@@ -16,8 +16,3 @@ export interface SessionsDTO {
   sessions: SessionSummary[];
   issues: ParseIssue[];
 }
-
-/** GET /api/events messages. */
-export type LiveEvent =
-  | { type: "sessions-changed" }
-  | { type: "session-changed"; agentId: string; sessionId: string };
