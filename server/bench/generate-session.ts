@@ -16,7 +16,7 @@
 // step the reader runs on real rows runs on these (frame walk, fzstd, checksum, strict UTF-8, JSON) —
 // only entropy decoding is cheaper than on a real level-1 frame, and the baseline decodes the same rows.
 
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
@@ -456,6 +456,7 @@ export function writeSqliteStateDir(
   writeConfig(stateDir);
   const file = path.join(dir, "openclaw-agent.sqlite");
   copyFileSync(path.join(DEMO_STATE, "agents/main/agent/openclaw-agent.sqlite"), file);
+  chmodSync(file, 0o644); // the demo file may be read-only; this copy is ours to write
   const db = new Database(file);
   try {
     db.pragma("journal_mode = OFF");
