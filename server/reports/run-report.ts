@@ -355,7 +355,9 @@ export function buildRunReport(
   if (!view)
     notes.push("No stored run report: the system prompt and tool schemas are not in the tracked total.");
   notes.push(
-    "Tool results are counted as stored; cache-TTL pruning may have sent them shorter (see the pruning replay).",
+    sentMessages
+      ? "Tool results are counted as sent at the last call (the pruning replay's soft-trim/hard-clear states)."
+      : "Tool results are counted as stored; cache-TTL pruning may have sent them shorter (see the pruning replay).",
   );
   if (conversation.total.images > 0) {
     notes.push(`${conversation.total.images} image block(s) are not in the tracked chars.`);
