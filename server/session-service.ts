@@ -148,6 +148,9 @@ function parseAt(v: string | undefined): number | undefined {
 /** Per-transcript memo: a Transcript object is immutable once loaded (the reader replaces it on change). */
 class Memo<T> {
   private readonly map = new WeakMap<Transcript, Map<string, T>>();
+  peek(t: Transcript, key: string): T | undefined {
+    return this.map.get(t)?.get(key);
+  }
   get(t: Transcript, key: string, make: () => T): T {
     let m = this.map.get(t);
     if (!m) {
@@ -191,6 +194,7 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
     prune: new Memo<PruneReplayDTO>(),
     cost: new Memo<CostReportDTO>(),
     messages: new Memo<ContextMessage[]>(),
+    map: new Memo<ContextMapDTO>(),
   };
 
   const load = (agentId: string, sessionId: string): Result<LoadedSession> => {
@@ -243,6 +247,33 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
       return buildCostReport({ session: s, config: config(), pruningRounds });
     });
 
+  const buildMap = (s: LoadedSession): ContextMapDTO => {
+    const report = s.entry ? (obj(s.entry, "systemPromptReport") ?? null) : null;
+    const messages = wireMessages(s);
+    const texts = contextMapTokenTexts(s, messages);
+    const counted = tokenCounter().requestCounts(texts);
+    const usage = lastCallUsage(s.transcript);
+    const map = buildContextMap({
+      session: s,
+      report,
+      contextMessages: messages,
+      lastCallUsage: usage
+        ? { input: usage.input, cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite }
+        : null,
+      windowTokens: num(s.entry, "contextTokens") ?? null,
+      tiktoken: counted.counts,
+      tiktokenEncoding: tokenCounter().encoding,
+    });
+    map.openclaw = buildOpenClawMap(s);
+    const progress = tokenCounter().progress();
+    map.tokenizer = {
+      state: progress.state === "unavailable" ? "unavailable" : counted.pending > 0 ? "pending" : "ready",
+      encoding: tokenCounter().encoding,
+      progress: counted.total === 0 ? 1 : (counted.total - counted.pending) / counted.total,
+    };
+    return map;
+  };
+
   const service: SessionService = {
     reader,
     bus,
@@ -275,29 +306,12 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
     },
     contextMap: (agentId, sessionId) =>
       withSession(agentId, sessionId, (s) => {
-        const report = s.entry ? (obj(s.entry, "systemPromptReport") ?? null) : null;
-        const messages = wireMessages(s);
-        const texts = contextMapTokenTexts(s, messages);
-        const counted = tokenCounter().requestCounts(texts);
-        const usage = lastCallUsage(s.transcript);
-        const map = buildContextMap({
-          session: s,
-          report,
-          contextMessages: messages,
-          lastCallUsage: usage
-            ? { input: usage.input, cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite }
-            : null,
-          windowTokens: num(s.entry, "contextTokens") ?? null,
-          tiktoken: counted.counts,
-          tiktokenEncoding: tokenCounter().encoding,
-        });
-        map.openclaw = buildOpenClawMap(s);
-        const progress = tokenCounter().progress();
-        map.tokenizer = {
-          state: progress.state === "unavailable" ? "unavailable" : counted.pending > 0 ? "pending" : "ready",
-          encoding: tokenCounter().encoding,
-          progress: counted.total === 0 ? 1 : (counted.total - counted.pending) / counted.total,
-        };
+        // A finished map (every tokenizer count in) is memoised per Transcript; while counts are pending the
+        // map is rebuilt on each request so the exact counts show up as they arrive.
+        const done = memo.map.peek(s.transcript, s.summary.sessionId);
+        if (done) return done;
+        const map = buildMap(s);
+        if (map.tokenizer.state !== "pending") memo.map.get(s.transcript, s.summary.sessionId, () => map);
         return map;
       }),
     truncation(agentId, sessionId, query, o) {
@@ -360,7 +374,13 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
       configRead = null;
       // Reports are memoised per Transcript object; a config edit changes them without a transcript change.
       if (o?.config) {
-        memo = { report: new Memo(), prune: new Memo(), cost: new Memo(), messages: memo.messages };
+        memo = {
+          report: new Memo(),
+          prune: new Memo(),
+          cost: new Memo(),
+          messages: memo.messages,
+          map: new Memo(),
+        };
       }
     },
     startWatching() {

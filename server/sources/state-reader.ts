@@ -79,6 +79,10 @@ interface CachedTranscript {
 interface CachedSqlite {
   events: SqliteEventsState;
   transcript: Transcript;
+  /** Size + mtime of the database and its -wal/-journal files when `session` was read. */
+  fileIdentity: string;
+  /** The whole loaded session, returned as is while `fileIdentity` is unchanged (warm path: no SQL). */
+  session: LoadedSession;
   /** Summary + SessionEntry the transcript was returned with (JSON text). */
   metaKey: string;
 }
@@ -145,6 +149,21 @@ function asLegacyRow(row: ListedRow): ListedRow {
     archived: row.summary.archived ?? "legacy",
   };
   return { ...row, summary, sessionKeys: [] };
+}
+
+/** `size:mtime` of a SQLite database and its sidecars; null when the main file cannot be stat'ed. */
+function sqliteFileIdentity(dbPath: string): string | null {
+  const part = (p: string): string => {
+    try {
+      const st = statSync(p);
+      return `${st.size}:${st.mtimeMs}`;
+    } catch {
+      return "-";
+    }
+  };
+  const main = part(dbPath);
+  if (main === "-") return null;
+  return [main, part(`${dbPath}-wal`), part(`${dbPath}-journal`)].join("|");
 }
 
 function fail(code: string, message: string, status: 404 | 422 | 500): LoadError {
@@ -348,6 +367,10 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
   const loadSqliteCached = (agent: DiscoveredAgent, sqlitePath: string, sessionId: string) => {
     const key = `${sqlitePath}\u0000${sessionId}`;
     const hit = sqliteCache.get(key);
+    // Any commit changes the database, its WAL or its rollback journal (size or mtime): when none of them
+    // changed since the last read, the cached session is current and no transaction is needed.
+    const identity = sqliteFileIdentity(sqlitePath);
+    if (hit && identity !== null && hit.fileIdentity === identity) return hit.session;
     const loaded = loadSqliteSession(stateDir, agent.agentId, sqlitePath, sessionId, undefined, hit?.events);
     if ("error" in loaded) return loaded;
     const events = sqliteEventsState(loaded);
@@ -371,7 +394,13 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
         appendedEntries: incremental ? t.entries.length - hit.events.entries.length : t.entries.length,
       });
     }
-    remember(sqliteCache, key, { events, transcript: loaded.transcript, metaKey });
+    remember(sqliteCache, key, {
+      events,
+      transcript: loaded.transcript,
+      metaKey,
+      fileIdentity: identity ?? "",
+      session: loaded,
+    });
     return loaded;
   };
 
