@@ -33,7 +33,7 @@ export function startServer(args: string[], env: Record<string, string> = {}): P
       [path.join(REPO, "server", "bin.mjs"), "serve", "--port", "0", "--no-open", ...args],
       {
         cwd: REPO,
-        env: { ...process.env, ...env },
+        env: { ...process.env, CLAWSCOPE_NO_BUILD: "1", ...env },
         stdio: ["ignore", "pipe", "pipe"],
       },
     );
