@@ -8,7 +8,7 @@ import type { JsonObject } from "../shared/json.ts";
 import { isObject, num, obj, str } from "../shared/json.ts";
 import type { CacheClockDTO } from "../shared/live.ts";
 import type { ContextMapDTO } from "../shared/map.ts";
-import type { PruneOverrides, PruneReplayDTO } from "../shared/prune.ts";
+import type { PruneOverrides, PruneReplayDTO, ToolResultPreviewDTO } from "../shared/prune.ts";
 import type { RunReportDTO } from "../shared/run-report.ts";
 import type { ParseIssue, SessionRef, SessionSummary } from "../shared/session.ts";
 import type { TruncationFamily, TruncationReportDTO } from "../shared/truncation.ts";
@@ -19,7 +19,7 @@ import { buildContextMessages } from "./model/context-messages.ts";
 import type { ContextMessage, LoadedSession, Transcript } from "./model/session.ts";
 import { buildCostReport, buildCostTotals, configPricing } from "./reports/cost.ts";
 import { buildContextMap, buildOpenClawMap, contextMapTokenTexts } from "./reports/map-tree.ts";
-import { replayPruning, toolResultWireText } from "./reports/prune-replay.ts";
+import { previewToolResultAtCall, replayPruning, toolResultWireText } from "./reports/prune-replay.ts";
 import { buildRunReport, lastCallUsage } from "./reports/run-report.ts";
 import { buildTruncationReport } from "./reports/truncation.ts";
 import { readOpenClawConfig } from "./sources/openclaw-config.ts";
@@ -53,6 +53,12 @@ export interface SessionService {
     opts?: { allowWorkspaceOverride?: boolean },
   ): Result<TruncationReportDTO>;
   prune(agentId: string, sessionId: string, query: Record<string, string[]>): Result<PruneReplayDTO>;
+  /** Before/after text of one tool result at one call (`call` = index into the replay's calls). */
+  prunePreview(
+    agentId: string,
+    sessionId: string,
+    query: Record<string, string[]>,
+  ): Result<ToolResultPreviewDTO>;
   cost(agentId: string, sessionId: string): Result<CostReportDTO>;
   costAll(includeArchived: boolean): CostAllDTO;
   /** Live TTL countdown data for the open session ("cache warm for 3m12s" / "expired: …"). */
@@ -350,6 +356,20 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
     prune(agentId, sessionId, query) {
       const at = parseAt(query.at?.[query.at.length - 1]);
       return withSession(agentId, sessionId, (s) => pruneFor(s, pruneOverridesFromQuery(query), at));
+    },
+    prunePreview(agentId, sessionId, query) {
+      const s = load(agentId, sessionId);
+      if ("error" in s) return s;
+      const at = parseAt(query.at?.[query.at.length - 1]);
+      const replay = pruneFor(s.value, pruneOverridesFromQuery(query), at);
+      const callIndex = Number(query.call?.[0]);
+      const toolCallId = query.toolCallId?.[0];
+      if (!Number.isInteger(callIndex) || !toolCallId) {
+        return fail("bad-request", "call (index) and toolCallId are required", 400);
+      }
+      const preview = previewToolResultAtCall({ session: s.value, replay, callIndex, toolCallId });
+      if (!preview) return fail("not-found", `no tool result ${toolCallId} at call ${callIndex}`, 404);
+      return { value: preview };
     },
     cost: (agentId, sessionId) => withSession(agentId, sessionId, costFor),
     clock: (agentId, sessionId, now) =>

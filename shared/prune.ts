@@ -176,3 +176,15 @@ export interface PruneReplayDTO {
   rounds: number;
   warnings: string[];
 }
+
+/** Before/after text of one tool result at one replayed call (`GET …/prune/preview`). */
+export interface ToolResultPreviewDTO {
+  toolCallId: string;
+  toolName: string;
+  state: ToolResultWireState;
+  /** Stored (full) text: text blocks joined with `\n` (images as markers in 2026.7+). */
+  before: string;
+  /** Text as sent at that call (soft-trim: head … tail + the trim note; hard-clear: the placeholder). */
+  after: string;
+  note: string;
+}

@@ -18,6 +18,7 @@ import type {
   PruneSettingsDTO,
   PruneToolResultDTO,
   SnapshotMismatchDTO,
+  ToolResultPreviewDTO,
   ToolResultWireState,
 } from "../../shared/prune.ts";
 import { ContextBuilder, isTranscriptOnlyAssistant, toContextMessage } from "../model/context-messages.ts";
@@ -914,16 +915,7 @@ function predictionText(
 // ---------------------------------------------------------------------------------------------------
 // Per-call preview of one tool result (UI)
 
-export interface ToolResultPreview {
-  toolCallId: string;
-  toolName: string;
-  state: ToolResultWireState;
-  /** Stored (full) text: text blocks joined with `\n` (images as markers in 2026.7+). */
-  before: string;
-  /** Text as sent at that call. */
-  after: string;
-  note: string;
-}
+export type ToolResultPreview = ToolResultPreviewDTO;
 
 /** Wire text of a tool result message in a state (soft-trim: head … tail + note; hard-clear: placeholder). */
 export function toolResultWireText(

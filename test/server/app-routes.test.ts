@@ -154,3 +154,26 @@ describe("export routes", () => {
     expect(md).toMatch(/cache-ttl/);
   });
 });
+
+describe("pruning preview route", () => {
+  it("GET …/prune/preview shows a soft-trimmed result's head … tail + trim note, byte-exact to the rule", async () => {
+    const base = "/api/sessions/main/bc255ab3-b341-464a-a811-4d1115e16ed8";
+    const replay = await (await app.request(`${base}/prune`, { headers: H })).json();
+    const callIndex = replay.calls.findIndex((c: { round: string }) => c.round === "soft-trim");
+    const call = replay.calls[callIndex];
+    const [toolCallId] = Object.entries(call.toolResults).find(([, st]) => st === "soft-trim") ?? [];
+    const res = await app.request(
+      `${base}/prune/preview?call=${callIndex}&toolCallId=${encodeURIComponent(String(toolCallId))}`,
+      { headers: H },
+    );
+    expect(res.status).toBe(200);
+    const p = await res.json();
+    expect(p.state).toBe("soft-trim");
+    // 2026.9.x soft-trim: first 1500 + "\n...\n" + last 1500 + the note (spec pruning.md §2.5).
+    expect(p.after).toBe(
+      `${p.before.slice(0, 1500)}\n...\n${p.before.slice(-1500)}\n\n[Tool result trimmed: kept first 1500 chars and last 1500 chars of ${p.before.length} chars.]`,
+    );
+    const bad = await app.request(`${base}/prune/preview?call=0`, { headers: H });
+    expect(bad.status).toBe(400);
+  });
+});
