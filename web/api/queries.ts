@@ -4,13 +4,14 @@ import { queryOptions } from "@tanstack/react-query";
 import type { CostAllDTO, CostReportDTO } from "../../shared/cost.ts";
 import type { CacheClockDTO } from "../../shared/live.ts";
 import type { ContextMapDTO } from "../../shared/map.ts";
-import type { PruneReplayDTO } from "../../shared/prune.ts";
+import type { PruneReplayDTO, ToolResultPreviewDTO } from "../../shared/prune.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
 import { getJson, queryString } from "./client.ts";
 import {
   allCostRoute,
   clockRoute,
+  prunePreviewRoute,
   sessionRoute as sessionApiPath,
   sessionsRoute,
   stateRoute,
@@ -100,6 +101,22 @@ export const pruneQuery = (agentId: string, sessionId: string, p: PruneParams) =
         signal,
       ),
     placeholderData: (prev) => prev,
+  });
+
+export const prunePreviewQuery = (
+  agentId: string,
+  sessionId: string,
+  p: PruneParams,
+  callIndex: number,
+  toolCallId: string,
+) =>
+  queryOptions({
+    queryKey: [...keys.session(agentId, sessionId), "prune-preview", p, callIndex, toolCallId] as const,
+    queryFn: ({ signal }) =>
+      getJson<ToolResultPreviewDTO>(
+        `${prunePreviewRoute(agentId, sessionId)}${queryString({ ...p, call: String(callIndex), toolCallId })}`,
+        signal,
+      ),
   });
 
 export const costQuery = (agentId: string, sessionId: string) =>

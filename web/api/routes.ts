@@ -57,3 +57,9 @@ export function issueRoute(agentId: string, sessionId: string, redact: boolean):
   const { s, param } = sessionApi(agentId, sessionId);
   return `${s["issue.md"].$url(param).pathname}?redact=${redact ? "1" : "0"}`;
 }
+
+/** GET …/prune/preview?call=&toolCallId=: before/after text of one tool result at one call. */
+export function prunePreviewRoute(agentId: string, sessionId: string): string {
+  const { s, param } = sessionApi(agentId, sessionId);
+  return s.prune.preview.$url(param).pathname;
+}

@@ -5,7 +5,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRef } from "react";
 import type { PruneCallDTO, PruneReplayDTO, PruneToolResultDTO } from "../../../shared/prune.ts";
-import { PRUNE_PARAM_KEYS, type PruneParams, pruneQuery } from "../../api/queries.ts";
+import { PRUNE_PARAM_KEYS, type PruneParams, prunePreviewQuery, pruneQuery } from "../../api/queries.ts";
 import { setParams } from "../../router.ts";
 import { useElementWidth } from "../../treemap/use-size.ts";
 import { fmtDate, fmtDuration, fmtInt, fmtPct } from "../../ui/format.ts";
@@ -41,6 +41,10 @@ export function PruningView({ agentId, sessionId, params }: SessionViewProps) {
           dto={query.data}
           axis={axis}
           selected={selected !== null && Number.isInteger(selected) ? selected : null}
+          agentId={agentId}
+          sessionId={sessionId}
+          p={p}
+          previewId={params.get("tr")}
         />
       ) : query.error ? (
         <ErrorPanel error={query.error} title="Could not replay pruning" retry={() => void query.refetch()} />
@@ -194,10 +198,18 @@ function PrunePanel({
   dto,
   axis,
   selected,
+  agentId,
+  sessionId,
+  p,
+  previewId,
 }: {
   dto: PruneReplayDTO;
   axis: AxisMode;
   selected: number | null;
+  agentId: string;
+  sessionId: string;
+  p: PruneParams;
+  previewId: string | null;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const width = useElementWidth(box);
@@ -276,7 +288,16 @@ function PrunePanel({
           />
         )}
       </div>
-      {call && selected !== null ? <CallDetails call={call} index={selected} /> : null}
+      {call && selected !== null ? (
+        <CallDetails
+          call={call}
+          index={selected}
+          agentId={agentId}
+          sessionId={sessionId}
+          whatIf={p}
+          previewId={previewId}
+        />
+      ) : null}
       <CallsTable dto={dto} selected={selected} />
     </>
   );
@@ -342,7 +363,21 @@ function toLocalInput(ms: number): string {
 
 const STATE_BADGE = { full: "badge-ok", "soft-trim": "badge-archived", "hard-clear": "badge-error" } as const;
 
-function CallDetails({ call, index }: { call: PruneCallDTO; index: number }) {
+function CallDetails({
+  call,
+  index,
+  agentId,
+  sessionId,
+  whatIf,
+  previewId,
+}: {
+  call: PruneCallDTO;
+  index: number;
+  agentId: string;
+  sessionId: string;
+  whatIf: PruneParams;
+  previewId: string | null;
+}) {
   const red = useRedactor();
   const cols: Column<PruneToolResultDTO>[] = [
     {
@@ -434,12 +469,69 @@ function CallDetails({ call, index }: { call: PruneCallDTO; index: number }) {
         columns={cols}
         rows={call.details}
         rowKey={(r) => r.toolCallId}
-        caption="Tool results at this call"
+        rowTestId={(r) => `prune-tool-result-${r.toolCallId}`}
+        onRowClick={(r) =>
+          setParams({ tr: r.toolCallId === previewId ? null : r.toolCallId }, { replace: true })
+        }
+        caption="Tool results at this call — click one for its before/after text"
         empty="No tool results in context."
       />
+      {previewId ? (
+        <ToolResultPreview
+          agentId={agentId}
+          sessionId={sessionId}
+          whatIf={whatIf}
+          callIndex={index}
+          toolCallId={previewId}
+        />
+      ) : null}
       <p className="muted small">
         Sizes are OpenClaw's pruning estimate (weighted chars), before and after this call's projection.
       </p>
+    </div>
+  );
+}
+
+/** Stored text vs the text sent at this call (head … tail + trim note, or the placeholder). */
+function ToolResultPreview(props: {
+  agentId: string;
+  sessionId: string;
+  whatIf: PruneParams;
+  callIndex: number;
+  toolCallId: string;
+}) {
+  const red = useRedactor();
+  const q = useQuery(
+    prunePreviewQuery(props.agentId, props.sessionId, props.whatIf, props.callIndex, props.toolCallId),
+  );
+  if (q.isPending) return <Loading label="Loading the tool result preview…" />;
+  if (q.isError)
+    return <ErrorPanel error={q.error} title="Tool result preview failed" retry={() => void q.refetch()} />;
+  const p = q.data;
+  return (
+    <div className="preview-pair" data-testid="prune-preview">
+      <p className="small">
+        <span className="mono">{p.toolName}</span>{" "}
+        <span className={`badge ${STATE_BADGE[p.state]}`}>{p.state}</span> {p.note}
+      </p>
+      <div className="preview-columns">
+        <figure>
+          <figcaption className="small muted">
+            stored in the transcript ({fmtInt(p.before.length)} chars)
+          </figcaption>
+          <pre className="preview-text" data-testid="prune-preview-before">
+            {red.block(p.before)}
+          </pre>
+        </figure>
+        <figure>
+          <figcaption className="small muted">
+            sent at call #{props.callIndex + 1} ({fmtInt(p.after.length)} chars)
+          </figcaption>
+          <pre className="preview-text" data-testid="prune-preview-after">
+            {red.block(p.after)}
+          </pre>
+        </figure>
+      </div>
     </div>
   );
 }
