@@ -163,6 +163,22 @@ describe("pruning replay (e2e)", () => {
     await details.scrollIntoViewIfNeeded();
     await screenshot(page, "pruning-call-details");
 
+    // Before/after preview of a result trimmed at this call: the stored text, and exactly OpenClaw's
+    // 2026.9 soft-trim of it (first 1500 + "\n...\n" + last 1500 + the note — spec pruning.md §2.5).
+    const trimmed = want.find((w) => w.state === "soft-trim" && w.changedThisCall === true);
+    if (!trimmed) throw new Error("no result trimmed at the round's call");
+    await page.getByTestId(`prune-tool-result-${String(trimmed.toolCallId)}`).click();
+    await expect.poll(() => param(page, "tr"), POLL).toBe(String(trimmed.toolCallId));
+    await expect.poll(() => page.getByTestId("prune-preview-after").count(), POLL).toBe(1);
+    const before = (await page.getByTestId("prune-preview-before").textContent()) ?? "";
+    const after = (await page.getByTestId("prune-preview-after").textContent()) ?? "";
+    expect(before.length).toBeGreaterThan(4000);
+    expect(after).toBe(
+      `${before.slice(0, 1500)}\n...\n${before.slice(-1500)}\n\n[Tool result trimmed: kept first 1500 chars and last 1500 chars of ${before.length} chars.]`,
+    );
+    await page.getByTestId("prune-preview").scrollIntoViewIfNeeded();
+    await screenshot(page, "pruning-tool-result-preview");
+
     // Clicking the same mark again closes the details.
     await page.locator(`[data-testid="prune-call-mark"][data-call="${first.call}"]`).click();
     await expect.poll(() => param(page, "call"), POLL).toBe(null);
