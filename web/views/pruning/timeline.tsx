@@ -54,6 +54,8 @@ export function Timeline({
   );
   const softLine = dto.charWindow * dto.settings.softTrimRatio;
   const hardLine = dto.charWindow * dto.settings.hardClearRatio;
+  const rank = (i: number): number => (i === selected ? 2 : calls[i]?.round !== "none" ? 1 : 0);
+  const paintOrder = calls.map((_, i) => i).sort((a, b) => rank(a) - rank(b) || a - b);
   const seriesBefore = calls.map((c, i) => `${s.xOf(i)},${s.charsY(c.totalCharsBefore)}`).join(" ");
   const seriesSent = calls.map((c, i) => `${s.xOf(i)},${s.charsY(c.messageChars)}`).join(" ");
   const nextX = s.xOf(calls.length);
@@ -138,8 +140,11 @@ export function Timeline({
         strokeWidth={1.5}
       />
       <polyline points={seriesSent} fill="none" stroke="rgb(59,118,184)" strokeWidth={1.5} />
-      {/* per call columns */}
-      {calls.map((c, i) => {
+      {/* per call columns; rounds (and the selected call) are painted last so their marks stay clickable
+          when calls seconds apart overlap on the time axis */}
+      {paintOrder.map((i) => {
+        const c = calls[i];
+        if (!c) return null;
         const x = s.xOf(i);
         const sel = selected === i;
         const gapColor =
