@@ -15,6 +15,7 @@ import type {
   OpenClawMapPicture,
   Rect,
 } from "../../shared/openclaw-map.ts";
+import { classWeight2026_9 } from "./estimate.ts";
 
 export type {
   DrawText,
@@ -84,59 +85,7 @@ export function estimateTokens(chars: number): number {
 // 2026.9.x weighted chars with a minimum raw weight (spec §5.4 conversation table, pruning.md §2.3 class table).
 // The floor multiplies every UTF-16 code unit outside the weighted classes (ASCII text = 2 × length, an emoji
 // surrogate pair = 4); a weighted class keeps its total weight (4 / 12 / 8 / 12 / 16), so CJK is not doubled twice.
-// Kept here rather than in server/openclaw/estimate.ts (helper E's file) because only the map uses the floor.
-
-/** Total weight of a code point of a weighted class, or null for any other code point. */
-function classWeight(cp: number): number | null {
-  // Class A — common CJK etc., total weight 4.
-  if (
-    cp === 0xb7 ||
-    (cp >= 0x3000 && cp <= 0x319f) ||
-    (cp >= 0x4e00 && cp <= 0x9fa5) ||
-    (cp >= 0xac00 && cp <= 0xd7af) ||
-    (cp >= 0xff01 && cp <= 0xff60)
-  )
-    return 4;
-  // Class B — rare BMP, 12.
-  if (
-    (cp >= 0x1100 && cp <= 0x11ff) ||
-    (cp >= 0x2e80 && cp <= 0x2fff) ||
-    (cp >= 0x31a0 && cp <= 0x4dff) ||
-    (cp >= 0x9fa6 && cp <= 0x9fff) ||
-    (cp >= 0xa000 && cp <= 0xa4ff) ||
-    (cp >= 0xa700 && cp <= 0xa707) ||
-    (cp >= 0xa960 && cp <= 0xa97f) ||
-    (cp >= 0xd7b0 && cp <= 0xd7ff) ||
-    (cp >= 0xf900 && cp <= 0xfaff)
-  )
-    return 12;
-  // Class Cc — two-token symbols, 8.
-  if (
-    cp === 0x2c7 ||
-    (cp >= 0x2c9 && cp <= 0x2cb) ||
-    cp === 0x2d9 ||
-    (cp >= 0x2ea && cp <= 0x2eb) ||
-    cp === 0x305 ||
-    cp === 0x323 ||
-    (cp >= 0xfe10 && cp <= 0xfe4f) ||
-    (cp >= 0xff61 && cp <= 0xffdc) ||
-    (cp >= 0xffe0 && cp <= 0xffe6)
-  )
-    return 8;
-  // Class D (astral), 12.
-  if (cp >= 0x1d360 && cp <= 0x1d371) return 12;
-  // Class E — supplementary ideographs etc. (astral), 16.
-  if (
-    (cp >= 0x16fe0 && cp <= 0x16fff) ||
-    (cp >= 0x1aff0 && cp <= 0x1afff) ||
-    (cp >= 0x1b000 && cp <= 0x1b16f) ||
-    (cp >= 0x1f200 && cp <= 0x1f2ff) ||
-    (cp >= 0x20000 && cp <= 0x2fa1f) ||
-    (cp >= 0x30000 && cp <= 0x3347f)
-  )
-    return 16;
-  return null;
-}
+// The class table itself is estimate.ts's (one table for the pruner and the map).
 
 // Any UTF-16 code unit above U+007F (surrogates included).
 const NON_ASCII = /[\u0080-\uffff]/;
@@ -147,7 +96,7 @@ export function weightedChars(text: string, minRawWeight = 1): number {
   if (!NON_ASCII.test(text)) return text.length * m;
   let total = 0;
   for (const ch of text) {
-    const w = classWeight(ch.codePointAt(0) ?? 0);
+    const w = classWeight2026_9(ch.codePointAt(0) ?? 0);
     total += w ?? ch.length * m;
   }
   return total;

@@ -52,20 +52,22 @@ export function weightedChars2026_7(text: string): number {
   return weighted;
 }
 
-/** Extra weight of one BMP code point in 2026.9.x (class A +3, B +11, Cc +7), pruning.md §2.3. */
-function extraBmp2026_9(cp: number): number {
-  if (cp < 0x00b7) return 0;
-  // Class A — common (total 4)
+/**
+ * Total weight of a code point of a 2026.9.x weighted class — A 4, B 12, Cc 8, D 12, E 16 (pruning.md §2.3) —
+ * or null for any other code point. Used by the pruner's estimate and by OpenClaw's map (weight-2 floor).
+ */
+export function classWeight2026_9(cp: number): number | null {
+  if (cp < 0x00b7) return null;
+  // Class A — common CJK etc., total weight 4.
   if (
-    cp === 0x00b7 ||
+    cp === 0xb7 ||
     (cp >= 0x3000 && cp <= 0x319f) ||
     (cp >= 0x4e00 && cp <= 0x9fa5) ||
     (cp >= 0xac00 && cp <= 0xd7af) ||
     (cp >= 0xff01 && cp <= 0xff60)
-  ) {
-    return 3;
-  }
-  // Class B — rare BMP (total 12)
+  )
+    return 4;
+  // Class B — rare BMP, 12.
   if (
     (cp >= 0x1100 && cp <= 0x11ff) ||
     (cp >= 0x2e80 && cp <= 0x2fff) ||
@@ -76,29 +78,24 @@ function extraBmp2026_9(cp: number): number {
     (cp >= 0xa960 && cp <= 0xa97f) ||
     (cp >= 0xd7b0 && cp <= 0xd7ff) ||
     (cp >= 0xf900 && cp <= 0xfaff)
-  ) {
-    return 11;
-  }
-  // Class Cc — two-token symbols (total 8)
+  )
+    return 12;
+  // Class Cc — two-token symbols, 8.
   if (
-    cp === 0x02c7 ||
-    (cp >= 0x02c9 && cp <= 0x02cb) ||
-    cp === 0x02d9 ||
-    (cp >= 0x02ea && cp <= 0x02eb) ||
-    cp === 0x0305 ||
-    cp === 0x0323 ||
+    cp === 0x2c7 ||
+    (cp >= 0x2c9 && cp <= 0x2cb) ||
+    cp === 0x2d9 ||
+    (cp >= 0x2ea && cp <= 0x2eb) ||
+    cp === 0x305 ||
+    cp === 0x323 ||
     (cp >= 0xfe10 && cp <= 0xfe4f) ||
     (cp >= 0xff61 && cp <= 0xffdc) ||
     (cp >= 0xffe0 && cp <= 0xffe6)
-  ) {
-    return 7;
-  }
-  return 0;
-}
-
-/** Extra weight of one astral code point in 2026.9.x (class D +10, E +14); its length 2 is already counted. */
-function extraAstral2026_9(cp: number): number {
-  if (cp >= 0x1d360 && cp <= 0x1d371) return 10;
+  )
+    return 8;
+  // Class D (astral), 12.
+  if (cp >= 0x1d360 && cp <= 0x1d371) return 12;
+  // Class E — supplementary ideographs etc. (astral), 16.
   if (
     (cp >= 0x16fe0 && cp <= 0x16fff) ||
     (cp >= 0x1aff0 && cp <= 0x1afff) ||
@@ -106,10 +103,21 @@ function extraAstral2026_9(cp: number): number {
     (cp >= 0x1f200 && cp <= 0x1f2ff) ||
     (cp >= 0x20000 && cp <= 0x2fa1f) ||
     (cp >= 0x30000 && cp <= 0x3347f)
-  ) {
-    return 14;
-  }
-  return 0;
+  )
+    return 16;
+  return null;
+}
+
+/** Extra weight of one BMP code point in 2026.9.x (class A +3, B +11, Cc +7): total − its length 1. */
+function extraBmp2026_9(cp: number): number {
+  const w = classWeight2026_9(cp);
+  return w === null ? 0 : w - 1;
+}
+
+/** Extra weight of one astral code point in 2026.9.x (class D +10, E +14): total − its length 2. */
+function extraAstral2026_9(cp: number): number {
+  const w = classWeight2026_9(cp);
+  return w === null ? 0 : w - 2;
 }
 
 /** 2026.9.x: `length + 3A + 11B + 7Cc + 10D + 14E` (pruning.md §2.3). */
