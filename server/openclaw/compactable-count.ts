@@ -177,22 +177,25 @@ export function countTranscriptMessages(
   return { messages: rows.length, real };
 }
 
+/** The text of a user `message` entry (string content, or its text blocks joined), else null. */
+export function userMessageText(e: TranscriptEntry): string | null {
+  if (e.type !== "message") return null;
+  const message = e.raw.message;
+  if (!isObject(message) || message.role !== "user") return null;
+  const content = message.content;
+  return typeof content === "string"
+    ? content
+    : (arr(message, "content") ?? [])
+        .filter(isObject)
+        .map((b) => str(b, "text") ?? "")
+        .join("");
+}
+
 /** Index of the last user message whose text is exactly `command` (e.g. `/context detail`), or undefined. */
 export function findCommandMessageIndex(transcript: Transcript, command: string): number | undefined {
   let found: number | undefined;
   for (const e of transcript.entries) {
-    if (e.type !== "message") continue;
-    const message = e.raw.message;
-    if (!isObject(message) || message.role !== "user") continue;
-    const content = message.content;
-    const text =
-      typeof content === "string"
-        ? content
-        : (arr(message, "content") ?? [])
-            .filter(isObject)
-            .map((b) => str(b, "text") ?? "")
-            .join("");
-    if (text.trim() === command) found = e.index;
+    if (userMessageText(e)?.trim() === command) found = e.index;
   }
   return found;
 }

@@ -2,7 +2,7 @@
 // rule family, plus the conversation actually sent and the billed prompt of the last call, so tracked vs actual
 // can be reconciled. Spec: context-report.md §1–§7, transcript.md §7–§8. Pure: LoadedSession in, DTO out.
 
-import { arr, isObject, type JsonObject, type JsonValue, num, obj, str } from "../../shared/json.ts";
+import { isObject, type JsonObject, type JsonValue, num, obj, str } from "../../shared/json.ts";
 import type {
   BootstrapFileStatus,
   CharsAndTokens,
@@ -17,7 +17,7 @@ import type {
 } from "../../shared/run-report.ts";
 import { buildContextMessages, isTranscriptOnlyAssistant } from "../model/context-messages.ts";
 import type { ContextMessage, LoadedSession, Transcript } from "../model/session.ts";
-import { countTranscriptMessages } from "../openclaw/compactable-count.ts";
+import { countTranscriptMessages, userMessageText } from "../openclaw/compactable-count.ts";
 import { type ReportView, readReportView } from "../openclaw/context-report-view.ts";
 import {
   contextHelpText,
@@ -244,18 +244,8 @@ function latestCommandAfter(transcript: Transcript, commands: string[], afterInd
     const e = entries[p];
     if (!e) continue;
     if (e.index <= afterIndex) break;
-    if (e.type !== "message") continue;
-    const message = e.raw.message;
-    if (!isObject(message) || message.role !== "user") continue;
-    const content = message.content;
-    const text =
-      typeof content === "string"
-        ? content
-        : (arr(message, "content") ?? [])
-            .filter(isObject)
-            .map((b) => str(b, "text") ?? "")
-            .join("");
-    if (wanted.has(text.trim())) return e.index;
+    const text = userMessageText(e);
+    if (text !== null && wanted.has(text.trim())) return e.index;
   }
   return null;
 }
