@@ -26,7 +26,7 @@ export interface Runtime {
 export function chooseStateDir(
   values: Pick<CliValues, "state-dir" | "profile" | "demo" | "dev">,
 ): StateChoice {
-  if (values.demo) return { stateDir: DEMO_STATE_DIR, demo: true, reason: "started with --demo." };
+  if (values.demo) return { stateDir: DEMO_STATE_DIR, demo: true, reason: "Started with --demo." };
   // OpenClaw's `--dev` is the `dev` profile (~/.openclaw-dev) — spec storage.md §1.
   const profile = values.profile ?? (values.dev ? "dev" : undefined);
   const resolved = resolveStateDirFromProcess({
@@ -44,7 +44,7 @@ export function chooseStateDir(
   return {
     stateDir: DEMO_STATE_DIR,
     demo: true,
-    reason: `no OpenClaw state dir found (looked at ${resolved.candidates.join(", ")}): showing the bundled demo`,
+    reason: `Looked at ${resolved.candidates.join(", ")}.`,
   };
 }
 
