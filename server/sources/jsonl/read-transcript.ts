@@ -235,8 +235,15 @@ export function parseTranscriptText(text: string, source: string): Transcript {
   return parseLines(splitText(text), source);
 }
 
-/** Header checks, tree (leaf, active branch, duplicate ids, missing parents, cycles). */
-function assembleTranscript(entries: TranscriptEntry[], issues: ParseIssue[], source: string): Transcript {
+/**
+ * Header checks, tree (leaf, active branch, duplicate ids, missing parents, cycles). Appends to `issues`.
+ * Shared with jsonl/tail.ts so an extended transcript equals a full parse of the same bytes.
+ */
+export function assembleTranscript(
+  entries: TranscriptEntry[],
+  issues: ParseIssue[],
+  source: string,
+): Transcript {
   const first = entries[0];
   let header: JsonObject | null = null;
   if (first && first.type === "session" && str(first.raw, "id") !== undefined) {

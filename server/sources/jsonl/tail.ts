@@ -12,10 +12,8 @@
 // before the consumed offset differ (rewritten in place).
 
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { num, str } from "../../../shared/json.ts";
 import type { ParseIssue, Transcript, TranscriptEntry } from "../../model/session.ts";
-import { computeActiveBranch } from "../../model/tree.ts";
-import { parseTranscriptBytes } from "./read-transcript.ts";
+import { assembleTranscript, parseTranscriptBytes } from "./read-transcript.ts";
 
 /** Issue codes read-transcript.ts attaches to single lines (everything else is recomputed over the tree). */
 const LINE_CODES: ReadonlySet<string> = new Set([
@@ -109,66 +107,9 @@ function parseChunk(
   return { entries, issues };
 }
 
-/**
- * Header checks and tree over the whole entry list — the same rules, in the same order, as
- * read-transcript.ts's assembly, so an extended transcript equals a full parse of the same bytes.
- */
+/** Header checks and tree over the whole entry list: read-transcript.ts's assembly on a copy of the line issues. */
 function assemble(entries: TranscriptEntry[], lineIssues: ParseIssue[], source: string): Transcript {
-  const issues = [...lineIssues];
-  const first = entries[0];
-  let header: Transcript["header"] = null;
-  if (first && first.type === "session" && str(first.raw, "id") !== undefined) {
-    header = first.raw;
-  } else if (entries.length > 0) {
-    const issue: ParseIssue = {
-      source,
-      code: "missing-header",
-      message:
-        "first entry is not a `session` header with a string id; OpenClaw treats this file as empty — clawscope still shows its entries",
-      severity: "error",
-    };
-    if (first?.line !== undefined) issue.line = first.line;
-    issues.push(issue);
-  }
-  for (const e of entries) {
-    if (e.type === "session" && e.raw !== header) {
-      const issue: ParseIssue = {
-        source,
-        code: "extra-header",
-        message: "`session` header after the first entry; kept but ignored for the tree",
-        severity: "warning",
-      };
-      if (e.line !== undefined) issue.line = e.line;
-      issues.push(issue);
-    }
-  }
-  const branch = computeActiveBranch(entries, source);
-  issues.push(...branch.issues);
-  const ids = new Set<string>();
-  for (const e of entries) if (e.id !== null && e.type !== "session") ids.add(e.id);
-  const onBranch = new Set(branch.activeBranch);
-  for (const e of entries) {
-    if (e.type === "session" || e.parentId === null || onBranch.has(e.index)) continue;
-    if (!ids.has(e.parentId)) {
-      const issue: ParseIssue = {
-        source,
-        code: "missing-parent",
-        message: `entry ${e.id ?? "?"} (off the active branch) names parent ${e.parentId}, which is not in the transcript`,
-        severity: "warning",
-      };
-      if (e.line !== undefined) issue.line = e.line;
-      issues.push(issue);
-    }
-  }
-  issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  return {
-    header,
-    version: header ? (num(header, "version") ?? null) : null,
-    entries,
-    activeBranch: branch.activeBranch,
-    leafIndex: branch.leafIndex,
-    issues,
-  };
+  return assembleTranscript(entries, [...lineIssues], source);
 }
 
 /** Extend parsed complete lines with appended bytes. Pure (the entry objects of `prev` are shared, not copied). */
