@@ -10,6 +10,7 @@ import type { PruneReplayDTO } from "../../shared/prune.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { SessionSummary } from "../../shared/session.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
+import { formatInt as formatGrouped } from "../openclaw/format.ts";
 import { isRedacted } from "./redact.ts";
 
 export interface IssueMarkdownInput {
@@ -65,10 +66,9 @@ export function mdText(s: string): string {
     .trim();
 }
 
+/** en-US grouping of a rounded integer (format.ts — the same rule /context uses). */
 export function formatInt(n: number): string {
-  const sign = n < 0 ? "-" : "";
-  const digits = Math.round(Math.abs(n)).toString();
-  return sign + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return formatGrouped(Math.round(n));
 }
 
 export function formatPct(ratio: number | null, digits = 1): string {

@@ -9,6 +9,7 @@ import type { CacheVerdict, PrefixChangeCause, VerdictEvidence } from "../../sha
 import { arr, isObject, type JsonObject, type JsonValue, obj, str } from "../../shared/json.ts";
 import type { Transcript, TranscriptEntry } from "../model/session.ts";
 import { indexById } from "../model/tree.ts";
+import { parseDurationMs as parseOpenClawDuration } from "./pruning-settings.ts";
 
 /** One model call (a non-transcript-only assistant message) with its usage buckets. */
 export interface ModelCall {
@@ -462,20 +463,13 @@ export function observeCacheTtl(
 // ---- cacheRetention and durations from config (spec cache-and-cost.md §2.1, §7) ----
 
 /**
- * OpenClaw duration values (`"20s"`, `"30m"`, `"1h"`, `"0m"`) → ms. Bare numbers (string or number) are
- * minutes, as for `contextPruning.ttl` (fixtures FINDINGS.md §6 [code 9.6]: "bare numbers = minutes").
- * Anything else → null (shown as unknown rather than guessed).
+ * OpenClaw duration values (`"20s"`, `"30m"`, `"1h30m"`, `"0m"`) → ms, by OpenClaw's own rule
+ * (pruning-settings.ts `parseDurationMs`, bare numbers = minutes — FINDINGS.md §6 [code 9.6]); a JSON number
+ * counts as minutes too. Anything else → null (shown as unknown rather than guessed).
  */
 export function parseDurationMs(value: JsonValue | undefined): number | null {
   if (typeof value === "number") return Number.isFinite(value) && value >= 0 ? value * 60_000 : null;
-  if (typeof value !== "string") return null;
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(value);
-  if (!m || m[1] === undefined) return null;
-  const n = Number(m[1]);
-  const unit = (m[2] ?? "m").toLowerCase();
-  const factor =
-    unit === "ms" ? 1 : unit === "s" ? 1000 : unit === "m" ? 60_000 : unit === "h" ? 3_600_000 : 86_400_000;
-  return n * factor;
+  return typeof value === "string" ? parseOpenClawDuration(value, "m") : null;
 }
 
 function retentionOf(params: JsonObject | undefined): { value: CacheRetention; key: string } | null {

@@ -16,6 +16,7 @@ import type {
   Rect,
 } from "../../shared/openclaw-map.ts";
 import { classWeight2026_9 } from "./estimate.ts";
+import { formatInt as formatGrouped, tokensFromChars } from "./format.ts";
 
 export type {
   DrawText,
@@ -69,17 +70,12 @@ const GROUP_DARK: Rgb = { r: 18, g: 22, b: 27 };
 // ---------------------------------------------------------------------------------------------------------------
 // Number formatting and estimates (spec §3)
 
-const intFormat = new Intl.NumberFormat("en-US");
-
-/** `Intl.NumberFormat("en-US")`, no decimals (spec §3). */
+// Same rules as /context (format.ts): en-US grouping (rounded here), tokens = ceil(max(0, chars) / 4).
 export function formatInt(n: number): string {
-  return intFormat.format(Math.round(n));
+  return formatGrouped(Math.round(n));
 }
 
-/** OpenClaw's token estimate, all versions: `ceil(max(0, chars) / 4)` (spec §3). */
-export function estimateTokens(chars: number): number {
-  return Math.ceil(Math.max(0, chars) / 4);
-}
+export const estimateTokens = tokensFromChars;
 
 // ---------------------------------------------------------------------------------------------------------------
 // 2026.9.x weighted chars with a minimum raw weight (spec §5.4 conversation table, pruning.md §2.3 class table).
