@@ -201,6 +201,8 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
     cost: new Memo<CostReportDTO>(),
     messages: new Memo<ContextMessage[]>(),
     map: new Memo<ContextMapDTO>(),
+    /** Context list with tool results as sent at the last call — depends on the config (pruning replay). */
+    wire: new Memo<ContextMessage[]>(),
   };
 
   const load = (agentId: string, sessionId: string): Result<LoadedSession> => {
@@ -227,7 +229,10 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
    * The conversation as it was on the wire at the last call: tool results in their replayed state
    * (soft-trimmed text / placeholder) instead of the stored full text (pruning.md §2.6).
    */
-  const wireMessages = (s: LoadedSession): ContextMessage[] => {
+  const wireMessages = (s: LoadedSession): ContextMessage[] =>
+    memo.wire.get(s.transcript, "wire", () => projectToLastCall(s));
+
+  const projectToLastCall = (s: LoadedSession): ContextMessage[] => {
     const messages = contextMessagesOf(s);
     const replay = pruneFor(s, {}, undefined);
     const last = replay.calls[replay.calls.length - 1];
@@ -400,6 +405,7 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
           cost: new Memo(),
           messages: memo.messages,
           map: new Memo(),
+          wire: new Memo(),
         };
       }
     },
