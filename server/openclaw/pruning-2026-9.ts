@@ -6,6 +6,7 @@
 // and snapshot parsing/restore. Pure — hashing is injected so the module runs in the browser too.
 
 import { arr, isObject, type JsonObject, type JsonValue, num, str } from "../../shared/json.ts";
+import { blockText } from "../model/lazy-text.ts";
 import { weightedChars } from "./estimate.ts";
 import {
   assistantCutoff,
@@ -112,7 +113,8 @@ export function sourceTexts(content: JsonValue | undefined): string[] {
   const texts: string[] = [];
   if (Array.isArray(content)) {
     for (const b of content) {
-      if (isObject(b) && b.type === "text") texts.push(typeof b.text === "string" ? b.text : "");
+      // a text not kept in memory is read back: the hash is of the real text (model/lazy-text.ts)
+      if (isObject(b) && b.type === "text") texts.push(blockText(b));
     }
   }
   return texts;

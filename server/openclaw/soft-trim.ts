@@ -5,6 +5,7 @@
 // marker `[image removed during context pruning]`; 2026.9.x slices UTF-16-safely. Pure.
 
 import { isObject, type JsonValue } from "../../shared/json.ts";
+import { blockText } from "../model/lazy-text.ts";
 
 export const IMAGE_REMOVED_MARKER = "[image removed during context pruning]";
 
@@ -20,15 +21,24 @@ export interface JoinedToolText {
   hasImage: boolean;
 }
 
-/** The joined text of a tool result's content (pruning.md §1.7: parts joined with `\n`). */
-export function joinToolResultText(content: JsonValue | undefined, imageMarkers: boolean): JoinedToolText {
+/**
+ * The joined text of a tool result's content (pruning.md §1.7: parts joined with `\n`). Texts not kept in
+ * memory are same-length ASCII placeholders (model/lazy-text.ts) — exact for every size and estimate; pass
+ * `resolve` where the text itself is shown.
+ */
+export function joinToolResultText(
+  content: JsonValue | undefined,
+  imageMarkers: boolean,
+  resolve = false,
+): JoinedToolText {
   if (typeof content === "string") return { text: content, hasImage: false };
   const parts: string[] = [];
   let hasImage = false;
   if (Array.isArray(content)) {
     for (const block of content) {
       if (!isObject(block)) continue;
-      if (block.type === "text") parts.push(typeof block.text === "string" ? block.text : "");
+      if (block.type === "text")
+        parts.push(resolve ? blockText(block) : typeof block.text === "string" ? block.text : "");
       else if (block.type === "image") {
         hasImage = true;
         if (imageMarkers) parts.push(IMAGE_REMOVED_MARKER);

@@ -5,6 +5,7 @@
 
 import { arr, isObject, type JsonObject, type JsonValue, num, obj, str } from "../../shared/json.ts";
 import type { CacheState, ContextMapDTO, MapGroupInfo, MapNode } from "../../shared/map.ts";
+import { blockText, blockTextHead, type LazyText, lazyTextKey, lazyTextOf } from "../model/lazy-text.ts";
 import type { ContextMessage, LoadedSession } from "../model/session.ts";
 import {
   BRANCH_SUMMARY_PREFIX,
@@ -25,6 +26,7 @@ import {
   rgbString,
   summaryText,
 } from "../openclaw/context-map.ts";
+import type { TokenTextItem } from "../tokens/tokenizer.ts";
 
 export interface LastCallUsage {
   input: number;
@@ -82,8 +84,13 @@ interface LeafSpec {
   group: string;
   chars: number;
   source: string;
-  /** Text to tokenise for the tiktoken mode (absent: the caller must supply a count by id, or none). */
+  /**
+   * Text to tokenise for the tiktoken mode (absent: the caller must supply a count by id, or none). For a
+   * tool result whose text was not kept in memory (model/lazy-text.ts) this is a same-length placeholder and
+   * `lazy` reads the real text back (only the tokenizer needs it, in the background).
+   */
   text?: string;
+  lazy?: { key: string; load: () => string };
   /** Chars of parts that are not text (images, opaque blocks): counted as chars/4 in the tiktoken mode. */
   nonTextChars: number;
   /** Conversation leaves: position of the message in the context list (for the last-call boundary). */
@@ -117,22 +124,50 @@ function preview(text: string, max = 60): string {
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
+interface ContentParts {
+  text: string;
+  nonText: number;
+  images: number;
+  /** The first chars of the real text (names); differs from `text` when a block's text was not kept. */
+  head: string;
+  /** Reads the real text back when some block's text was not kept in memory (model/lazy-text.ts). */
+  lazy?: { key: string; load: () => string };
+}
+
 /** Text + non-text chars of user / custom / toolResult content (string, or text / image / other blocks). */
-function contentParts(content: JsonValue | undefined): { text: string; nonText: number; images: number } {
-  if (typeof content === "string") return { text: content, nonText: 0, images: 0 };
-  if (!Array.isArray(content)) return { text: "", nonText: 0, images: 0 };
-  const texts: string[] = [];
+function contentParts(content: JsonValue | undefined): ContentParts {
+  if (typeof content === "string")
+    return { text: content, nonText: 0, images: 0, head: content.slice(0, 512) };
+  if (!Array.isArray(content)) return { text: "", nonText: 0, images: 0, head: "" };
+  const blocks: JsonObject[] = [];
+  const lazies: LazyText[] = [];
   let nonText = 0;
   let images = 0;
   for (const b of content) {
     const text = isObject(b) ? str(b, "text") : undefined;
-    if (isObject(b) && str(b, "type") === "text" && text !== undefined) texts.push(text);
-    else if (isObject(b) && str(b, "type") === "image") {
+    if (isObject(b) && str(b, "type") === "text" && text !== undefined) {
+      blocks.push(b);
+      const lazy = lazyTextOf(b);
+      if (lazy) lazies.push(lazy);
+    } else if (isObject(b) && str(b, "type") === "image") {
       nonText += IMAGE_CHARS;
       images++;
     } else nonText += jsonLength(b);
   }
-  return { text: texts.join(""), nonText, images };
+  const text = blocks.map((b) => str(b, "text") ?? "").join("");
+  if (lazies.length === 0) return { text, nonText, images, head: text.slice(0, 512) };
+  let head = "";
+  for (const b of blocks) {
+    if (head.length >= 512) break;
+    head += blockTextHead(b, 512 - head.length);
+  }
+  return {
+    text,
+    nonText,
+    images,
+    head,
+    lazy: { key: lazies.map(lazyTextKey).join("|"), load: () => blocks.map(blockText).join("") },
+  };
 }
 
 function partsSource(base: string, parts: { nonText: number; images: number }): string {
@@ -247,18 +282,22 @@ function conversationLeaves(
         const callId = str(m, "toolCallId") ?? entryId;
         // The wire form at the last call when the caller knows it (pruning projection: soft-trim / hard-clear).
         const sent = sentToolResultText?.get(callId);
-        const parts = sent !== undefined ? { text: sent, nonText: 0, images: 0 } : contentParts(m.content);
+        const parts: ContentParts =
+          sent !== undefined
+            ? { text: sent, nonText: 0, images: 0, head: sent.slice(0, 512) }
+            : contentParts(m.content);
         const how =
           sent !== undefined
             ? `text length of the ${tool} result ${callId} as sent at the last call (after pruning), ${where}`
             : `text length of the ${tool} result ${callId} in the context list, ${where}`;
         push({
           id: ids.take(`conversation/tool-results/${idSegment(tool)}/${idSegment(callId)}`),
-          name: `${tool} ${preview(parts.text, 40)}`,
+          name: `${tool} ${preview(parts.head, 40)}`,
           group: "conversation",
           chars: parts.text.length + parts.nonText,
           source: partsSource(how, parts),
           text: parts.text,
+          ...(parts.lazy ? { lazy: parts.lazy } : {}),
           nonTextChars: parts.nonText,
           messagePos: pos,
         });
@@ -422,12 +461,14 @@ export function contextMapTokenTexts(
   session: LoadedSession,
   contextMessages: readonly ContextMessage[],
   sentToolResultText?: ReadonlyMap<string, string>,
-): { id: string; text: string }[] {
+): TokenTextItem[] {
   // Conversation ids live under `conversation/`, so they never collide with report ids: a fresh allocator gives
   // the same ids (and the same `~n` suffixes for repeated tool-call ids) as buildContextMap.
   return conversationLeaves(session, contextMessages, new IdAllocator(), sentToolResultText)
     .filter((l) => l.text !== undefined && l.text !== "")
-    .map((l) => ({ id: l.id, text: l.text ?? "" }));
+    .map((l) =>
+      l.lazy ? { id: l.id, key: l.lazy.key, load: l.lazy.load } : { id: l.id, text: l.text ?? "" },
+    );
 }
 
 /** Usage of the last call: the newest assistant in the context list with a `usage` object (provider field names). */

@@ -924,8 +924,8 @@ export function toolResultWireText(
   settings: PruneSettingsDTO,
   algorithm: PruneAlgorithm,
 ): string {
-  const joined = joinToolResultText(message.content, algorithm !== "2026.3");
   if (state === "hard-clear") return settings.hardClear.placeholder;
+  const joined = joinToolResultText(message.content, algorithm !== "2026.3", true);
   if (state === "soft-trim") {
     return (
       softTrimText(joined, settings.softTrim, {
@@ -954,7 +954,7 @@ export function previewToolResultAtCall(input: {
     if (isObject(m) && m.role === "toolResult" && m.toolCallId === input.toolCallId) message = m;
   }
   if (!message) return null;
-  const before = joinToolResultText(message.content, input.replay.algorithm !== "2026.3").text;
+  const before = joinToolResultText(message.content, input.replay.algorithm !== "2026.3", true).text;
   const after = toolResultWireText(message, state, input.replay.settings, input.replay.algorithm);
   const note =
     state === "full"

@@ -97,9 +97,19 @@ export interface TokenCounterOptions {
   mode?: "worker" | "inline";
 }
 
+/**
+ * A text to count: in memory, or (a tool result whose text is not kept in memory, model/lazy-text.ts) read back
+ * by `load` — in the background, never on the request path — and cached under its stable `key`.
+ */
+export type TokenTextItem = { id: string; text: string } | { id: string; key: string; load: () => string };
+
 interface Job {
   key: string;
-  plan: TextPlan;
+  /** Null until a lazy text is read back (just before it is counted). */
+  plan: TextPlan | null;
+  load?: () => string;
+  /** Chars of the text (batch sizing). */
+  chars: number;
 }
 
 interface WorkerReply {
@@ -169,13 +179,14 @@ export class TokenCounter {
   }
 
   /** Cached counts now; the rest is queued (never counted on the caller's stack). */
-  requestCounts(items: readonly { id: string; text: string }[]): CountRequestResult {
+  requestCounts(items: readonly TokenTextItem[]): CountRequestResult {
     const counts = new Map<string, number>();
     const estimatedChars = new Map<string, number>();
     let pending = 0;
     const fresh: Job[] = [];
+    let lazyFresh = false;
     for (const item of items) {
-      const key = textKey(item.text);
+      const key = "text" in item ? textKey(item.text) : `lazy:${item.key}`;
       const hit = this.cache.get(key);
       if (hit) {
         counts.set(item.id, hit.tokens);
@@ -184,7 +195,13 @@ export class TokenCounter {
       }
       pending++;
       if (this.error !== undefined || this.queue.has(key) || this.inFlightKeys.has(key)) continue;
-      const job = { key, plan: planText(item.text, this.maxRunChars) };
+      let job: Job;
+      if ("text" in item) {
+        job = { key, plan: planText(item.text, this.maxRunChars), chars: item.text.length };
+      } else {
+        job = { key, plan: null, load: item.load, chars: 0 };
+        lazyFresh = true;
+      }
       this.queue.set(key, job);
       fresh.push(job);
     }
@@ -194,7 +211,9 @@ export class TokenCounter {
         this.total = 0;
       }
       this.total += fresh.length;
-      this.kick();
+      // texts read back from disk are read when the batch is built: never on the caller's stack
+      if (lazyFresh) setImmediate(() => this.kick());
+      else this.kick();
     }
     return { counts, estimatedChars, pending, total: items.length };
   }
@@ -242,7 +261,7 @@ export class TokenCounter {
     const batch: Job[] = [];
     let chars = 0;
     for (const job of this.queue.values()) {
-      const size = job.plan.pieces.reduce((s, p) => s + p.length, 0);
+      const size = this.planOf(job).pieces.reduce((s, p) => s + p.length, 0);
       if (batch.length > 0 && chars + size > this.batchChars) break;
       batch.push(job);
       chars += size;
@@ -260,7 +279,7 @@ export class TokenCounter {
     try {
       const w = this.ensureWorker();
       w.ref();
-      w.postMessage(batch.map((j) => ({ key: j.key, pieces: j.plan.pieces })));
+      w.postMessage(batch.map((j) => ({ key: j.key, pieces: this.planOf(j).pieces })));
     } catch (e) {
       this.workerFailed(e);
     }
@@ -336,7 +355,7 @@ export class TokenCounter {
     this.finish(
       batch.map((job) => ({
         job,
-        tokens: countPlanned(encoder, { ...job.plan, estimatedTokens: 0 }).tokens,
+        tokens: countPlanned(encoder, { ...this.planOf(job), estimatedTokens: 0 }).tokens,
       })),
     );
   }
@@ -345,9 +364,10 @@ export class TokenCounter {
     let counted = 0;
     for (const { job, tokens } of results) {
       if (tokens === null) continue;
+      const plan = this.planOf(job);
       this.cache.set(job.key, {
-        tokens: tokens + job.plan.estimatedTokens,
-        estimatedChars: job.plan.estimatedChars,
+        tokens: tokens + plan.estimatedTokens,
+        estimatedChars: plan.estimatedChars,
       });
       counted++;
     }
@@ -359,6 +379,17 @@ export class TokenCounter {
     const event: BatchEvent = { counted, done: this.done, total: this.total };
     for (const l of this.listeners) l(event);
     this.kick();
+  }
+
+  /** The job's plan; a lazy text is read back (once) here. */
+  private planOf(job: Job): TextPlan {
+    if (!job.plan) {
+      const text = job.load?.() ?? "";
+      job.plan = planText(text, this.maxRunChars);
+      job.chars = text.length;
+      job.load = undefined;
+    }
+    return job.plan;
   }
 
   private settleIdle(): void {

@@ -79,6 +79,27 @@ for (const mode of ["worker", "inline"] as const) {
       for (const [i, t] of TEXTS.entries()) expect(second.counts.get(`t${i}`)).toBe(direct(t));
     });
 
+    it("reads a lazy text (not kept in memory) back only in the background, cached under its key", async () => {
+      let loads = 0;
+      const text = TEXTS[1] ?? "";
+      const item = {
+        id: "lazy",
+        key: "file#1:2@100+40",
+        load: () => {
+          loads++;
+          return text;
+        },
+      };
+      const first = counter.requestCounts([item]);
+      expect(first.pending).toBe(1);
+      expect(loads).toBe(0);
+      await counter.idle();
+      expect(loads).toBe(1);
+      const again = counter.requestCounts([{ ...item, id: "lazy2" }]);
+      expect(again.counts.get("lazy2")).toBe(direct(text));
+      expect(loads).toBe(1);
+    });
+
     it("deduplicates equal texts under different ids", async () => {
       const text = "the same text under two ids";
       const r = counter.requestCounts([

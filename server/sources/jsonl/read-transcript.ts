@@ -11,14 +11,24 @@
 // - Unknown entry types are kept as opaque entries (transcript.md §1 "Keep unknown types and fields").
 //
 // Speed and memory (issue 9): the bytes are decoded in 4 MB steps that end on a newline (never one string
-// of the whole file), each line is JSON.parsed once, and base64 image payloads are not kept
-// (elide-image-data.ts: same length, shared placeholder).
+// of the whole file), each line is JSON.parsed once, and long values nothing keeps are cut out of the bytes
+// before decoding (cut-long-strings.ts): base64 image payloads and long ASCII tool-result texts, which get a
+// same-length placeholder and are read back through a ByteReader when shown (model/lazy-text.ts).
 
 import { readFileSync } from "node:fs";
 import { isObject, type JsonObject, num, str, tryParseJson } from "../../../shared/json.ts";
+import type { ByteReader } from "../../model/lazy-text.ts";
 import type { ParseIssue, Transcript, TranscriptEntry } from "../../model/session.ts";
 import { computeActiveBranch } from "../../model/tree.ts";
-import { cutImagePayloads, elideImageData, restoreImagePayloads } from "../elide-image-data.ts";
+import {
+  CUT_MIN_VALUE_BYTES,
+  decodeBytes,
+  findCuts,
+  type LineCut,
+  restoreCuts,
+  skeletonOf,
+} from "../cut-long-strings.ts";
+import { elideImageData } from "../elide-image-data.ts";
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;
@@ -37,6 +47,8 @@ interface RawLine {
   line: number;
   /** False for a last line with no trailing newline. */
   terminated: boolean;
+  /** Set when long values were cut out of `text` (cut-long-strings.ts): the stored line and where it is. */
+  cut?: { bytes: Buffer; cuts: LineCut[]; offset: number };
 }
 
 /** Split text on `\n` (stripping a `\r` before it and a leading BOM), 1-based line numbers. */
@@ -60,7 +72,7 @@ function splitText(text: string): RawLine[] {
  * 100 MB string next to its parsed objects (issue 9: "do not hold what you do not show"). V8's JSON.parse
  * keeps string values as slices of the line they came from, so a step's text lives as long as any value
  * parsed from it: lines of BIG_LINE_CHARS or more are therefore decoded on their own (a big line then only
- * pins its own text, and elide-image-data can free an image line's base64 — see parseLine).
+ * pins its own text).
  */
 const STEP_BYTES = 4 * 1024 * 1024;
 
@@ -75,9 +87,15 @@ const BIG_LINE_BYTES = 64 * 1024;
 const WHOLE_DECODE_MAX_BYTES = 256 * 1024 * 1024;
 
 /** Lines of bytes [start, end) (`end` just after a `\n`, or the end of the data), first one numbered `firstLine`. */
-function* decodeStep(buf: Buffer, start: number, end: number, firstLine: number): Generator<RawLine> {
-  let text = buf.toString("utf8", start, end);
-  if (start === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+function* decodeStep(
+  buf: Buffer,
+  start: number,
+  end: number,
+  firstLine: number,
+  fileStart: boolean,
+): Generator<RawLine> {
+  let text = decodeBytes(buf, start, end);
+  if (fileStart && start === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const parts = text.split("\n");
   const last = parts.length - 1;
   for (let i = 0; i < parts.length; i++) {
@@ -88,15 +106,47 @@ function* decodeStep(buf: Buffer, start: number, end: number, firstLine: number)
   }
 }
 
+/**
+ * The line [start, end) (`end` after its `\n` or at the data end) with its long values cut out, or null when
+ * nothing is cut (cut-long-strings.ts). `baseOffset` = where `buf` starts for the ByteReader.
+ */
+function cutLine(
+  buf: Buffer,
+  start: number,
+  end: number,
+  lineNo: number,
+  baseOffset: number,
+): RawLine | null {
+  if (end - start < CUT_MIN_VALUE_BYTES) return null;
+  const terminated = buf[end - 1] === NEWLINE;
+  let stop = terminated ? end - 1 : end;
+  if (stop > start && buf[stop - 1] === CR) stop--;
+  // a BOM at the file start is stripped the way decodeStep strips it
+  const from =
+    start === 0 && baseOffset === 0 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : start;
+  const bytes = buf.subarray(from, stop);
+  const cuts = findCuts(bytes);
+  if (cuts.length === 0) return null;
+  return {
+    text: skeletonOf(bytes, cuts),
+    line: lineNo,
+    terminated,
+    cut: { bytes, cuts, offset: baseOffset + from },
+  };
+}
+
 /** Split UTF-8 bytes into lines, lazily. */
 function* splitLines(
   bytes: Uint8Array,
   wholeDecodeMax: number,
   stepBytes: number,
   bigLineBytes: number,
+  baseOffset: number,
 ): Generator<RawLine> {
   // A Buffer view (no copy) gives native memchr indexOf and fast UTF-8 decoding.
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // only the first bytes of the file may carry a BOM
+  const fileStart = baseOffset === 0;
   if (buf.length <= wholeDecodeMax) {
     let pos = 0;
     let groupStart = 0;
@@ -105,30 +155,33 @@ function* splitLines(
     while (pos < buf.length) {
       const nl = buf.indexOf(NEWLINE, pos);
       const end = nl === -1 ? buf.length : nl + 1;
-      if (end - pos >= bigLineBytes) {
-        if (pos > groupStart) yield* decodeStep(buf, groupStart, pos, groupLine);
-        yield* decodeStep(buf, pos, end, lineNo);
+      const cut = cutLine(buf, pos, end, lineNo, baseOffset);
+      if (cut || end - pos >= bigLineBytes) {
+        if (pos > groupStart) yield* decodeStep(buf, groupStart, pos, groupLine, fileStart);
+        if (cut) yield cut;
+        else yield* decodeStep(buf, pos, end, lineNo, fileStart);
         groupStart = end;
         groupLine = lineNo + 1;
       } else if (end - groupStart >= stepBytes) {
-        yield* decodeStep(buf, groupStart, end, groupLine);
+        yield* decodeStep(buf, groupStart, end, groupLine, fileStart);
         groupStart = end;
         groupLine = lineNo + 1;
       }
       pos = end;
       lineNo++;
     }
-    if (buf.length > groupStart) yield* decodeStep(buf, groupStart, buf.length, groupLine);
+    if (buf.length > groupStart) yield* decodeStep(buf, groupStart, buf.length, groupLine, fileStart);
     return;
   }
-  let start = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  let start = fileStart && buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
   let lineNo = 1;
   while (start < buf.length) {
     let end = buf.indexOf(NEWLINE, start);
     const terminated = end !== -1;
     if (!terminated) end = buf.length;
+    const cut = cutLine(buf, start, terminated ? end + 1 : end, lineNo, baseOffset);
     const stop = end > start && buf[end - 1] === CR ? end - 1 : end;
-    yield { text: buf.toString("utf8", start, stop), line: lineNo, terminated };
+    yield cut ?? { text: decodeBytes(buf, start, stop), line: lineNo, terminated };
     start = end + 1;
     lineNo++;
   }
@@ -147,43 +200,75 @@ function toEntry(raw: JsonObject, index: number, line: number): TranscriptEntry 
   };
 }
 
+/** A ByteReader over bytes in memory (parses of a buffer that is not a file read from its start). */
+export function memoryByteReader(bytes: Uint8Array): ByteReader {
+  memoryReaders++;
+  return {
+    id: `memory:${memoryReaders}`,
+    read: (offset, length) =>
+      offset >= 0 && offset + length <= bytes.length ? bytes.subarray(offset, offset + length) : null,
+  };
+}
+let memoryReaders = 0;
+
 /**
- * Parse JSONL bytes. Pure. `opts.wholeDecodeMaxBytes` (default 256 MiB), `opts.stepBytes` (default 4 MiB) and
- * `opts.bigLineBytes` (default 64 KiB) only exist so tests can force the line-by-line path and many step boundaries.
+ * Parse JSONL bytes. Pure. Cut tool-result texts are read back through `opts.reader` (default: these bytes),
+ * `opts.baseOffset` = where `buf` starts for that reader. `opts.wholeDecodeMaxBytes` (default 256 MiB),
+ * `opts.stepBytes` (default 4 MiB) and `opts.bigLineBytes` (default 64 KiB) only exist so tests can force the
+ * line-by-line path and many step boundaries.
  */
 export function parseTranscriptBytes(
   buf: Uint8Array,
   source: string,
-  opts: { wholeDecodeMaxBytes?: number; stepBytes?: number; bigLineBytes?: number } = {},
+  opts: {
+    wholeDecodeMaxBytes?: number;
+    stepBytes?: number;
+    bigLineBytes?: number;
+    reader?: ByteReader;
+    baseOffset?: number;
+  } = {},
 ): Transcript {
+  const baseOffset = opts.reader ? (opts.baseOffset ?? 0) : 0;
   const lines = splitLines(
     buf,
     opts.wholeDecodeMaxBytes ?? WHOLE_DECODE_MAX_BYTES,
     Math.max(1, opts.stepBytes ?? STEP_BYTES),
     Math.max(1, opts.bigLineBytes ?? BIG_LINE_BYTES),
+    baseOffset,
   );
-  return parseLines(lines, source);
+  return parseLines(lines, source, opts.reader ?? memoryByteReader(buf));
 }
 
 /**
- * JSON.parse one line. A long line with image blocks is parsed with its base64 payloads cut out (so the
- * payload text is not pinned by the parsed values); when that does not round-trip, the line as stored.
+ * JSON.parse one line. A line with cut values is parsed as its skeleton and gets placeholders back; when
+ * that does not round-trip (a marker outside a place a placeholder is safe), the line as stored.
  */
-function parseLine(text: string): ReturnType<typeof tryParseJson> {
-  const cut = cutImagePayloads(text);
+function parseLine(
+  raw: RawLine,
+  reader: ByteReader,
+): { parsed: ReturnType<typeof tryParseJson>; text: string } {
+  const cut = raw.cut;
   if (cut) {
-    const parsed = tryParseJson(cut.text);
-    if (parsed.ok && isObject(parsed.value) && restoreImagePayloads(parsed.value, cut.lengths)) return parsed;
+    const parsed = tryParseJson(raw.text);
+    if (
+      parsed.ok &&
+      isObject(parsed.value) &&
+      restoreCuts(parsed.value, cut.bytes, cut.cuts, reader, cut.offset)
+    ) {
+      return { parsed, text: raw.text };
+    }
+    const text = decodeBytes(cut.bytes, 0, cut.bytes.length);
+    return { parsed: tryParseJson(text), text };
   }
-  return tryParseJson(text);
+  return { parsed: tryParseJson(raw.text), text: raw.text };
 }
 
-function parseLines(lines: Iterable<RawLine>, source: string): Transcript {
+function parseLines(lines: Iterable<RawLine>, source: string, reader: ByteReader): Transcript {
   const issues: ParseIssue[] = [];
   const entries: TranscriptEntry[] = [];
   for (const raw of lines) {
     if (raw.text.trim() === "") continue;
-    const parsed = parseLine(raw.text);
+    const { parsed, text } = parseLine(raw, reader);
     if (!parsed.ok) {
       if (!raw.terminated) {
         issues.push({
@@ -198,7 +283,7 @@ function parseLines(lines: Iterable<RawLine>, source: string): Transcript {
           source,
           line: raw.line,
           code: "invalid-json",
-          message: `line is not valid JSON (${parsed.error}); skipped: ${preview(raw.text)}`,
+          message: `line is not valid JSON (${parsed.error}); skipped: ${preview(text)}`,
           severity: "error",
         });
       }
@@ -209,12 +294,12 @@ function parseLines(lines: Iterable<RawLine>, source: string): Transcript {
         source,
         line: raw.line,
         code: "not-an-object",
-        message: `line is JSON but not an object; skipped: ${preview(raw.text)}`,
+        message: `line is JSON but not an object; skipped: ${preview(text)}`,
         severity: "error",
       });
       continue;
     }
-    elideImageData(parsed.value, raw.text);
+    elideImageData(parsed.value, text);
     const entry = toEntry(parsed.value, entries.length, raw.line);
     if (entry.type === "") {
       issues.push({
@@ -232,7 +317,7 @@ function parseLines(lines: Iterable<RawLine>, source: string): Transcript {
 
 /** Parse JSONL text. Pure. */
 export function parseTranscriptText(text: string, source: string): Transcript {
-  return parseLines(splitText(text), source);
+  return parseLines(splitText(text), source, memoryByteReader(new Uint8Array(0)));
 }
 
 /**

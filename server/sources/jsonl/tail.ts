@@ -12,6 +12,7 @@
 // before the consumed offset differ (rewritten in place).
 
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import type { ByteReader } from "../../model/lazy-text.ts";
 import type { ParseIssue, Transcript, TranscriptEntry } from "../../model/session.ts";
 import { assembleTranscript, parseTranscriptBytes } from "./read-transcript.ts";
 
@@ -60,6 +61,9 @@ export interface ExtendInput {
   prev: Pick<JsonlTailState, "entries" | "lineIssues" | "lines"> | null;
   /** Appended bytes that end with `\n` (may be empty). */
   complete: Uint8Array;
+  /** Where `complete` starts for `reader` (cut tool-result texts are read back through it). */
+  completeOffset?: number;
+  reader?: ByteReader;
   /** Bytes after the last `\n` (may be empty). */
   pending: Uint8Array;
   /** Report an unparseable pending line as `truncated-line` (the file stopped growing). */
@@ -93,9 +97,10 @@ function parseChunk(
   source: string,
   firstIndex: number,
   lineOffset: number,
+  at?: { reader: ByteReader; offset: number },
 ): { entries: TranscriptEntry[]; issues: ParseIssue[] } {
   if (bytes.length === 0) return { entries: [], issues: [] };
-  const t = parseTranscriptBytes(bytes, source);
+  const t = parseTranscriptBytes(bytes, source, at ? { reader: at.reader, baseOffset: at.offset } : {});
   const entries = t.entries.map((e) => {
     e.index += firstIndex;
     if (e.line !== undefined) e.line += lineOffset;
@@ -112,19 +117,47 @@ function assemble(entries: TranscriptEntry[], lineIssues: ParseIssue[], source: 
   return assembleTranscript(entries, [...lineIssues], source);
 }
 
+type ParsedLines = Pick<JsonlTailState, "entries" | "lineIssues" | "lines">;
+
+/** Parsed complete lines + more complete lines (no tree: that is built once, over the final list). */
+function appendComplete(
+  prev: ParsedLines | null,
+  complete: Uint8Array,
+  source: string,
+  at: { reader: ByteReader; offset: number } | undefined,
+): ParsedLines {
+  const prevEntries = prev?.entries ?? [];
+  const prevLines = prev?.lines ?? 0;
+  const added = parseChunk(complete, source, prevEntries.length, prevLines, at);
+  return {
+    entries: prevEntries.concat(added.entries),
+    lineIssues: (prev?.lineIssues ?? []).concat(added.issues),
+    lines: prevLines + countNewlines(complete),
+  };
+}
+
 /** Extend parsed complete lines with appended bytes. Pure (the entry objects of `prev` are shared, not copied). */
 export function extendTranscript(input: ExtendInput): ExtendOutput {
   const prevEntries = input.prev?.entries ?? [];
-  const prevLines = input.prev?.lines ?? 0;
-  const added = parseChunk(input.complete, input.source, prevEntries.length, prevLines);
-  const entries = prevEntries.concat(added.entries);
-  const lineIssues = (input.prev?.lineIssues ?? []).concat(added.issues);
-  const lines = prevLines + countNewlines(input.complete);
+  const offset = input.completeOffset ?? 0;
+  const reader = input.reader;
+  const { entries, lineIssues, lines } = appendComplete(
+    input.prev,
+    input.complete,
+    input.source,
+    reader ? { reader, offset } : undefined,
+  );
   let withPending = entries;
   let issues = lineIssues;
   let pendingWaiting = false;
   if (input.pending.length > 0) {
-    const p = parseChunk(input.pending, input.source, entries.length, lines);
+    const p = parseChunk(
+      input.pending,
+      input.source,
+      entries.length,
+      lines,
+      reader ? { reader, offset: offset + input.complete.length } : undefined,
+    );
     const truncated = p.issues.some((i) => i.code === "truncated-line");
     if (truncated && !input.reportPending) {
       pendingWaiting = true;
@@ -143,6 +176,17 @@ export function extendTranscript(input: ExtendInput): ExtendOutput {
   };
 }
 
+/** Read `len` bytes at `position` into the start of `buf`; returns how many were read. */
+function readInto(fd: number, buf: Buffer, len: number, position: number): number {
+  let got = 0;
+  while (got < len) {
+    const n = readSync(fd, buf, got, len - got, position + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got;
+}
+
 function readRange(fd: number, start: number, end: number): Buffer {
   const len = Math.max(0, end - start);
   const buf = Buffer.allocUnsafe(len);
@@ -156,6 +200,40 @@ function readRange(fd: number, start: number, end: number): Buffer {
 }
 
 /**
+ * Reads bytes of this very file back (cut tool-result texts, model/lazy-text.ts): null once the path names
+ * another file or the file shrank below them. OpenClaw only appends, so bytes once read never change.
+ */
+export function fileByteReader(absPath: string, dev: number, ino: number): ByteReader {
+  return {
+    id: `${absPath}#${dev}:${ino}`,
+    read(offset, length) {
+      let fd: number;
+      try {
+        fd = openSync(absPath, "r");
+      } catch {
+        return null;
+      }
+      try {
+        const st = fstatSync(fd);
+        if (st.dev !== dev || st.ino !== ino || st.size < offset + length) return null;
+        const bytes = readRange(fd, offset, offset + length);
+        return bytes.length === length ? bytes : null;
+      } catch {
+        return null;
+      } finally {
+        closeSync(fd);
+      }
+    },
+  };
+}
+
+/**
+ * Bytes read and parsed per step: the file is never held whole (a 100 MB transcript used to be one 100 MB
+ * Buffer next to its parsed objects — the peak RSS of issue 9). A line longer than a step grows the step.
+ */
+export const READ_STEP_BYTES = 8 * 1024 * 1024;
+
+/**
  * Read a JSONL transcript, from `prev.consumed` when the file only grew (tail), else from the start (full).
  * Throws only on I/O errors (the caller turns them into a load error).
  */
@@ -163,7 +241,7 @@ export function loadJsonlIncremental(
   absPath: string,
   source: string,
   prev: JsonlTailState | null,
-  opts: { now?: number; graceMs?: number } = {},
+  opts: { now?: number; graceMs?: number; stepBytes?: number } = {},
 ): JsonlLoad {
   const now = opts.now ?? Date.now();
   const graceMs = opts.graceMs ?? HALF_LINE_GRACE_MS;
@@ -183,21 +261,50 @@ export function loadJsonlIncremental(
       const edge = readRange(fd, prev.consumed - prev.edge.length, prev.consumed);
       if (head.equals(prev.head) && edge.equals(prev.edge)) base = prev;
     }
-    const start = base ? base.consumed : 0;
     // Appended bytes; a BOM there would be stripped by the line parser, which only a file start may do.
-    let bytes = readRange(fd, start, size);
-    if (base && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-      base = null;
-      bytes = readRange(fd, 0, size);
+    if (base && size - base.consumed >= 3) {
+      const bom = readRange(fd, base.consumed, base.consumed + 3);
+      if (bom[0] === 0xef && bom[1] === 0xbb && bom[2] === 0xbf) base = null;
     }
     const from = base ? base.consumed : 0;
-    const lastNl = bytes.lastIndexOf(0x0a);
-    const complete = bytes.subarray(0, lastNl + 1);
-    const pending = bytes.subarray(lastNl + 1);
     // Only a file seen growing waits; a first read reports a half line at once (read-transcript.ts behaviour).
     const reportPending = prev === null || now - st.mtimeMs >= graceMs;
-    const out = extendTranscript({ prev: base, complete, pending, reportPending, source });
-    const consumed = from + complete.length;
+    const reader = fileByteReader(absPath, st.dev, st.ino);
+    const stepBytes = Math.max(1, opts.stepBytes ?? READ_STEP_BYTES);
+    let acc: ExtendInput["prev"] = base;
+    let pos = from;
+    let buf = Buffer.allocUnsafe(Math.min(stepBytes, Math.max(0, size - from)));
+    let out: ExtendOutput;
+    let pendingBytes: number;
+    for (;;) {
+      const want = Math.min(buf.length, size - pos);
+      const got = want > 0 ? readInto(fd, buf, want, pos) : 0;
+      const view = buf.subarray(0, got);
+      const lastNl = view.lastIndexOf(0x0a);
+      if (pos + got >= size || got < want) {
+        const complete = view.subarray(0, lastNl + 1);
+        const pending = view.subarray(lastNl + 1);
+        out = extendTranscript({
+          prev: acc,
+          complete,
+          completeOffset: pos,
+          pending,
+          reportPending,
+          source,
+          reader,
+        });
+        pos += complete.length;
+        pendingBytes = pending.length;
+        break;
+      }
+      if (lastNl === -1) {
+        buf = Buffer.allocUnsafe(buf.length * 2); // one line longer than the step: read it whole
+        continue;
+      }
+      acc = appendComplete(acc, view.subarray(0, lastNl + 1), source, { reader, offset: pos });
+      pos += lastNl + 1;
+    }
+    const consumed = pos;
     const head =
       base && base.head.length >= HEAD_BYTES ? base.head : readRange(fd, 0, Math.min(HEAD_BYTES, consumed));
     const edge = readRange(fd, Math.max(0, consumed - EDGE_BYTES), consumed);
@@ -215,8 +322,8 @@ export function loadJsonlIncremental(
       },
       transcript: out.transcript,
       loadedBy: base ? "tail" : "full",
-      appendedEntries: out.appendedEntries,
-      pendingBytes: pending.length,
+      appendedEntries: out.transcript.entries.length - (base?.entries.length ?? 0),
+      pendingBytes,
       pendingWaiting: out.pendingWaiting,
     };
   } finally {

@@ -1,0 +1,171 @@
+// Cuts the long string values nothing needs in memory out of a stored line BEFORE it is decoded and parsed
+// (issue 9: "do not parse what you do not need, and do not hold what you do not show"):
+//   - base64 `data` of image blocks (nothing in clawscope reads image bytes; elide-image-data.ts),
+//   - long pure-ASCII `text` of tool-result text blocks (read back on demand; model/lazy-text.ts).
+// Working on the bytes means those values are never UTF-8-decoded, never scanned by JSON.parse and never
+// allocated: a 100 MB transcript is mostly tool output, so this is most of the parse.
+//
+// How: every `"text":"` / `"data":"` key in the line whose opening quote is not escaped starts a JSON string
+// (in valid JSON an unescaped quote followed by `text":` can only be a key); its closing quote is the next
+// quote preceded by an even number of backslashes. A value is cut only when it is long, pure ASCII and has no
+// `\u` escape — then its UTF-16 length is its byte length minus one per two-byte escape, and every estimate
+// OpenClaw makes from it (ASCII = 1 per char) is exact with a same-length placeholder. The skeleton holds a
+// marker instead; restoreCuts swaps the markers for placeholders and reports false when a marker is not in a
+// place where a placeholder is safe (the caller then parses the whole line as stored).
+// Pure: the caller supplies the ByteReader the cut texts are read back from.
+
+import { isAscii } from "node:buffer";
+import { isObject, type JsonObject } from "../../shared/json.ts";
+import { attachLazyText, type ByteReader, HEAD_CHARS } from "../model/lazy-text.ts";
+import { placeholderOfLength } from "./elide-image-data.ts";
+
+/** Values shorter than this (bytes) are left in the line. */
+export const CUT_MIN_VALUE_BYTES = 1024;
+
+const TEXT_KEY = Buffer.from('"text":"');
+const DATA_KEY = Buffer.from('"data":"');
+const TOOL_RESULT_ROLE = Buffer.from('"role":"toolResult"');
+const IMAGE_TYPE = Buffer.from('"type":"image"');
+const BACKSLASH = 0x5c;
+const QUOTE = 0x22;
+const MARKER = /^@@clawscope-cut-(\d+)@@$/;
+
+export interface LineCut {
+  kind: "text" | "image";
+  /** Value bytes (inside the quotes), relative to the line start. */
+  start: number;
+  end: number;
+  /** UTF-16 length of the decoded value. */
+  chars: number;
+}
+
+/** Number of backslashes right before `at` (down to `floor`). */
+function backslashesBefore(line: Uint8Array, at: number, floor: number): number {
+  let n = 0;
+  for (let k = at - 1; k >= floor && line[k] === BACKSLASH; k--) n++;
+  return n;
+}
+
+/** Index of the quote closing the string whose body starts at `from`, or -1. */
+function closingQuote(line: Buffer, from: number): number {
+  let q = line.indexOf(QUOTE, from);
+  while (q !== -1 && backslashesBefore(line, q, from) % 2 === 1) q = line.indexOf(QUOTE, q + 1);
+  return q;
+}
+
+/** UTF-16 length of an ASCII JSON string body without `\u` escapes: one char per byte, one per `\x` pair. */
+function asciiBodyChars(body: Buffer): number {
+  let escapes = 0;
+  let b = body.indexOf(BACKSLASH);
+  while (b !== -1) {
+    escapes++;
+    b = body.indexOf(BACKSLASH, b + 2);
+  }
+  return body.length - escapes;
+}
+
+/** The next unescaped occurrence of `key` at or after `from` (its opening quote is not inside a string). */
+function nextKey(line: Buffer, key: Buffer, from: number): number {
+  let k = line.indexOf(key, from);
+  while (k !== -1 && backslashesBefore(line, k, 0) % 2 === 1) k = line.indexOf(key, k + 1);
+  return k;
+}
+
+/**
+ * The cuttable values of one line (no trailing newline): long ASCII `text` values when the line is a tool
+ * result, long `data` values when it has image blocks. Empty when there is nothing to cut.
+ */
+export function findCuts(line: Buffer): LineCut[] {
+  if (line.length < CUT_MIN_VALUE_BYTES) return [];
+  const texts = line.indexOf(TOOL_RESULT_ROLE) !== -1;
+  const images = line.indexOf(IMAGE_TYPE) !== -1;
+  if (!texts && !images) return [];
+  const cuts: LineCut[] = [];
+  let nextText = texts ? nextKey(line, TEXT_KEY, 0) : -1;
+  let nextData = images ? nextKey(line, DATA_KEY, 0) : -1;
+  while (nextText !== -1 || nextData !== -1) {
+    const isText = nextData === -1 || (nextText !== -1 && nextText < nextData);
+    const start = (isText ? nextText : nextData) + TEXT_KEY.length; // both keys have the same length
+    const end = closingQuote(line, start);
+    if (end === -1) break;
+    if (end - start >= CUT_MIN_VALUE_BYTES) {
+      const body = line.subarray(start, end);
+      if (isAscii(body) && body.indexOf("\\u") === -1) {
+        cuts.push({ kind: isText ? "text" : "image", start, end, chars: asciiBodyChars(body) });
+      }
+    }
+    if (nextText !== -1 && nextText < end) nextText = nextKey(line, TEXT_KEY, end + 1);
+    if (nextData !== -1 && nextData < end) nextData = nextKey(line, DATA_KEY, end + 1);
+  }
+  return cuts;
+}
+
+/** Decode line bytes: ASCII as latin1 (a plain copy), anything else as UTF-8. */
+export function decodeBytes(buf: Buffer, start: number, end: number): string {
+  return isAscii(buf.subarray(start, end))
+    ? buf.toString("latin1", start, end)
+    : buf.toString("utf8", start, end);
+}
+
+/** The line as text with every cut value replaced by a marker string. */
+export function skeletonOf(line: Buffer, cuts: readonly LineCut[]): string {
+  let out = "";
+  let pos = 0;
+  cuts.forEach((c, i) => {
+    out += `${decodeBytes(line, pos, c.start)}@@clawscope-cut-${i}@@`;
+    pos = c.end;
+  });
+  return out + decodeBytes(line, pos, line.length);
+}
+
+/** The first HEAD_CHARS chars of a cut text body (ASCII, no `\u`), decoded from its first bytes only. */
+function headOf(body: Buffer): string {
+  let end = Math.min(body.length, HEAD_CHARS * 2);
+  // never end inside a `\x` escape
+  if (backslashesBefore(body, end, 0) % 2 === 1) end--;
+  const text: unknown = JSON.parse(`"${body.toString("latin1", 0, end)}"`);
+  return typeof text === "string" ? text.slice(0, HEAD_CHARS) : "";
+}
+
+/**
+ * Put placeholders where the markers are: text cuts only into `text` blocks of a tool-result message, image
+ * cuts only into `data` of image blocks. `lineOffset` = where the line starts for `reader`. False when some
+ * marker is anywhere else (the caller must parse the stored line instead).
+ */
+export function restoreCuts(
+  raw: JsonObject,
+  line: Buffer,
+  cuts: readonly LineCut[],
+  reader: ByteReader,
+  lineOffset: number,
+): boolean {
+  const used = new Set<number>();
+  const visit = (content: unknown, toolResult: boolean): void => {
+    if (!Array.isArray(content)) return;
+    for (const b of content) {
+      if (!isObject(b)) continue;
+      const key = b.type === "image" ? "data" : b.type === "text" && toolResult ? "text" : null;
+      const value = key ? b[key] : undefined;
+      const m = typeof value === "string" ? MARKER.exec(value) : null;
+      const i = m ? Number(m[1]) : -1;
+      const cut = cuts[i];
+      if (!key || !cut || cut.kind !== (key === "text" ? "text" : "image")) continue;
+      b[key] = placeholderOfLength(cut.chars);
+      if (cut.kind === "text") {
+        const body = line.subarray(cut.start, cut.end);
+        attachLazyText(b, {
+          reader,
+          offset: lineOffset + cut.start,
+          bytes: cut.end - cut.start,
+          chars: cut.chars,
+          head: headOf(body),
+        });
+      }
+      used.add(i);
+    }
+  };
+  const message = raw.message;
+  if (isObject(message)) visit(message.content, message.role === "toolResult");
+  visit(raw.content, false);
+  return used.size === cuts.length;
+}

@@ -1,0 +1,160 @@
+// Issue 9: long tool-result texts and image payloads are cut out of the stored bytes before parsing
+// (server/sources/cut-long-strings.ts) and read back on demand (server/model/lazy-text.ts). Every number must
+// stay exact (same-length placeholder of an ASCII text) and every read-back must give the stored text.
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { blockText, blockTextHead, lazyTextOf } from "../../server/model/lazy-text.ts";
+import { weightedChars2026_7 } from "../../server/openclaw/estimate.ts";
+import { joinToolResultText } from "../../server/openclaw/soft-trim.ts";
+import { CUT_MIN_VALUE_BYTES, findCuts } from "../../server/sources/cut-long-strings.ts";
+import { parseTranscriptBytes } from "../../server/sources/jsonl/read-transcript.ts";
+import { loadJsonlIncremental } from "../../server/sources/jsonl/tail.ts";
+import { isObject, type JsonObject, type JsonValue } from "../../shared/json.ts";
+
+const LONG = `line one "quoted" \\ back\tslash\n${"x".repeat(CUT_MIN_VALUE_BYTES)}\nend`;
+
+function toolResultLine(
+  id: string,
+  parent: string | null,
+  content: JsonValue,
+  extra: JsonObject = {},
+): string {
+  return JSON.stringify({
+    type: "message",
+    id,
+    parentId: parent,
+    timestamp: "2026-01-01T00:00:00.000Z",
+    message: { role: "toolResult", toolCallId: `call-${id}`, toolName: "exec", content, ...extra },
+  });
+}
+
+const HEADER = JSON.stringify({
+  type: "session",
+  version: 3,
+  id: "s",
+  timestamp: "2026-01-01T00:00:00.000Z",
+});
+
+function firstBlock(raw: JsonObject | undefined, i = 0): JsonObject {
+  const m = raw?.message;
+  const c = isObject(m) ? m.content : undefined;
+  const b = Array.isArray(c) ? c[i] : undefined;
+  if (!isObject(b)) throw new Error("no block");
+  return b;
+}
+
+describe("findCuts", () => {
+  it("cuts long ASCII tool-result texts (escapes counted as one char) and image data", () => {
+    const line = Buffer.from(
+      toolResultLine("a", null, [
+        { type: "text", text: LONG },
+        { type: "image", data: "QUJD".repeat(400), mimeType: "image/png" },
+      ]),
+    );
+    const cuts = findCuts(line);
+    expect(cuts.map((c) => [c.kind, c.chars])).toEqual([
+      ["text", LONG.length],
+      ["image", 1600],
+    ]);
+  });
+
+  it("leaves short, non-ASCII and \\u-escaped texts, texts of other roles and escaped keys alone", () => {
+    const nonAscii = `${"x".repeat(CUT_MIN_VALUE_BYTES)} 中文`;
+    const control = `${"x".repeat(CUT_MIN_VALUE_BYTES)}\u0001`; // JSON.stringify writes \u0001
+    for (const text of ["short", nonAscii, control]) {
+      expect(
+        findCuts(Buffer.from(toolResultLine("a", null, [{ type: "text", text }]))),
+        text.slice(-8),
+      ).toEqual([]);
+    }
+    const user = JSON.stringify({
+      type: "message",
+      message: { role: "user", content: [{ type: "text", text: LONG }] },
+    });
+    expect(findCuts(Buffer.from(user))).toEqual([]);
+    // `"text":"` inside a text (escaped) is not a key: only the outer value is cut, with its decoded length
+    const nested = JSON.stringify({ text: "y".repeat(CUT_MIN_VALUE_BYTES) });
+    const cuts = findCuts(Buffer.from(toolResultLine("a", null, [{ type: "text", text: nested }])));
+    expect(cuts.map((c) => c.chars)).toEqual([nested.length]);
+  });
+});
+
+describe("parse with cut texts", () => {
+  const lines = [
+    HEADER,
+    toolResultLine("a", null, [
+      { type: "text", text: LONG },
+      { type: "text", text: `second ${"z".repeat(2000)}` },
+    ]),
+    // a long `text` outside a content block: the marker would land in `details`, so the line is parsed whole
+    toolResultLine("b", "a", [{ type: "text", text: "ok" }], { details: { text: LONG } }),
+  ];
+  const bytes = Buffer.from(`${lines.join("\n")}\n`);
+  const t = parseTranscriptBytes(bytes, "t.jsonl");
+
+  it("keeps exact lengths and estimates, and reads the real text back", () => {
+    const a = t.entries.find((e) => e.id === "a")?.raw;
+    const b0 = firstBlock(a, 0);
+    const b1 = firstBlock(a, 1);
+    expect(lazyTextOf(b0)).toBeDefined();
+    expect(b0.text).not.toBe(LONG);
+    expect(typeof b0.text === "string" ? b0.text.length : -1).toBe(LONG.length);
+    expect(blockText(b0)).toBe(LONG);
+    expect(blockText(b1)).toBe(`second ${"z".repeat(2000)}`);
+    expect(blockTextHead(b0, 20)).toBe(LONG.slice(0, 20));
+    const content = isObject(a?.message) ? a.message.content : undefined;
+    const placeholder = joinToolResultText(content, true);
+    const real = joinToolResultText(content, true, true);
+    expect(real.text).toBe(`${LONG}\nsecond ${"z".repeat(2000)}`);
+    expect(placeholder.text.length).toBe(real.text.length);
+    expect(weightedChars2026_7(placeholder.text)).toBe(weightedChars2026_7(real.text));
+  });
+
+  it("falls back to the stored line when a cut value is not in a text block", () => {
+    const b = t.entries.find((e) => e.id === "b")?.raw;
+    const details = isObject(b?.message) ? b.message.details : undefined;
+    expect(isObject(details) ? details.text : undefined).toBe(LONG);
+    expect(t.issues).toEqual([]);
+  });
+});
+
+describe("JSONL file reads", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-cut-"));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("reads in steps (any step size gives the whole parse) and reads cut texts back from the file", () => {
+    const file = path.join(dir, "s.jsonl");
+    const body = [HEADER];
+    for (let i = 0; i < 30; i++) {
+      body.push(
+        toolResultLine(`e${i}`, i === 0 ? null : `e${i - 1}`, [{ type: "text", text: `${i} ${LONG}` }]),
+      );
+    }
+    fs.writeFileSync(file, `${body.join("\n")}\n`);
+    const whole = parseTranscriptBytes(fs.readFileSync(file), "s.jsonl");
+    for (const stepBytes of [64, 1000, 5000, 1 << 20]) {
+      const load = loadJsonlIncremental(file, "s.jsonl", null, { stepBytes });
+      expect(load.transcript, `step ${stepBytes}`).toEqual(whole);
+      const last = firstBlock(load.transcript.entries[30]?.raw);
+      expect(blockText(last)).toBe(`29 ${LONG}`);
+    }
+  });
+
+  it("a text whose file was replaced reads back as a same-length notice, never as other text", () => {
+    const file = path.join(dir, "r.jsonl");
+    fs.writeFileSync(file, `${HEADER}\n${toolResultLine("a", null, [{ type: "text", text: LONG }])}\n`);
+    const load = loadJsonlIncremental(file, "r.jsonl", null);
+    const block = firstBlock(load.transcript.entries[1]?.raw);
+    fs.rmSync(file);
+    fs.writeFileSync(
+      file,
+      `${HEADER}\n${toolResultLine("a", null, [{ type: "text", text: LONG.toUpperCase() }])}\n`,
+    );
+    const text = blockText(block);
+    expect(text.length).toBe(LONG.length);
+    expect(text).toContain("no longer readable");
+  });
+});
