@@ -37,9 +37,12 @@ function isRow(v: unknown): v is Row {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function int(r: Row | undefined, k: string): number | null {
-  const v = r?.[k];
+function num(v: unknown): number | null {
   return typeof v === "number" && Number.isFinite(v) ? v : typeof v === "bigint" ? Number(v) : null;
+}
+
+function int(r: Row | undefined, k: string): number | null {
+  return num(r?.[k]);
 }
 
 function rowBytes(r: EventRow): number {
@@ -73,21 +76,23 @@ export function readEventRowsSince(
   const where = mode === "incremental" ? "AND seq > ?" : "";
   const params: unknown[] = mode === "incremental" ? [sessionId, prev?.maxSeq] : [sessionId];
   const rows: EventRow[] = [];
+  // raw(): rows as arrays in column order — no per-row object with four named keys (100 MB sessions have
+  // ~30 k rows; issue 9).
   for (const raw of db
     .prepare(
       `SELECT seq, event_json, ${z}, ${n} FROM transcript_events WHERE session_id = ? ${where} ORDER BY seq`,
     )
+    .raw()
     .all(...params)) {
-    if (!isRow(raw)) continue;
-    const seq = int(raw, "seq");
+    if (!Array.isArray(raw)) continue;
+    const [seqValue, json, zstd, utf8Bytes]: unknown[] = raw;
+    const seq = num(seqValue);
     if (seq === null) continue;
-    const json = raw.event_json;
-    const zstd = raw.event_zstd;
     rows.push({
       seq,
       eventJson: typeof json === "string" ? json : null,
       eventZstd: zstd instanceof Uint8Array ? zstd : null,
-      utf8Bytes: int(raw, "event_utf8_bytes"),
+      utf8Bytes: num(utf8Bytes),
     });
   }
   return { mode, rows };

@@ -185,7 +185,11 @@ export function readWindows(
   return out;
 }
 
-/** Per session: row count, newest seq, stored bytes (event_json UTF-8 + event_zstd). */
+/**
+ * Per session: row count, newest seq, stored bytes (event_json UTF-8 + event_zstd). `withBytes: false`
+ * leaves `bytes` 0: count and max(seq) come from the primary-key index alone, while the byte sum reads
+ * every row's text — a second pass over the session for a caller that reads the rows anyway (issue 9).
+ */
 export function readEventStats(
   db: Database.Database,
   tables: TableColumns,
@@ -193,11 +197,13 @@ export function readEventStats(
   params: unknown[],
   source: string,
   issues: ParseIssue[],
+  withBytes = true,
 ): EventStats[] {
   const zstd = tables.get("transcript_events")?.has("event_zstd") ? "+ coalesce(length(event_zstd), 0)" : "";
+  const bytes = withBytes ? `sum(coalesce(length(CAST(event_json AS BLOB)), 0) ${zstd})` : "0";
   const rows = all(
     db,
-    `SELECT session_id, count(*) AS n, max(seq) AS max_seq, sum(coalesce(length(CAST(event_json AS BLOB)), 0) ${zstd}) AS bytes FROM transcript_events ${where} GROUP BY session_id`,
+    `SELECT session_id, count(*) AS n, max(seq) AS max_seq, ${bytes} AS bytes FROM transcript_events ${where} GROUP BY session_id`,
     params,
     source,
     issues,

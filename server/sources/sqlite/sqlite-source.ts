@@ -379,7 +379,16 @@ export function loadSqliteSession(
       const verdict = checkSchema(meta, tables);
       const r = emptyLoad(tables, meta, verdict, issues);
       if (!verdict.ok) return r;
-      const stats = Q.readEventStats(db, tables, "WHERE session_id = ?", [sessionId], eventsSource, issues);
+      // Without the byte sum: the rows read below give it (set after decoding, same transaction).
+      const stats = Q.readEventStats(
+        db,
+        tables,
+        "WHERE session_id = ?",
+        [sessionId],
+        eventsSource,
+        issues,
+        false,
+      );
       const ownWindow =
         Q.readWindows(db, tables, "WHERE session_id = ?", [sessionId], `${dbRel}#session_windows`, issues) ??
         [];
@@ -510,6 +519,9 @@ export function loadSqliteSession(
     const prev = prevEvents && prevEvents.dbPath === abs ? prevEvents : null;
     eventsState = extendEvents(prev, since, { dbPath: abs, sessionId }, eventsSource);
     const decoded = eventsState;
+    // The stored bytes of the summary: the rows just read (plus the earlier ones of an incremental read,
+    // which are trusted only while their byte total is unchanged) — what readEventStats's sum would say.
+    for (const s of read.rows?.stats ?? []) if (s.sessionId === sessionId) s.bytes = eventsState.bytes;
     entries = decoded.entries;
     storage = decoded.storage;
     const maxSeq = eventsState.maxSeq;
