@@ -12,7 +12,14 @@
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { isObject, type JsonObject, str } from "../../shared/json.ts";
-import type { LoadedSession, ParseIssue, SessionRef, SessionSummary, Transcript } from "../model/session.ts";
+import type {
+  LoadedSession,
+  ParseIssue,
+  SessionRef,
+  SessionSummary,
+  Transcript,
+  VersionInfo,
+} from "../model/session.ts";
 import { detectJsonlVersion } from "./detect-version.ts";
 import { type DiscoveredAgent, type DiscoveredState, discoverState, isSafeId } from "./discover.ts";
 import { countLineErrors } from "./jsonl/read-transcript.ts";
@@ -211,6 +218,7 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
   const cacheSize = Math.max(1, opts.cacheSize ?? 8);
   const cache = new Map<string, CachedTranscript>();
   const sqliteCache = new Map<string, CachedSqlite>();
+  const versionMemo = new WeakMap<Transcript, { entryKey: string; version: VersionInfo }>();
 
   const remember = <T>(map: Map<string, T>, key: string, value: T): void => {
     map.delete(key);
@@ -404,6 +412,20 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
     return loaded;
   };
 
+  /**
+   * detectJsonlVersion scans every entry for version signals (≈4 ms per load of a 100 MB transcript, most of
+   * a warm report, which loads the session once per report; issue 9). It is pure in (entry, transcript) and
+   * a Transcript is never changed once returned (an append or a new entry gives a new object), so the
+   * verdict is kept per Transcript object and entry JSON.
+   */
+  const jsonlVersion = (entry: JsonObject | null, entryKey: string, t: Transcript): VersionInfo => {
+    const hit = versionMemo.get(t);
+    if (hit?.entryKey === entryKey) return { ...hit.version };
+    const version = detectJsonlVersion(entry, t);
+    versionMemo.set(t, { entryKey, version: { ...version } });
+    return version;
+  };
+
   const loadJsonlRow = (row: JsonlSessionRow): LoadedSession | LoadError => {
     const rebasedPaths: { recorded: string; actual: string }[] = [];
     if (row.rebased) rebasedPaths.push(row.rebased);
@@ -431,7 +453,8 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
       return fail("path-outside-state-dir", `${row.summary.location} resolves outside the state dir`, 422);
     }
     const source = row.summary.location;
-    const parsed = parseCached(real, source, JSON.stringify(row.entry));
+    const entryKey = JSON.stringify(row.entry);
+    const parsed = parseCached(real, source, entryKey);
     if (isLoadError(parsed)) return parsed;
     // Rows listed without a scan get the data-derived fields from the parse (same rules as the list).
     const derived = row.scanned
@@ -446,7 +469,7 @@ export function openStateReader(stateDirInput: string, opts: StateReaderOptions 
       },
       entry: row.entry,
       transcript: parsed,
-      version: detectJsonlVersion(row.entry, parsed),
+      version: jsonlVersion(row.entry, entryKey, parsed),
       rebasedPaths,
       issues: [...row.issues, ...parsed.issues],
     };
