@@ -15,7 +15,7 @@ import type {
   OpenClawMapPicture,
   Rect,
 } from "../../shared/openclaw-map.ts";
-import { classWeight2026_9 } from "./estimate.ts";
+import { classWeight2026_9, isAsciiTextBlock } from "./estimate.ts";
 import { formatInt as formatGrouped, tokensFromChars } from "./format.ts";
 
 export type {
@@ -128,8 +128,12 @@ function blockListChars(blocks: readonly JsonValue[], toolResult: boolean): numb
   for (const b of blocks) {
     const type = isObject(b) ? b.type : undefined;
     const text = isObject(b) ? b.text : undefined;
-    if (type === "text" && typeof text === "string")
-      total += toolResult ? weightedChars(text, 2) : text.length;
+    if (isObject(b) && type === "text" && typeof text === "string")
+      total += !toolResult
+        ? text.length
+        : isAsciiTextBlock(b, text)
+          ? text.length * 2
+          : weightedChars(text, 2);
     else if (type === "image") total += 8000 * weight;
     else total += unknownChars(b) * weight;
   }

@@ -7,6 +7,7 @@
 // Pure: no I/O.
 
 import { isObject, type JsonObject, type JsonValue } from "../../shared/json.ts";
+import { lazyTextOf } from "../model/lazy-text.ts";
 
 /** Which OpenClaw generation's estimate to reproduce. */
 export type EstimateFlavor = "2026.3" | "2026.7" | "2026.9";
@@ -152,10 +153,43 @@ function jsonLength(value: JsonValue | undefined): number {
   }
 }
 
+const asciiBlocks = new WeakMap<object, boolean>();
+
+/**
+ * Whether a text block's `text` is pure ASCII — then every generation's weighting is its plain length.
+ * Remembered per block object (reports estimate the same stored blocks again after every append), and known
+ * without a scan for texts not kept in memory (model/lazy-text.ts: only ASCII texts are cut).
+ */
+export function isAsciiTextBlock(block: JsonObject, text: string): boolean {
+  let ascii = asciiBlocks.get(block);
+  if (ascii === undefined) {
+    ascii = lazyTextOf(block) !== undefined || !hasNonAscii(text);
+    asciiBlocks.set(block, ascii);
+  }
+  return ascii;
+}
+
+/** Whether every text of a message content (a string, or its `text` blocks) is pure ASCII. */
+export function contentTextIsAscii(content: JsonValue | undefined): boolean {
+  if (typeof content === "string") return !hasNonAscii(content);
+  if (!Array.isArray(content)) return true;
+  for (const b of content) {
+    if (!isObject(b) || b.type !== "text") continue;
+    const text = typeof b.text === "string" ? b.text : "";
+    if (!isAsciiTextBlock(b, text)) return false;
+  }
+  return true;
+}
+
+/** weightedChars of a text block's `text`, without scanning a block known to be ASCII. */
+function blockWeightedChars(block: JsonObject, text: string, flavor: EstimateFlavor): number {
+  return isAsciiTextBlock(block, text) ? text.length : weightedChars(text, flavor);
+}
+
 /** A user / toolResult `text` block: weighted text; 7.1+ counts a non-string `text` as its JSON. */
 function textBlockChars(block: JsonObject, flavor: EstimateFlavor): number {
   const text = block.text;
-  if (typeof text === "string") return weightedChars(text, flavor);
+  if (typeof text === "string") return blockWeightedChars(block, text, flavor);
   if (flavor === "2026.3") return 0;
   const json = JSON.stringify(text ?? null);
   return weightedChars(typeof json === "string" ? json : "", flavor);
@@ -187,7 +221,7 @@ function assistantChars(content: JsonValue | undefined, flavor: EstimateFlavor):
     switch (block.type) {
       case "text":
         // Non-string assistant text is ignored (pruning.md §2.3).
-        if (typeof block.text === "string") chars += weightedChars(block.text, flavor);
+        if (typeof block.text === "string") chars += blockWeightedChars(block, block.text, flavor);
         break;
       case "thinking":
         chars += weightedChars(strOrEmpty(block, "thinking"), flavor);

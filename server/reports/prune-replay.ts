@@ -26,9 +26,9 @@ import type { ContextMessage, LoadedSession, Transcript, TranscriptEntry } from 
 import { resolveContextWindow } from "../openclaw/context-window.ts";
 import { type Eligibility, resolveEligibility } from "../openclaw/eligibility.ts";
 import {
+  contentTextIsAscii,
   type EstimateFlavor,
   estimateMessageChars,
-  hasNonAscii,
   weightedChars,
 } from "../openclaw/estimate.ts";
 import type { PrunerResult, PrunerSettings, PrunerToolResult, PrunerView } from "../openclaw/pruner-view.ts";
@@ -123,7 +123,7 @@ function prepare(transcript: Transcript, flavor: EstimateFlavor): Prepared {
         toolCallId: str(message, "toolCallId") ?? "",
         toolName: str(message, "toolName") ?? "",
         joined,
-        ascii: !hasNonAscii(joined.text),
+        ascii: contentTextIsAscii(message.content),
         baseKey: projectionBaseKey(message),
         liveCapped:
           str(message, "toolName") === "read" && isObject(truncation) && truncation.truncated === true,
