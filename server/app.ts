@@ -61,6 +61,11 @@ export function createApp(deps: AppDeps) {
       if ("error" in r) return c.json(errorBody(r.error.code, r.error.message), toStatus(r.error.status));
       return c.json(r.value);
     })
+    .get("/sessions/:agent/:session/prune/call", (c) => {
+      const r = service.pruneCall(c.req.param("agent"), c.req.param("session"), c.req.queries());
+      if ("error" in r) return c.json(errorBody(r.error.code, r.error.message), toStatus(r.error.status));
+      return c.json(r.value);
+    })
     .get("/sessions/:agent/:session/prune/preview", (c) => {
       const r = service.prunePreview(c.req.param("agent"), c.req.param("session"), c.req.queries());
       if ("error" in r) return c.json(errorBody(r.error.code, r.error.message), toStatus(r.error.status));

@@ -8,7 +8,12 @@ import type { JsonObject } from "../shared/json.ts";
 import { isObject, num, obj, str } from "../shared/json.ts";
 import type { CacheClockDTO } from "../shared/live.ts";
 import type { ContextMapDTO } from "../shared/map.ts";
-import type { PruneOverrides, PruneReplayDTO, ToolResultPreviewDTO } from "../shared/prune.ts";
+import type {
+  PruneCallDetailDTO,
+  PruneOverrides,
+  PruneReplayDTO,
+  ToolResultPreviewDTO,
+} from "../shared/prune.ts";
 import type { RunReportDTO } from "../shared/run-report.ts";
 import type { ParseIssue, SessionRef, SessionSummary } from "../shared/session.ts";
 import type { TruncationFamily, TruncationReportDTO } from "../shared/truncation.ts";
@@ -19,7 +24,13 @@ import { buildContextMessages } from "./model/context-messages.ts";
 import type { ContextMessage, LoadedSession, Transcript } from "./model/session.ts";
 import { buildCostReport, buildCostTotals, configPricing } from "./reports/cost.ts";
 import { buildContextMap, buildOpenClawMap, contextMapTokenTexts } from "./reports/map-tree.ts";
-import { previewToolResultAtCall, replayPruning, toolResultWireText } from "./reports/prune-replay.ts";
+import {
+  previewToolResultAtCall,
+  pruneCallDetail,
+  pruneReplaySummary,
+  replayPruning,
+  toolResultWireText,
+} from "./reports/prune-replay.ts";
 import { buildRunReport, lastCallUsage } from "./reports/run-report.ts";
 import { buildTruncationReport } from "./reports/truncation.ts";
 import { readOpenClawConfig } from "./sources/openclaw-config.ts";
@@ -52,7 +63,10 @@ export interface SessionService {
     query: Record<string, string>,
     opts?: { allowWorkspaceOverride?: boolean },
   ): Result<TruncationReportDTO>;
+  /** `calls=summary` leaves every call's `toolResults` / `details` empty (see PruneReplayDTO.callsDetail). */
   prune(agentId: string, sessionId: string, query: Record<string, string[]>): Result<PruneReplayDTO>;
+  /** One call's tool-result states (`call` = index into the replay's calls; what-if query as for prune). */
+  pruneCall(agentId: string, sessionId: string, query: Record<string, string[]>): Result<PruneCallDetailDTO>;
   /** Before/after text of one tool result at one call (`call` = index into the replay's calls). */
   prunePreview(
     agentId: string,
@@ -360,7 +374,21 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
     },
     prune(agentId, sessionId, query) {
       const at = parseAt(query.at?.[query.at.length - 1]);
-      return withSession(agentId, sessionId, (s) => pruneFor(s, pruneOverridesFromQuery(query), at));
+      const summary = query.calls?.[query.calls.length - 1] === "summary";
+      return withSession(agentId, sessionId, (s) => {
+        const replay = pruneFor(s, pruneOverridesFromQuery(query), at);
+        return summary ? pruneReplaySummary(replay) : replay;
+      });
+    },
+    pruneCall(agentId, sessionId, query) {
+      const s = load(agentId, sessionId);
+      if ("error" in s) return s;
+      const callIndex = Number(query.call?.[0]);
+      if (!Number.isInteger(callIndex)) return fail("bad-request", "call (index) is required", 400);
+      const at = parseAt(query.at?.[query.at.length - 1]);
+      const detail = pruneCallDetail(pruneFor(s.value, pruneOverridesFromQuery(query), at), callIndex);
+      if (!detail) return fail("not-found", `no call ${callIndex} in the replay`, 404);
+      return { value: detail };
     },
     prunePreview(agentId, sessionId, query) {
       const s = load(agentId, sessionId);

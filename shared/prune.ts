@@ -175,6 +175,19 @@ export interface PruneReplayDTO {
   snapshotMismatchCalls: number;
   rounds: number;
   warnings: string[];
+  /**
+   * `"summary"` (`GET …/prune?calls=summary`, what the UI asks for): every call's `toolResults` and `details`
+   * are left empty — O(calls × tool results), tens of MB for a long session — and one call's are fetched with
+   * `GET …/prune/call?call=N` (PruneCallDetailDTO). Absent: complete (the CLI contract).
+   */
+  callsDetail?: "summary";
+}
+
+/** One replayed call's tool results (`GET …/prune/call?call=N`, same what-if query as …/prune). */
+export interface PruneCallDetailDTO {
+  index: number;
+  toolResults: Record<string, ToolResultWireState>;
+  details: PruneToolResultDTO[];
 }
 
 /** Before/after text of one tool result at one replayed call (`GET …/prune/preview`). */

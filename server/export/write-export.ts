@@ -30,7 +30,8 @@ export function gatherExportData(
   if ("error" in map) return map;
   const truncation = service.truncation(agentId, sessionId, {});
   if ("error" in truncation) return truncation;
-  const prune = service.prune(agentId, sessionId, {});
+  // The export shows calls, not per-call tool-result states (O(calls × results), tens of MB on long sessions).
+  const prune = service.prune(agentId, sessionId, { calls: ["summary"] });
   if ("error" in prune) return prune;
   const cost = service.cost(agentId, sessionId);
   if ("error" in cost) return cost;

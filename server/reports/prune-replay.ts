@@ -9,6 +9,7 @@
 import { isObject, type JsonObject, num, str } from "../../shared/json.ts";
 import type {
   PruneAlgorithm,
+  PruneCallDetailDTO,
   PruneCallDTO,
   PruneGate,
   PruneNextDTO,
@@ -910,6 +911,52 @@ function predictionText(
   const remaining = touch + settings.ttlMs - at;
   if (remaining > 0) return `TTL expires in ${formatDuration(remaining)}; a message after that: ${effect}.`;
   return `TTL expired ${formatDuration(remaining)} ago; the next message: ${effect}.`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Summary + one call (UI): per-call tool-result states are O(calls × tool results) — tens of MB of JSON for a
+// long session — so the UI gets the calls without them and asks for the selected call's.
+
+/** A call without its per-tool-result states (its lazy `toolResults` / `details` are never built). */
+function callSummary(c: PruneCallDTO): PruneCallDTO {
+  return {
+    entryId: c.entryId,
+    responseId: c.responseId,
+    timestamp: c.timestamp,
+    lastCacheTouchAt: c.lastCacheTouchAt,
+    idleMs: c.idleMs,
+    ttlExpired: c.ttlExpired,
+    round: c.round,
+    messageChars: c.messageChars,
+    toolResults: {},
+    entryIndex: c.entryIndex,
+    gate: c.gate,
+    gateText: c.gateText,
+    messageCount: c.messageCount,
+    totalCharsBefore: c.totalCharsBefore,
+    totalCharsAfter: c.totalCharsAfter,
+    charWindow: c.charWindow,
+    ratioBefore: c.ratioBefore,
+    ratioAfter: c.ratioAfter,
+    charsRemoved: c.charsRemoved,
+    softTrimmedNow: c.softTrimmedNow,
+    hardClearedNow: c.hardClearedNow,
+    details: [],
+    snapshotCheck: c.snapshotCheck,
+    flags: c.flags,
+  };
+}
+
+/** The replay with every call's `toolResults` / `details` left empty (`callsDetail: "summary"`). */
+export function pruneReplaySummary(replay: PruneReplayDTO): PruneReplayDTO {
+  return { ...replay, calls: replay.calls.map(callSummary), callsDetail: "summary" };
+}
+
+/** One call's tool-result states, or null for an index outside the replay. */
+export function pruneCallDetail(replay: PruneReplayDTO, index: number): PruneCallDetailDTO | null {
+  const call = replay.calls[index];
+  if (!call) return null;
+  return { index, toolResults: call.toolResults, details: call.details };
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -109,6 +109,11 @@ describe("pruning replay (e2e)", () => {
 
   it("clicking a round mark opens that call: tool results with wire states, stored vs sent size", async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // The page asks for the replay without per-call states and fetches the selected call's on their own.
+    const apiCalls: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().includes("/prune")) apiCalls.push(new URL(r.url()).pathname + new URL(r.url()).search);
+    });
     await open(page);
     const first = roundsOf(recorded)[0];
     if (!first) throw new Error("no pruning round in the demo session");
@@ -122,6 +127,11 @@ describe("pruning replay (e2e)", () => {
     await page.locator(`[data-testid="prune-call-mark"][data-call="${first.call}"]`).click();
     await expect.poll(() => param(page, "call"), POLL).toBe(String(first.call));
     await expect.poll(() => page.getByTestId("prune-call-details").count(), POLL).toBe(1);
+    expect(apiCalls.some((u) => /\/prune\?.*calls=summary/.test(u))).toBe(true);
+    expect(apiCalls.some((u) => !u.includes("/prune/") && !u.includes("calls=summary"))).toBe(false);
+    await expect
+      .poll(() => apiCalls.some((u) => u.includes(`/prune/call?call=${first.call}`)), POLL)
+      .toBe(true);
     const details = page.getByTestId("prune-call-details");
     expect(text(await details.locator("h3").first().textContent())).toContain(`Call #${first.call + 1}`);
     const detailsText = text(await details.textContent());

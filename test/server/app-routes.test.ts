@@ -177,3 +177,28 @@ describe("pruning preview route", () => {
     expect(bad.status).toBe(400);
   });
 });
+
+describe("pruning summary + one call", () => {
+  const base = "/api/sessions/main/bc255ab3-b341-464a-a811-4d1115e16ed8";
+  it("GET …/prune?calls=summary leaves per-call states out; GET …/prune/call?call=N gives exactly those of the full replay", async () => {
+    const full = await (await app.request(`${base}/prune?ttl=1m`, { headers: H })).json();
+    const summary = await (await app.request(`${base}/prune?ttl=1m&calls=summary`, { headers: H })).json();
+    expect(full.callsDetail).toBeUndefined();
+    expect(summary.callsDetail).toBe("summary");
+    expect(summary.calls).toHaveLength(full.calls.length);
+    const strip = (c: Record<string, unknown>) => ({ ...c, toolResults: {}, details: [] });
+    expect(summary.calls).toEqual(full.calls.map(strip));
+    const withResults = full.calls.findIndex((c: { details: unknown[] }) => c.details.length > 0);
+    expect(withResults).toBeGreaterThanOrEqual(0);
+    const one = await (
+      await app.request(`${base}/prune/call?ttl=1m&call=${withResults}`, { headers: H })
+    ).json();
+    expect(one).toEqual({
+      index: withResults,
+      toolResults: full.calls[withResults].toolResults,
+      details: full.calls[withResults].details,
+    });
+    expect((await app.request(`${base}/prune/call?call=99999`, { headers: H })).status).toBe(404);
+    expect((await app.request(`${base}/prune/call`, { headers: H })).status).toBe(400);
+  });
+});

@@ -4,13 +4,14 @@ import { queryOptions } from "@tanstack/react-query";
 import type { CostAllDTO, CostReportDTO } from "../../shared/cost.ts";
 import type { CacheClockDTO } from "../../shared/live.ts";
 import type { ContextMapDTO } from "../../shared/map.ts";
-import type { PruneReplayDTO, ToolResultPreviewDTO } from "../../shared/prune.ts";
+import type { PruneCallDetailDTO, PruneReplayDTO, ToolResultPreviewDTO } from "../../shared/prune.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
 import { getJson, queryString } from "./client.ts";
 import {
   allCostRoute,
   clockRoute,
+  pruneCallRoute,
   prunePreviewRoute,
   sessionRoute as sessionApiPath,
   sessionsRoute,
@@ -92,12 +93,28 @@ export const PRUNE_PARAM_KEYS = [
 ] as const;
 export type PruneParamKey = (typeof PRUNE_PARAM_KEYS)[number];
 
+/**
+ * The replay without per-call tool-result states (`calls=summary`: they are O(calls × tool results), tens of
+ * MB on a long session); the selected call's come from pruneCallQuery.
+ */
 export const pruneQuery = (agentId: string, sessionId: string, p: PruneParams) =>
   queryOptions({
     queryKey: [...keys.session(agentId, sessionId), "prune", p] as const,
     queryFn: ({ signal }) =>
       getJson<PruneReplayDTO>(
-        `${sessionApiPath(agentId, sessionId, "prune")}${queryString({ ...p })}`,
+        `${sessionApiPath(agentId, sessionId, "prune")}${queryString({ ...p, calls: "summary" })}`,
+        signal,
+      ),
+    placeholderData: (prev) => prev,
+  });
+
+/** One replayed call's tool-result states (same what-if parameters as pruneQuery). */
+export const pruneCallQuery = (agentId: string, sessionId: string, p: PruneParams, callIndex: number) =>
+  queryOptions({
+    queryKey: [...keys.session(agentId, sessionId), "prune-call", p, callIndex] as const,
+    queryFn: ({ signal }) =>
+      getJson<PruneCallDetailDTO>(
+        `${pruneCallRoute(agentId, sessionId)}${queryString({ ...p, call: String(callIndex) })}`,
         signal,
       ),
     placeholderData: (prev) => prev,

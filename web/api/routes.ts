@@ -58,6 +58,12 @@ export function issueRoute(agentId: string, sessionId: string, redact: boolean):
   return `${s["issue.md"].$url(param).pathname}?redact=${redact ? "1" : "0"}`;
 }
 
+/** GET …/prune/call?call=: one replayed call's tool-result states. */
+export function pruneCallRoute(agentId: string, sessionId: string): string {
+  const { s, param } = sessionApi(agentId, sessionId);
+  return s.prune.call.$url(param).pathname;
+}
+
 /** GET …/prune/preview?call=&toolCallId=: before/after text of one tool result at one call. */
 export function prunePreviewRoute(agentId: string, sessionId: string): string {
   const { s, param } = sessionApi(agentId, sessionId);

@@ -5,7 +5,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRef } from "react";
 import type { PruneCallDTO, PruneReplayDTO, PruneToolResultDTO } from "../../../shared/prune.ts";
-import { PRUNE_PARAM_KEYS, type PruneParams, prunePreviewQuery, pruneQuery } from "../../api/queries.ts";
+import {
+  PRUNE_PARAM_KEYS,
+  type PruneParams,
+  pruneCallQuery,
+  prunePreviewQuery,
+  pruneQuery,
+} from "../../api/queries.ts";
 import { setParams } from "../../router.ts";
 import { useElementWidth } from "../../treemap/use-size.ts";
 import { fmtDate, fmtDuration, fmtInt, fmtPct } from "../../ui/format.ts";
@@ -379,6 +385,9 @@ function CallDetails({
   previewId: string | null;
 }) {
   const red = useRedactor();
+  // The replay comes without per-call tool-result states (calls=summary); this call's are fetched on their own.
+  const detail = useQuery(pruneCallQuery(agentId, sessionId, whatIf, index));
+  const rows = detail.data?.index === index ? detail.data.details : [];
   const cols: Column<PruneToolResultDTO>[] = [
     {
       key: "tool",
@@ -464,10 +473,14 @@ function CallDetails({
             .join("; ")}
         </p>
       ) : null}
+      {detail.isError ? (
+        <ErrorPanel error={detail.error} title="Tool results of this call unavailable" />
+      ) : null}
+      {detail.isPending ? <Loading label="Loading the tool results of this call…" /> : null}
       <Table
         testId="prune-tool-results"
         columns={cols}
-        rows={call.details}
+        rows={rows}
         rowKey={(r) => r.toolCallId}
         rowTestId={(r) => `prune-tool-result-${r.toolCallId}`}
         onRowClick={(r) =>
