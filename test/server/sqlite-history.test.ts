@@ -24,6 +24,7 @@ import {
   scenarioDir,
   zstdRawFrame,
 } from "../fixtures/sqlite/helpers.ts";
+import { resolveLazyTexts } from "../helpers/resolve-lazy.ts";
 
 const S1 = "s1-cache-ttl-default";
 const S2 = "s2-pruning-off";
@@ -235,20 +236,20 @@ describe.skipIf(!present)("SQLite history: windows, cold archives, deleted/reset
     const ended = loadOk(copy.stateDir, x);
     expect(ended.summary.archived).toBe("ended");
     expect(ended.entry).toBeNull();
-    expect(ended.transcript.entries.map((e) => e.raw)).toEqual(readJsonl(exportPath(S1)));
+    expect(ended.transcript.entries.map((e) => resolveLazyTexts(e.raw))).toEqual(readJsonl(exportPath(S1)));
     expect(sqliteExtras(ended)?.activeBranchSource).toBe("active-events-table");
   });
 
   it("decodes cold archives on demand (file with real multi-frame zstd, and table blob)", () => {
     const z = loadOk(copy.stateDir, "win-z");
-    expect(z.transcript.entries.map((e) => e.raw)).toEqual(readJsonl(exportPath(S2)));
+    expect(z.transcript.entries.map((e) => resolveLazyTexts(e.raw))).toEqual(readJsonl(exportPath(S2)));
     expect(z.transcript.issues).toEqual([]);
     expect(sqliteExtras(z)?.source).toBe("cold-archive");
     expect(z.summary).toMatchObject({ archived: "cold", entryCount: 65 });
     expect(z.transcript.version).toBe(4);
     expect(z.transcript.activeBranch.length).toBe(64);
     const wl = loadOk(copy.stateDir, "win-w");
-    expect(wl.transcript.entries.map((e) => e.raw)).toEqual(readJsonl(exportPath(S5)));
+    expect(wl.transcript.entries.map((e) => resolveLazyTexts(e.raw))).toEqual(readJsonl(exportPath(S5)));
     expect(wl.transcript.entries[1]?.line).toBe(2);
     const orphan = loadOk(copy.stateDir, "orphan-abc");
     expect(orphan.transcript.entries).toHaveLength(47);
@@ -256,12 +257,12 @@ describe.skipIf(!present)("SQLite history: windows, cold archives, deleted/reset
 
   it("decodes deleted (identity) and reset (zstd) archives by archive_name", () => {
     const del = loadOk(copy.stateDir, `${x}.jsonl.deleted.2026-11-30T02-00-00-000Z`);
-    expect(del.transcript.entries.map((e) => e.raw)).toEqual(readJsonl(exportPath(S5)));
+    expect(del.transcript.entries.map((e) => resolveLazyTexts(e.raw))).toEqual(readJsonl(exportPath(S5)));
     expect(del.summary).toMatchObject({ archived: "deleted", entryCount: 47 });
     expect(del.entry).toBeNull();
     expect(sqliteExtras(del)?.source).toBe("transcript-archive");
     const reset = loadOk(copy.stateDir, `${x}.jsonl.reset.2026-11-30T03-00-00-000Z.zst`);
-    expect(reset.transcript.entries.map((e) => e.raw)).toEqual(readJsonl(exportPath(S3)));
+    expect(reset.transcript.entries.map((e) => resolveLazyTexts(e.raw))).toEqual(readJsonl(exportPath(S3)));
     expect(reset.transcript.issues).toEqual([]);
   });
 

@@ -17,6 +17,7 @@ import {
   scenarioDir,
   sha256File,
 } from "../fixtures/sqlite/helpers.ts";
+import { resolveLazyTexts } from "../helpers/resolve-lazy.ts";
 
 const S1 = "s1-cache-ttl-default";
 const J1 = "j1-jsonl-cache-ttl-default";
@@ -47,7 +48,7 @@ describe.skipIf(!present)("mixed-era state dir (SQLite store + legacy sessions/ 
     });
     const loaded = loadSqliteSession(stateDir, "main", DB_REL, id);
     if ("error" in loaded) throw new Error(loaded.error.message);
-    expect(loaded.transcript.entries.map((e) => e.raw)).toEqual(
+    expect(loaded.transcript.entries.map((e) => resolveLazyTexts(e.raw))).toEqual(
       readJsonl(path.join(scenarioDir(S1), "state-export", "main", "transcripts", `${id}.jsonl`)),
     );
     expect(loaded.version.family).toBe("2026.9");

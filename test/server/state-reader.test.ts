@@ -13,12 +13,12 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { blockText, lazyTextOf } from "../../server/model/lazy-text.ts";
 import type { LoadedSession } from "../../server/model/session.ts";
 import { discoverState } from "../../server/sources/discover.ts";
 import { listJsonlSessions } from "../../server/sources/jsonl/sessions-store.ts";
 import { type LoadError, openStateReader } from "../../server/sources/state-reader.ts";
 import { isObject, type JsonObject, obj, str } from "../../shared/json.ts";
+import { countLazyTexts, resolveLazyTexts } from "../helpers/resolve-lazy.ts";
 
 const J1 = path.resolve(__dirname, "../../../shared/fixtures/j1-jsonl-cache-ttl-default");
 const J1_STATE = path.join(J1, "state");
@@ -105,24 +105,9 @@ describe.skipIf(!haveJ1)("state reader on j1 (2026.7.1 JSONL capture)", () => {
       .filter((l) => l.trim() !== "")
       .map((l): unknown => JSON.parse(l));
     // Long tool-result texts are not kept in memory (model/lazy-text.ts): read back, they equal the export.
-    const resolved = (v: unknown): unknown =>
-      Array.isArray(v)
-        ? v.map(resolved)
-        : isObject(v)
-          ? Object.fromEntries(
-              Object.entries(v).map(([k, x]) => [
-                k,
-                k === "text" && lazyTextOf(v) ? blockText(v) : resolved(x),
-              ]),
-            )
-          : v;
-    const cut = t.entries.flatMap((e) => {
-      const content = obj(e.raw, "message")?.content;
-      return Array.isArray(content) ? content.filter((b) => lazyTextOf(b) !== undefined) : [];
-    });
-    expect(cut.length).toBeGreaterThan(0);
+    expect(countLazyTexts(t.entries.map((e) => e.raw))).toBeGreaterThan(0);
     expect(t.entries.map((e) => e.raw)).not.toEqual(exported);
-    expect(t.entries.map((e) => resolved(e.raw))).toEqual(exported);
+    expect(t.entries.map((e) => resolveLazyTexts(e.raw))).toEqual(exported);
     expect(t.entries.map((e) => e.line)).toEqual(exported.map((_, i) => i + 1));
     // 7.1 writes a linear file here (no leaf rows): the active branch is every entry but the header.
     expect(t.activeBranch).toEqual(t.entries.slice(1).map((e) => e.index));

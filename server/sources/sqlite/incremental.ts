@@ -9,8 +9,9 @@
 
 import type Database from "better-sqlite3";
 import type { ParseIssue, TranscriptEntry } from "../../model/session.ts";
+import { eventByteReader } from "./event-byte-reader.ts";
 import { readDatabase } from "./open-readonly.ts";
-import { decodeEventRows, type EventRow } from "./read-events.ts";
+import { type DecodedEvents, decodeEventRows, EventDecoder, type EventRow } from "./read-events.ts";
 import type { TableColumns } from "./schema.ts";
 
 /** Decoded rows of one session kept between loads (opaque to callers; pass it back to loadSqliteSession). */
@@ -24,11 +25,6 @@ export interface SqliteEventsState {
   entries: TranscriptEntry[];
   issues: ParseIssue[];
   storage: { json: number; zstd: number };
-}
-
-export interface RowsSince {
-  mode: "full" | "incremental";
-  rows: EventRow[];
 }
 
 type Row = Record<string, unknown>;
@@ -50,20 +46,24 @@ function rowBytes(r: EventRow): number {
 }
 
 /**
- * Inside the caller's read transaction: the rows to decode — only `seq > prev.maxSeq` when the rows read
- * before are unchanged, else all. Throws like any statement (the caller's query helpers classify errors).
+ * Inside the caller's read transaction: read and decode the rows — only `seq > prev.maxSeq` when the rows
+ * read before are unchanged, else all — one at a time while the statement iterates (never every stored blob
+ * at once: issue 9), and append them to the previous state (or start one). Throws like any statement (the
+ * caller's query helpers classify errors).
  */
-export function readEventRowsSince(
+export function readEventsSince(
   db: Database.Database,
   tables: TableColumns,
   sessionId: string,
   prev: SqliteEventsState | null,
-): RowsSince {
+  ids: { dbPath: string; sessionId: string },
+  source: string,
+): { mode: "full" | "incremental"; rows: number; state: SqliteEventsState } {
   const cols = tables.get("transcript_events") ?? new Set<string>();
   const z = cols.has("event_zstd") ? "event_zstd" : "NULL AS event_zstd";
   const n = cols.has("event_utf8_bytes") ? "event_utf8_bytes" : "NULL AS event_utf8_bytes";
   const zLen = cols.has("event_zstd") ? "+ coalesce(length(event_zstd), 0)" : "";
-  let mode: RowsSince["mode"] = "full";
+  let mode: "full" | "incremental" = "full";
   if (prev && prev.sessionId === sessionId && prev.maxSeq !== null) {
     const check = db
       .prepare(
@@ -75,52 +75,49 @@ export function readEventRowsSince(
   }
   const where = mode === "incremental" ? "AND seq > ?" : "";
   const params: unknown[] = mode === "incremental" ? [sessionId, prev?.maxSeq] : [sessionId];
-  const rows: EventRow[] = [];
-  // raw(): rows as arrays in column order — no per-row object with four named keys (100 MB sessions have
-  // ~30 k rows; issue 9).
+  const base = mode === "incremental" ? prev : null;
+  const decoder = new EventDecoder(source, (seq) => eventByteReader(ids.dbPath, ids.sessionId, seq));
+  const read = { count: 0, maxSeq: base?.maxSeq ?? null, bytes: base?.bytes ?? 0 };
+  // raw(): rows as arrays in column order — no per-row object with four named keys; iterate(): each row is
+  // decoded and its blob dropped before the next is read (100 MB sessions have ~30 k rows; issue 9).
   for (const raw of db
     .prepare(
       `SELECT seq, event_json, ${z}, ${n} FROM transcript_events WHERE session_id = ? ${where} ORDER BY seq`,
     )
     .raw()
-    .all(...params)) {
+    .iterate(...params)) {
     if (!Array.isArray(raw)) continue;
     const [seqValue, json, zstd, utf8Bytes]: unknown[] = raw;
     const seq = num(seqValue);
     if (seq === null) continue;
-    rows.push({
+    const row: EventRow = {
       seq,
       eventJson: typeof json === "string" ? json : null,
       eventZstd: zstd instanceof Uint8Array ? zstd : null,
       utf8Bytes: num(utf8Bytes),
-    });
+    };
+    decoder.push(row);
+    read.count++;
+    if (read.maxSeq === null || seq > read.maxSeq) read.maxSeq = seq;
+    read.bytes += rowBytes(row);
   }
-  return { mode, rows };
+  return { mode, rows: read.count, state: merge(base, decoder.result(), read, ids) };
 }
 
-/** Decode new rows and append them to the previous state (or start one). Pure. */
-export function extendEvents(
-  prev: SqliteEventsState | null,
-  since: RowsSince,
+function merge(
+  base: SqliteEventsState | null,
+  decoded: DecodedEvents,
+  read: { count: number; maxSeq: number | null; bytes: number },
   ids: { dbPath: string; sessionId: string },
-  source: string,
 ): SqliteEventsState {
-  const base = since.mode === "incremental" ? prev : null;
-  const decoded = decodeEventRows(since.rows, source);
   const offset = base?.entries.length ?? 0;
   for (const e of decoded.entries) e.index += offset;
-  let maxSeq = base?.maxSeq ?? null;
-  let bytes = base?.bytes ?? 0;
-  for (const r of since.rows) {
-    if (maxSeq === null || r.seq > maxSeq) maxSeq = r.seq;
-    bytes += rowBytes(r);
-  }
   return {
     dbPath: ids.dbPath,
     sessionId: ids.sessionId,
-    count: (base?.count ?? 0) + since.rows.length,
-    maxSeq,
-    bytes,
+    count: (base?.count ?? 0) + read.count,
+    maxSeq: read.maxSeq,
+    bytes: read.bytes,
     entries: base ? base.entries.concat(decoded.entries) : decoded.entries,
     issues: base ? base.issues.concat(decoded.issues) : decoded.issues,
     storage: {
@@ -128,6 +125,22 @@ export function extendEvents(
       zstd: (base?.storage.zstd ?? 0) + decoded.storage.zstd,
     },
   };
+}
+
+/** Decode rows read some other way (the located full read after a statement failed) into a fresh state. Pure. */
+export function eventsFromRows(
+  rows: EventRow[],
+  ids: { dbPath: string; sessionId: string },
+  source: string,
+): SqliteEventsState {
+  const decoded = decodeEventRows(rows, source, (seq) => eventByteReader(ids.dbPath, ids.sessionId, seq));
+  let maxSeq: number | null = null;
+  let bytes = 0;
+  for (const r of rows) {
+    if (maxSeq === null || r.seq > maxSeq) maxSeq = r.seq;
+    bytes += rowBytes(r);
+  }
+  return merge(null, decoded, { count: rows.length, maxSeq, bytes }, ids);
 }
 
 /** Per-session change markers of one agent store (what the live watcher compares between checks). */

@@ -21,7 +21,7 @@ import type {
 import { computeActiveBranch } from "../../model/tree.ts";
 import { type ActiveRow, type IndexStateRow, resolveActiveBranch } from "./active-branch.ts";
 import { decodeArchiveBytes, parseJsonlText, sha256Hex } from "./archives.ts";
-import { extendEvents, type RowsSince, readEventRowsSince, type SqliteEventsState } from "./incremental.ts";
+import { eventsFromRows, readEventsSince, type SqliteEventsState } from "./incremental.ts";
 import { type ReadOptions, readDatabase } from "./open-readonly.ts";
 import * as Q from "./queries.ts";
 import { type EventRow, headerOf } from "./read-events.ts";
@@ -231,7 +231,8 @@ interface LoadRead {
   rows: StoreRows | null;
   eventRows: EventRow[] | null;
   /** Rows read by incremental.ts (null when its statement failed and queries.ts's full read was used). */
-  eventsSince: RowsSince | null;
+  /** Rows read and decoded in the read transaction (readEventsSince); null after a statement failed. */
+  eventsSince: ReturnType<typeof readEventsSince> | null;
   activeRows: ActiveRow[] | null;
   indexState: IndexStateRow | null;
   trajectory: TrajectoryRow[];
@@ -423,8 +424,14 @@ export function loadSqliteSession(
         r.kind = "events";
         const prev = prevEvents && prevEvents.dbPath === abs ? prevEvents : null;
         try {
-          r.eventsSince = readEventRowsSince(db, tables, sessionId, prev);
-          r.eventRows = r.eventsSince.rows;
+          r.eventsSince = readEventsSince(
+            db,
+            tables,
+            sessionId,
+            prev,
+            { dbPath: abs, sessionId },
+            eventsSource,
+          );
         } catch (e) {
           const code = typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
           if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) throw e;
@@ -506,7 +513,7 @@ export function loadSqliteSession(
   const coldFiles = read.kind === "not-found" ? listColdFiles(stateDir, agentId) : [];
 
   if (read.kind === "events") {
-    if (read.eventRows === null) {
+    if (read.eventsSince === null && read.eventRows === null) {
       return {
         error: {
           code: "database-corrupt",
@@ -515,9 +522,9 @@ export function loadSqliteSession(
         },
       };
     }
-    const since: RowsSince = read.eventsSince ?? { mode: "full", rows: read.eventRows };
-    const prev = prevEvents && prevEvents.dbPath === abs ? prevEvents : null;
-    eventsState = extendEvents(prev, since, { dbPath: abs, sessionId }, eventsSource);
+    eventsState =
+      read.eventsSince?.state ??
+      eventsFromRows(read.eventRows ?? [], { dbPath: abs, sessionId }, eventsSource);
     const decoded = eventsState;
     // The stored bytes of the summary: the rows just read (plus the earlier ones of an incremental read,
     // which are trusted only while their byte total is unchanged) — what readEventStats's sum would say.
@@ -655,7 +662,12 @@ export function loadSqliteSession(
     windowChain: own ? windowChain(read.keyWindows, sessionId) : [],
     promptCache: traj.samples,
     ...(eventsState
-      ? { eventsRead: { mode: read.eventsSince?.mode ?? "full", rows: read.eventRows?.length ?? 0 } }
+      ? {
+          eventsRead: {
+            mode: read.eventsSince?.mode ?? "full",
+            rows: read.eventsSince?.rows ?? read.eventRows?.length ?? 0,
+          },
+        }
       : {}),
   });
   if (eventsState) eventsStateOf.set(loaded, eventsState);
