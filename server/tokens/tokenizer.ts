@@ -17,6 +17,8 @@ import { LruCache, type TokenCount, textKey } from "./token-cache.ts";
 export type TokenizerEncoding = "cl100k_base" | "o200k_base";
 export const DEFAULT_ENCODING: TokenizerEncoding = "cl100k_base";
 export const DEFAULT_MAX_RUN_CHARS = 1000;
+/** Main-thread time per batch spent reading lazy texts back before the batch is sent anyway. */
+const LAZY_READ_BUDGET_MS = 20;
 
 export interface TextPlan {
   /** Parts to tokenise, in order. */
@@ -260,7 +262,11 @@ export class TokenCounter {
     this.busy = true;
     const batch: Job[] = [];
     let chars = 0;
+    // Reading texts back (lazy jobs) happens here, on this thread: bounded per batch so a request never
+    // waits long behind it.
+    const started = performance.now();
     for (const job of this.queue.values()) {
+      if (batch.length > 0 && job.plan === null && performance.now() - started > LAZY_READ_BUDGET_MS) break;
       const size = this.planOf(job).pieces.reduce((s, p) => s + p.length, 0);
       if (batch.length > 0 && chars + size > this.batchChars) break;
       batch.push(job);
