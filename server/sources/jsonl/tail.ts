@@ -43,6 +43,19 @@ export interface JsonlTailState {
   /** Entries and line issues of the complete lines. */
   entries: TranscriptEntry[];
   lineIssues: ParseIssue[];
+  /** The tree of exactly those entries, for the append fast path (absent: the next read assembles in full). */
+  tree?: TreeMemo;
+}
+
+/**
+ * The assembled transcript of the complete lines plus what extending its tree needs: the entry ids
+ * (shared and extended in place — a stale extra id only ever forces the full path) and the parent ids no
+ * entry has (an appended entry with such an id would end a missing-parent warning).
+ */
+export interface TreeMemo {
+  transcript: Transcript;
+  byId: Map<string, number>;
+  danglingParents: Set<string>;
 }
 
 export interface JsonlLoad {
@@ -58,7 +71,7 @@ export interface JsonlLoad {
 }
 
 export interface ExtendInput {
-  prev: Pick<JsonlTailState, "entries" | "lineIssues" | "lines"> | null;
+  prev: Pick<JsonlTailState, "entries" | "lineIssues" | "lines" | "tree"> | null;
   /** Appended bytes that end with `\n` (may be empty). */
   complete: Uint8Array;
   /** Where `complete` starts for `reader` (cut tool-result texts are read back through it). */
@@ -76,6 +89,8 @@ export interface ExtendOutput {
   lineIssues: ParseIssue[];
   lines: number;
   transcript: Transcript;
+  /** Set when `transcript` is the tree of exactly the complete lines (no pending line in it). */
+  tree?: TreeMemo;
   appendedEntries: number;
   pendingWaiting: boolean;
 }
@@ -166,14 +181,71 @@ export function extendTranscript(input: ExtendInput): ExtendOutput {
       issues = lineIssues.concat(p.issues);
     }
   }
-  return {
+  const appendedEntries = withPending.length - prevEntries.length;
+  if (withPending !== entries) {
+    return {
+      entries,
+      lineIssues,
+      lines,
+      transcript: assemble(withPending, issues, input.source),
+      appendedEntries,
+      pendingWaiting,
+    };
+  }
+  const prevTree = input.prev?.tree;
+  const fast = prevTree
+    ? extendTree(prevTree, entries, prevEntries.length, lineIssues.slice(input.prev?.lineIssues.length ?? 0))
+    : null;
+  const tree = fast ?? treeMemo(assemble(entries, issues, input.source));
+  return { entries, lineIssues, lines, transcript: tree.transcript, tree, appendedEntries, pendingWaiting };
+}
+
+/** A TreeMemo for a transcript assembled in full. */
+function treeMemo(transcript: Transcript): TreeMemo {
+  const byId = new Map<string, number>();
+  for (const e of transcript.entries) if (e.type !== "session" && e.id !== null) byId.set(e.id, e.index);
+  const danglingParents = new Set<string>();
+  for (const e of transcript.entries) {
+    if (e.type !== "session" && e.parentId !== null && !byId.has(e.parentId)) danglingParents.add(e.parentId);
+  }
+  return { transcript, byId, danglingParents };
+}
+
+/**
+ * The append fast path (OpenClaw's usual append: new entries, each the child of the previous leaf): the
+ * active branch grows by the new entries and every tree issue stays as it was, so nothing is walked again.
+ * Null when any new entry could change the tree otherwise — a header, a `leaf` row, a side append, a
+ * missing, repeated or awaited id, or a parent other than the current leaf — and tree.ts decides in full.
+ */
+function extendTree(
+  memo: TreeMemo,
+  entries: TranscriptEntry[],
+  from: number,
+  newLineIssues: ParseIssue[],
+): TreeMemo | null {
+  const prev = memo.transcript;
+  if (prev.leafIndex === null || prev.entries.length !== from) return null;
+  let leafId = entries[prev.leafIndex]?.id ?? null;
+  const added = entries.slice(from);
+  for (const e of added) {
+    if (e.type === "session" || e.type === "leaf" || e.id === null) return null;
+    if (typeof e.raw.appendMode === "string" && e.raw.appendMode === "side") return null;
+    if (memo.byId.has(e.id) || memo.danglingParents.has(e.id) || e.parentId !== leafId) return null;
+    leafId = e.id;
+  }
+  if (added.length === 0 && newLineIssues.length === 0) return memo;
+  for (const e of added) if (e.id !== null) memo.byId.set(e.id, e.index);
+  const last = added[added.length - 1];
+  const transcript: Transcript = {
+    header: prev.header,
+    version: prev.version,
     entries,
-    lineIssues,
-    lines,
-    transcript: assemble(withPending, issues, input.source),
-    appendedEntries: withPending.length - prevEntries.length,
-    pendingWaiting,
+    activeBranch: prev.activeBranch.concat(added.map((e) => e.index)),
+    leafIndex: last ? last.index : prev.leafIndex,
+    // new line issues are on later lines than every earlier issue: the line order of a full assembly holds
+    issues: prev.issues.concat(newLineIssues),
   };
+  return { transcript, byId: memo.byId, danglingParents: memo.danglingParents };
 }
 
 /** Read `len` bytes at `position` into the start of `buf`; returns how many were read. */
@@ -319,6 +391,7 @@ export function loadJsonlIncremental(
         edge,
         entries: out.entries,
         lineIssues: out.lineIssues,
+        ...(out.tree ? { tree: out.tree } : {}),
       },
       transcript: out.transcript,
       loadedBy: base ? "tail" : "full",
