@@ -53,15 +53,46 @@ function closingQuote(line: Buffer, from: number): number {
   return q;
 }
 
-/** UTF-16 length of an ASCII JSON string body without `\u` escapes: one char per byte, one per `\x` pair. */
-function asciiBodyChars(body: Buffer): number {
+/** Characters JSON allows after a backslash, `u` excepted (a `\u` escape is never cut). */
+const SIMPLE_ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
+
+/**
+ * UTF-16 length of an ASCII JSON string body whose escapes are all two-byte ones (`\"` `\\` `\/` `\b` `\f` `\n`
+ * `\r` `\t`): one char per byte, one per escape pair. Null when the body is not such a valid JSON string
+ * body — another escape (`\u…`, or one JSON.parse rejects) or a raw control character, which JSON.parse
+ * rejects — so the line is left to JSON.parse, which decides as OpenClaw's parser would.
+ */
+function asciiBodyChars(body: Buffer): number | null {
   let escapes = 0;
   let b = body.indexOf(BACKSLASH);
   while (b !== -1) {
+    const next = body[b + 1];
+    if (next === undefined || !SIMPLE_ESCAPES.has(next)) return null;
     escapes++;
     b = body.indexOf(BACKSLASH, b + 2);
   }
-  return body.length - escapes;
+  return hasControlByte(body) ? null : body.length - escapes;
+}
+
+/**
+ * Any byte below 0x20 in ASCII bytes? Four bytes at a time: for bytes < 0x80, `(w − 0x20202020) & ~w &
+ * 0x80808080` is non-zero exactly when some byte of the word is < 0x20.
+ */
+function hasControlByte(body: Buffer): boolean {
+  const start = body.byteOffset;
+  const aligned = (start + 3) & ~3;
+  const head = Math.min(body.length, aligned - start);
+  for (let i = 0; i < head; i++) if ((body[i] ?? 0) < 0x20) return true;
+  const words = (body.length - head) >>> 2;
+  if (words > 0) {
+    const w32 = new Uint32Array(body.buffer, start + head, words);
+    for (let i = 0; i < words; i++) {
+      const w = w32[i] ?? 0;
+      if (((w - 0x20202020) & ~w & 0x80808080) !== 0) return true;
+    }
+  }
+  for (let i = head + words * 4; i < body.length; i++) if ((body[i] ?? 0) < 0x20) return true;
+  return false;
 }
 
 /** The next unescaped occurrence of `key` at or after `from` (its opening quote is not inside a string). */
@@ -90,9 +121,8 @@ export function findCuts(line: Buffer): LineCut[] {
     if (end === -1) break;
     if (end - start >= CUT_MIN_VALUE_BYTES) {
       const body = line.subarray(start, end);
-      if (isAscii(body) && body.indexOf("\\u") === -1) {
-        cuts.push({ kind: isText ? "text" : "image", start, end, chars: asciiBodyChars(body) });
-      }
+      const chars = isAscii(body) ? asciiBodyChars(body) : null;
+      if (chars !== null) cuts.push({ kind: isText ? "text" : "image", start, end, chars });
     }
     if (nextText !== -1 && nextText < end) nextText = nextKey(line, TEXT_KEY, end + 1);
     if (nextData !== -1 && nextData < end) nextData = nextKey(line, DATA_KEY, end + 1);
@@ -118,7 +148,7 @@ export function skeletonOf(line: Buffer, cuts: readonly LineCut[]): string {
   return out + decodeBytes(line, pos, line.length);
 }
 
-/** The first HEAD_CHARS chars of a cut text body (ASCII, no `\u`), decoded from its first bytes only. */
+/** The first HEAD_CHARS chars of a cut text body (checked by asciiBodyChars), decoded from its first bytes only. */
 function headOf(body: Buffer): string {
   let end = Math.min(body.length, HEAD_CHARS * 2);
   // never end inside a `\x` escape

@@ -82,6 +82,32 @@ describe("findCuts", () => {
   });
 });
 
+describe("only valid JSON string bodies are cut", () => {
+  it("a raw control character or an escape JSON rejects leaves the line to JSON.parse (reported, as OpenClaw would)", () => {
+    const good = toolResultLine("a", null, [{ type: "text", text: LONG }]);
+    // a raw TAB inside the text (JSON.stringify writes \t) and an invalid escape \x
+    for (const bad of [good.replace("back\\tslash", "back\tslash"), good.replace("\\tslash", "\\xslash")]) {
+      expect(bad).not.toBe(good);
+      expect(findCuts(Buffer.from(bad))).toEqual([]);
+      const t = parseTranscriptBytes(Buffer.from(`${HEADER}\n${bad}\n`), "bad.jsonl");
+      expect(t.issues.map((i) => i.code)).toEqual(["invalid-json"]);
+    }
+    // control bytes at every alignment of the 4-byte check
+    for (let at = 0; at < 8; at++) {
+      // a raw BEL byte (JSON.stringify would write \u0007) at a different offset each time
+      const text = `${"x".repeat(CUT_MIN_VALUE_BYTES + at)}\u0007${"y".repeat(9)}`;
+      const raw = toolResultLine("a", null, [{ type: "text", text: "PLACEHOLDER" }]).replace(
+        "PLACEHOLDER",
+        text,
+      );
+      expect(raw).toContain("\u0007");
+      expect(findCuts(Buffer.from(raw)), `offset ${at}`).toEqual([]);
+      // the same text without the control byte is cut
+      expect(findCuts(Buffer.from(raw.replace("\u0007", "z")))).toHaveLength(1);
+    }
+  });
+});
+
 describe("parse with cut texts", () => {
   const lines = [
     HEADER,
