@@ -99,7 +99,22 @@ function hasMeaningfulContent(content: JsonValue | undefined): boolean {
 /** A counted row: a stored message, or (7.1) a compaction row, which is never real. */
 type CountedRow = { kind: "message"; message: JsonObject } | { kind: "compaction" };
 
+const meaningful = new WeakMap<JsonObject, boolean>();
+
+/**
+ * Remembered per stored message object: a tool result's look-back asks about the same anchors up to 20 times,
+ * and every report after an append asks about every message again (entries are shared across tail reads).
+ */
 function hasMeaningfulConversation(message: JsonObject): boolean {
+  let v = meaningful.get(message);
+  if (v === undefined) {
+    v = computeMeaningfulConversation(message);
+    meaningful.set(message, v);
+  }
+  return v;
+}
+
+function computeMeaningfulConversation(message: JsonObject): boolean {
   // Context-free commands (`/status`) and their replies are not conversation (spec §5.2, transcript.md §8).
   if (message.excludeFromContext === true) return false;
   const role = str(message, "role");
