@@ -66,4 +66,18 @@ describe("tail reads extend the tree", () => {
     ]);
     expect(r.fast.slice(0, 5)).toEqual([false, false, false, false, false]);
   });
+
+  it("review cases: a repeated id within one append, a leaf id reused by a side append, a leaf row's late target", () => {
+    check("dup-in-batch", [header, msg("a", null)], [[msg("c", "a"), msg("c", "c")]]);
+    check(
+      "leaf-id-reused",
+      [header, msg("a", null), msg("x", "a"), msg("x", "a", { appendMode: "side" })],
+      [[msg("c", "x")]],
+    );
+    check(
+      "late-leaf-target",
+      [header, msg("a", null), { type: "leaf", id: "l", parentId: null, targetId: "t" }, msg("b", "a")],
+      [[msg("t", "b")], [msg("u", "t")]],
+    );
+  });
 });

@@ -225,12 +225,20 @@ function extendTree(
 ): TreeMemo | null {
   const prev = memo.transcript;
   if (prev.leafIndex === null || prev.entries.length !== from) return null;
+  // A leaf row pointing at an id nobody had yet: an appended entry with that id would end its warning.
+  if (prev.issues.some((i) => i.code === "unknown-leaf-target")) return null;
   let leafId = entries[prev.leafIndex]?.id ?? null;
+  // The parent walk resolves ids through byId: the leaf's id must name the leaf itself (not a later
+  // side-appended entry that reused it).
+  if (leafId === null || memo.byId.get(leafId) !== prev.leafIndex) return null;
   const added = entries.slice(from);
+  const addedIds = new Set<string>();
   for (const e of added) {
     if (e.type === "session" || e.type === "leaf" || e.id === null) return null;
     if (typeof e.raw.appendMode === "string" && e.raw.appendMode === "side") return null;
-    if (memo.byId.has(e.id) || memo.danglingParents.has(e.id) || e.parentId !== leafId) return null;
+    if (memo.byId.has(e.id) || addedIds.has(e.id) || memo.danglingParents.has(e.id)) return null;
+    if (e.parentId !== leafId) return null;
+    addedIds.add(e.id);
     leafId = e.id;
   }
   if (added.length === 0 && newLineIssues.length === 0) return memo;
