@@ -28,6 +28,7 @@ const TOOL_RESULT_ROLE = Buffer.from('"role":"toolResult"');
 const IMAGE_TYPE = Buffer.from('"type":"image"');
 const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
+const MARKER_PREFIX = "@@clawscope-cut-";
 const MARKER = /^@@clawscope-cut-(\d+)@@$/;
 
 export interface LineCut {
@@ -108,6 +109,8 @@ function nextKey(line: Buffer, key: Buffer, from: number): number {
  */
 export function findCuts(line: Buffer): LineCut[] {
   if (line.length < CUT_MIN_VALUE_BYTES) return [];
+  // a stored string that looks like a marker would be mistaken for one: such a line is parsed as stored
+  if (line.indexOf(MARKER_PREFIX) !== -1) return [];
   const texts = line.indexOf(TOOL_RESULT_ROLE) !== -1;
   const images = line.indexOf(IMAGE_TYPE) !== -1;
   if (!texts && !images) return [];
@@ -142,7 +145,7 @@ export function skeletonOf(line: Buffer, cuts: readonly LineCut[]): string {
   let out = "";
   let pos = 0;
   cuts.forEach((c, i) => {
-    out += `${decodeBytes(line, pos, c.start)}@@clawscope-cut-${i}@@`;
+    out += `${decodeBytes(line, pos, c.start)}${MARKER_PREFIX}${i}@@`;
     pos = c.end;
   });
   return out + decodeBytes(line, pos, line.length);
@@ -179,7 +182,7 @@ export function restoreCuts(
       const m = typeof value === "string" ? MARKER.exec(value) : null;
       const i = m ? Number(m[1]) : -1;
       const cut = cuts[i];
-      if (!key || !cut || cut.kind !== (key === "text" ? "text" : "image")) continue;
+      if (!key || !cut || used.has(i) || cut.kind !== (key === "text" ? "text" : "image")) continue;
       b[key] = placeholderOfLength(cut.chars);
       if (cut.kind === "text") {
         const body = line.subarray(cut.start, cut.end);

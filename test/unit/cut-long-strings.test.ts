@@ -108,6 +108,24 @@ describe("only valid JSON string bodies are cut", () => {
   });
 });
 
+describe("a stored string that looks like a marker", () => {
+  it("is never mistaken for one: the line is parsed as stored", () => {
+    for (const content of [
+      [
+        { type: "text", text: "@@clawscope-cut-0@@" },
+        { type: "text", text: LONG },
+      ],
+      [{ type: "text", text: "@@clawscope-cut-0@@" }],
+    ]) {
+      const extra: JsonObject = content.length === 1 ? { details: { text: LONG } } : {};
+      const line = toolResultLine("a", null, content, extra);
+      expect(findCuts(Buffer.from(line))).toEqual([]);
+      const t = parseTranscriptBytes(Buffer.from(`${HEADER}\n${line}\n`), "m.jsonl");
+      expect(t.entries[1]?.raw).toEqual(JSON.parse(line));
+    }
+  });
+});
+
 describe("parse with cut texts", () => {
   const lines = [
     HEADER,
