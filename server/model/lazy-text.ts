@@ -53,20 +53,28 @@ export function lazyTextKey(lazy: LazyText): string {
 const decoder = new TextDecoder("latin1");
 
 /**
- * The real text. The stored bytes are a JSON string literal body of pure ASCII (the cutter only cuts those),
- * so decoding is `JSON.parse('"' + bytes + '"')`. When the bytes cannot be read back as they were, a notice
- * of the same length is returned instead of wrong text (the numbers derived from the length stay right).
+ * The real text, or null when the stored bytes cannot be read back as they were (file replaced or shrunk,
+ * database unreadable). The stored bytes are a JSON string literal body of pure ASCII (the cutter only cuts
+ * those), so decoding is `JSON.parse('"' + bytes + '"')`.
+ */
+export function readLazyText(lazy: LazyText): string | null {
+  const bytes = lazy.reader.read(lazy.offset, lazy.bytes);
+  if (!bytes) return null;
+  try {
+    const text: unknown = JSON.parse(`"${decoder.decode(bytes)}"`);
+    return typeof text === "string" && text.length === lazy.chars && text.startsWith(lazy.head) ? text : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The real text; when it cannot be read back, a notice of the same length instead of wrong text (the
+ * numbers derived from the length stay right). Caches must use readLazyText and not keep a failure.
  */
 export function resolveLazyText(lazy: LazyText): string {
-  const bytes = lazy.reader.read(lazy.offset, lazy.bytes);
-  if (bytes) {
-    try {
-      const text: unknown = JSON.parse(`"${decoder.decode(bytes)}"`);
-      if (typeof text === "string" && text.length === lazy.chars && text.startsWith(lazy.head)) return text;
-    } catch {
-      // fall through to the notice
-    }
-  }
+  const text = readLazyText(lazy);
+  if (text !== null) return text;
   const notice = `[clawscope: this text is no longer readable where it was stored (${lazy.reader.id}); ${lazy.chars} chars]`;
   return notice.length >= lazy.chars ? notice.slice(0, lazy.chars) : notice.padEnd(lazy.chars, " ");
 }

@@ -5,7 +5,7 @@
 
 import { arr, isObject, type JsonObject, type JsonValue, num, obj, str } from "../../shared/json.ts";
 import type { CacheState, ContextMapDTO, MapGroupInfo, MapNode } from "../../shared/map.ts";
-import { blockText, blockTextHead, type LazyText, lazyTextKey, lazyTextOf } from "../model/lazy-text.ts";
+import { blockTextHead, type LazyText, lazyTextKey, lazyTextOf, readLazyText } from "../model/lazy-text.ts";
 import type { ContextMessage, LoadedSession } from "../model/session.ts";
 import {
   BRANCH_SUMMARY_PREFIX,
@@ -90,7 +90,7 @@ interface LeafSpec {
    * `lazy` reads the real text back (only the tokenizer needs it, in the background).
    */
   text?: string;
-  lazy?: { key: string; load: () => string };
+  lazy?: { key: string; load: () => string | null };
   /** Chars of parts that are not text (images, opaque blocks): counted as chars/4 in the tiktoken mode. */
   nonTextChars: number;
   /** Conversation leaves: position of the message in the context list (for the last-call boundary). */
@@ -131,7 +131,19 @@ interface ContentParts {
   /** The first chars of the real text (names); differs from `text` when a block's text was not kept. */
   head: string;
   /** Reads the real text back when some block's text was not kept in memory (model/lazy-text.ts). */
-  lazy?: { key: string; load: () => string };
+  lazy?: { key: string; load: () => string | null };
+}
+
+/** The joined real texts of text blocks (cut ones read back), or null when one cannot be read back. */
+function readBlockTexts(blocks: readonly JsonObject[]): string | null {
+  let out = "";
+  for (const b of blocks) {
+    const lazy = lazyTextOf(b);
+    const text = lazy ? readLazyText(lazy) : (str(b, "text") ?? "");
+    if (text === null) return null;
+    out += text;
+  }
+  return out;
 }
 
 /** Text + non-text chars of user / custom / toolResult content (string, or text / image / other blocks). */
@@ -166,7 +178,7 @@ function contentParts(content: JsonValue | undefined): ContentParts {
     nonText,
     images,
     head,
-    lazy: { key: lazies.map(lazyTextKey).join("|"), load: () => blocks.map(blockText).join("") },
+    lazy: { key: lazies.map(lazyTextKey).join("|"), load: () => readBlockTexts(blocks) },
   };
 }
 

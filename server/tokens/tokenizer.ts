@@ -103,13 +103,17 @@ export interface TokenCounterOptions {
  * A text to count: in memory, or (a tool result whose text is not kept in memory, model/lazy-text.ts) read back
  * by `load` — in the background, never on the request path — and cached under its stable `key`.
  */
-export type TokenTextItem = { id: string; text: string } | { id: string; key: string; load: () => string };
+export type TokenTextItem =
+  | { id: string; text: string }
+  | { id: string; key: string; load: () => string | null };
 
 interface Job {
   key: string;
   /** Null until a lazy text is read back (just before it is counted). */
   plan: TextPlan | null;
-  load?: () => string;
+  load?: () => string | null;
+  /** A lazy text that could not be read back: counted as nothing and never cached (asked again later). */
+  failed?: boolean;
   /** Chars of the text (batch sizing). */
   chars: number;
 }
@@ -369,7 +373,7 @@ export class TokenCounter {
   private finish(results: { job: Job; tokens: number | null }[]): void {
     let counted = 0;
     for (const { job, tokens } of results) {
-      if (tokens === null) continue;
+      if (tokens === null || job.failed) continue;
       const plan = this.planOf(job);
       this.cache.set(job.key, {
         tokens: tokens + plan.estimatedTokens,
@@ -390,9 +394,10 @@ export class TokenCounter {
   /** The job's plan; a lazy text is read back (once) here. */
   private planOf(job: Job): TextPlan {
     if (!job.plan) {
-      const text = job.load?.() ?? "";
-      job.plan = planText(text, this.maxRunChars);
-      job.chars = text.length;
+      const text = job.load?.() ?? null;
+      if (text === null) job.failed = true;
+      job.plan = planText(text ?? "", this.maxRunChars);
+      job.chars = text?.length ?? 0;
       job.load = undefined;
     }
     return job.plan;

@@ -100,6 +100,16 @@ for (const mode of ["worker", "inline"] as const) {
       expect(loads).toBe(1);
     });
 
+    it("a lazy text that cannot be read back is not cached: it is asked for again", async () => {
+      const item = { id: "gone", key: "file#9:9@0+10", load: () => null };
+      expect(counter.requestCounts([item]).pending).toBe(1);
+      await counter.idle();
+      const again = counter.requestCounts([item]);
+      expect(again.counts.has("gone")).toBe(false);
+      expect(again.pending).toBe(1);
+      await counter.idle();
+    });
+
     it("deduplicates equal texts under different ids", async () => {
       const text = "the same text under two ids";
       const r = counter.requestCounts([
