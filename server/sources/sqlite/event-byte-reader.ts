@@ -1,14 +1,17 @@
-// Reads one decoded transcript event back from the store, for texts the reader did not keep in memory
-// (cut-long-strings.ts, model/lazy-text.ts): the row is selected again by (session, seq) in a read-only
-// transaction of its own (readDatabase: never writes, never leaves files behind) and decompressed; the
-// requested bytes are a slice of the decoded event. Null when the row is gone or no longer decodes the same.
+// Reads one decoded transcript event back, for texts the reader did not keep in memory (cut-long-strings.ts,
+// model/lazy-text.ts). Normally from the event's own zstd frame, kept when the event was read — it is a
+// fraction of the decoded size (OpenClaw compresses JSON text) and needs no database access at all (a read
+// per text through readDatabase would copy a WAL store lacking its -shm for every text). An event whose
+// frame is not smaller than half its decoded size is selected again by (session, seq) in a read-only
+// transaction of its own instead. The requested bytes are a slice of the decoded event; null when the row
+// is gone or no longer decodes the same.
 
 import type { ByteReader } from "../../model/lazy-text.ts";
 import { readDatabase } from "./open-readonly.ts";
 import { type EventRow, MAX_EVENT_BYTES } from "./read-events.ts";
 import { decodeZstd } from "./zstd.ts";
 
-function decodedBytes(row: EventRow): Uint8Array | null {
+function decodeEvent(row: EventRow): Uint8Array | null {
   if (row.eventJson !== null) return Buffer.from(row.eventJson, "utf8");
   if (row.eventZstd === null) return null;
   const limit = row.utf8Bytes !== null && row.utf8Bytes > 0 ? row.utf8Bytes : MAX_EVENT_BYTES;
@@ -16,10 +19,38 @@ function decodedBytes(row: EventRow): Uint8Array | null {
   return bytes.ok ? bytes.bytes : null;
 }
 
-/** A ByteReader over the decoded event `seq` of `sessionId` in the database at `dbPath`. */
-export function eventByteReader(dbPath: string, sessionId: string, seq: number): ByteReader {
+/** Keep an event's zstd frame for read-backs when it is at most this share of the decoded size. */
+const KEEP_FRAME_MAX_RATIO = 0.5;
+
+/**
+ * A ByteReader over the decoded event `row.seq` of `sessionId` in the database at `dbPath` (`decodedBytes`:
+ * its decoded size, to decide whether its frame is worth keeping).
+ */
+export function eventByteReader(
+  dbPath: string,
+  sessionId: string,
+  row: EventRow,
+  decodedBytes: number,
+): ByteReader {
+  const seq = row.seq;
+  const id = `${dbPath}#${sessionId}:${seq}`;
+  const frame = row.eventZstd;
+  if (frame && frame.length <= decodedBytes * KEEP_FRAME_MAX_RATIO) {
+    // own copy: never pin a larger buffer the driver may have sliced it from
+    const kept = frame.byteLength === frame.buffer.byteLength ? frame : frame.slice();
+    const utf8Bytes = row.utf8Bytes;
+    return {
+      id,
+      read(offset, length) {
+        const bytes = decodeEvent({ seq, eventJson: null, eventZstd: kept, utf8Bytes });
+        return bytes && offset >= 0 && offset + length <= bytes.length
+          ? bytes.subarray(offset, offset + length)
+          : null;
+      },
+    };
+  }
   return {
-    id: `${dbPath}#${sessionId}:${seq}`,
+    id,
     read(offset, length) {
       const out = readDatabase(dbPath, (db) => {
         const row = db
@@ -30,7 +61,7 @@ export function eventByteReader(dbPath: string, sessionId: string, seq: number):
           .get(sessionId, seq);
         if (!Array.isArray(row)) return null;
         const [json, zstd, utf8]: unknown[] = row;
-        return decodedBytes({
+        return decodeEvent({
           seq,
           eventJson: typeof json === "string" ? json : null,
           eventZstd: zstd instanceof Uint8Array ? zstd : null,

@@ -76,7 +76,7 @@ export function readEventsSince(
   const where = mode === "incremental" ? "AND seq > ?" : "";
   const params: unknown[] = mode === "incremental" ? [sessionId, prev?.maxSeq] : [sessionId];
   const base = mode === "incremental" ? prev : null;
-  const decoder = new EventDecoder(source, (seq) => eventByteReader(ids.dbPath, ids.sessionId, seq));
+  const decoder = new EventDecoder(source, (row, n) => eventByteReader(ids.dbPath, ids.sessionId, row, n));
   const read = { count: 0, maxSeq: base?.maxSeq ?? null, bytes: base?.bytes ?? 0 };
   // raw(): rows as arrays in column order — no per-row object with four named keys; iterate(): each row is
   // decoded and its blob dropped before the next is read (100 MB sessions have ~30 k rows; issue 9).
@@ -133,7 +133,9 @@ export function eventsFromRows(
   ids: { dbPath: string; sessionId: string },
   source: string,
 ): SqliteEventsState {
-  const decoded = decodeEventRows(rows, source, (seq) => eventByteReader(ids.dbPath, ids.sessionId, seq));
+  const decoded = decodeEventRows(rows, source, (row, n) =>
+    eventByteReader(ids.dbPath, ids.sessionId, row, n),
+  );
   let maxSeq: number | null = null;
   let bytes = 0;
   for (const r of rows) {

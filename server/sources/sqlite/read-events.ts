@@ -107,7 +107,7 @@ export class EventDecoder {
 
   constructor(
     private readonly source: string,
-    private readonly readerFor?: (seq: number) => ByteReader,
+    private readonly readerFor?: (row: EventRow, decodedBytes: number) => ByteReader,
   ) {}
 
   push(row: EventRow): void {
@@ -130,7 +130,8 @@ export class EventDecoder {
       );
       return;
     }
-    const cut = data.zstd && readerFor ? parseCut(data.bytes, () => readerFor(row.seq)) : null;
+    const bytes = data.zstd ? data.bytes : null;
+    const cut = bytes && readerFor ? parseCut(bytes, () => readerFor(row, bytes.length)) : null;
     let parsed: ReturnType<typeof tryParseJson>;
     if (cut) parsed = { ok: true, value: cut };
     else {
@@ -176,7 +177,7 @@ export class EventDecoder {
 export function decodeEventRows(
   rows: EventRow[],
   source: string,
-  readerFor?: (seq: number) => ByteReader,
+  readerFor?: (row: EventRow, decodedBytes: number) => ByteReader,
 ): DecodedEvents {
   const decoder = new EventDecoder(source, readerFor);
   for (const row of rows) decoder.push(row);
