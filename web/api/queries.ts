@@ -117,7 +117,7 @@ export const pruneCallQuery = (agentId: string, sessionId: string, p: PruneParam
         `${pruneCallRoute(agentId, sessionId)}${queryString({ ...p, call: String(callIndex) })}`,
         signal,
       ),
-    placeholderData: (prev) => prev,
+    // no placeholder: another call's (or another what-if's) states must never show under this call
   });
 
 export const prunePreviewQuery = (
