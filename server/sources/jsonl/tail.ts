@@ -45,6 +45,8 @@ export interface JsonlTailState {
   lineIssues: ParseIssue[];
   /** The tree of exactly those entries, for the append fast path (absent: the next read assembles in full). */
   tree?: TreeMemo;
+  /** Reads cut texts back; one per full read, so its id (a token-cache key part) names these very bytes. */
+  reader?: ByteReader;
 }
 
 /**
@@ -284,8 +286,11 @@ function readRange(fd: number, start: number, end: number): Buffer {
  * another file or the file shrank below them. OpenClaw only appends, so bytes once read never change.
  */
 export function fileByteReader(absPath: string, dev: number, ino: number): ByteReader {
+  fullReads++;
   return {
-    id: `${absPath}#${dev}:${ino}`,
+    // the read generation: a file rewritten in place (same inode) is read in full again and its texts get
+    // new ids, so nothing cached under the old bytes is taken for the new ones
+    id: `${absPath}#${dev}:${ino}#${fullReads}`,
     read(offset, length) {
       let fd: number;
       try {
@@ -306,6 +311,8 @@ export function fileByteReader(absPath: string, dev: number, ino: number): ByteR
     },
   };
 }
+
+let fullReads = 0;
 
 /**
  * Bytes read and parsed per step: the file is never held whole (a 100 MB transcript used to be one 100 MB
@@ -349,7 +356,7 @@ export function loadJsonlIncremental(
     const from = base ? base.consumed : 0;
     // Only a file seen growing waits; a first read reports a half line at once (read-transcript.ts behaviour).
     const reportPending = prev === null || now - st.mtimeMs >= graceMs;
-    const reader = fileByteReader(absPath, st.dev, st.ino);
+    const reader = base?.reader ?? fileByteReader(absPath, st.dev, st.ino);
     const stepBytes = Math.max(1, opts.stepBytes ?? READ_STEP_BYTES);
     let acc: ExtendInput["prev"] = base;
     let pos = from;
@@ -400,6 +407,7 @@ export function loadJsonlIncremental(
         entries: out.entries,
         lineIssues: out.lineIssues,
         ...(out.tree ? { tree: out.tree } : {}),
+        reader,
       },
       transcript: out.transcript,
       loadedBy: base ? "tail" : "full",

@@ -31,9 +31,12 @@ export function eventByteReader(
   sessionId: string,
   row: EventRow,
   decodedBytes: number,
+  generation: number,
 ): ByteReader {
   const seq = row.seq;
-  const id = `${dbPath}#${sessionId}:${seq}`;
+  // the read generation: a session read in full again (rows changed) gets new ids, so a token count cached
+  // for a row that was deleted and written again under the same seq is never reused
+  const id = `${dbPath}#${sessionId}:${seq}@${generation}`;
   const frame = row.eventZstd;
   if (frame && frame.length <= decodedBytes * KEEP_FRAME_MAX_RATIO) {
     // own copy: never pin a larger buffer the driver may have sliced it from

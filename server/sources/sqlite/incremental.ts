@@ -25,7 +25,11 @@ export interface SqliteEventsState {
   entries: TranscriptEntry[];
   issues: ParseIssue[];
   storage: { json: number; zstd: number };
+  /** Read generation (new on every full read): part of the cut texts' reader ids, i.e. of token-cache keys. */
+  generation: number;
 }
+
+let fullReads = 0;
 
 type Row = Record<string, unknown>;
 
@@ -76,7 +80,10 @@ export function readEventsSince(
   const where = mode === "incremental" ? "AND seq > ?" : "";
   const params: unknown[] = mode === "incremental" ? [sessionId, prev?.maxSeq] : [sessionId];
   const base = mode === "incremental" ? prev : null;
-  const decoder = new EventDecoder(source, (row, n) => eventByteReader(ids.dbPath, ids.sessionId, row, n));
+  const generation = base?.generation ?? ++fullReads;
+  const decoder = new EventDecoder(source, (row, n) =>
+    eventByteReader(ids.dbPath, ids.sessionId, row, n, generation),
+  );
   const read = { count: 0, maxSeq: base?.maxSeq ?? null, bytes: base?.bytes ?? 0 };
   // raw(): rows as arrays in column order — no per-row object with four named keys; iterate(): each row is
   // decoded and its blob dropped before the next is read (100 MB sessions have ~30 k rows; issue 9).
@@ -101,7 +108,7 @@ export function readEventsSince(
     if (read.maxSeq === null || seq > read.maxSeq) read.maxSeq = seq;
     read.bytes += rowBytes(row);
   }
-  return { mode, rows: read.count, state: merge(base, decoder.result(), read, ids) };
+  return { mode, rows: read.count, state: merge(base, decoder.result(), read, ids, generation) };
 }
 
 function merge(
@@ -109,6 +116,7 @@ function merge(
   decoded: DecodedEvents,
   read: { count: number; maxSeq: number | null; bytes: number },
   ids: { dbPath: string; sessionId: string },
+  generation: number,
 ): SqliteEventsState {
   const offset = base?.entries.length ?? 0;
   for (const e of decoded.entries) e.index += offset;
@@ -124,6 +132,7 @@ function merge(
       json: (base?.storage.json ?? 0) + decoded.storage.json,
       zstd: (base?.storage.zstd ?? 0) + decoded.storage.zstd,
     },
+    generation,
   };
 }
 
@@ -133,8 +142,9 @@ export function eventsFromRows(
   ids: { dbPath: string; sessionId: string },
   source: string,
 ): SqliteEventsState {
+  const generation = ++fullReads;
   const decoded = decodeEventRows(rows, source, (row, n) =>
-    eventByteReader(ids.dbPath, ids.sessionId, row, n),
+    eventByteReader(ids.dbPath, ids.sessionId, row, n, generation),
   );
   let maxSeq: number | null = null;
   let bytes = 0;
@@ -142,7 +152,7 @@ export function eventsFromRows(
     if (maxSeq === null || r.seq > maxSeq) maxSeq = r.seq;
     bytes += rowBytes(r);
   }
-  return merge(null, decoded, { count: rows.length, maxSeq, bytes }, ids);
+  return merge(null, decoded, { count: rows.length, maxSeq, bytes }, ids, generation);
 }
 
 /** Per-session change markers of one agent store (what the live watcher compares between checks). */
