@@ -26,17 +26,20 @@ export function fmtUsd(n: number | null | undefined): string {
   return `$${n.toFixed(2)}`;
 }
 
+// One formatter, built once: `Date.prototype.toLocaleString` with options builds a new Intl.DateTimeFormat on
+// every call (~1–2 ms each) — 22 s of the pruning tab's first render for a session with 11,000 calls.
+const dateFmt = new Intl.DateTimeFormat(undefined, {
+  year: "numeric",
+  month: "short",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+});
+
 export function fmtDate(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return "—";
-  const d = new Date(ms);
-  return d.toLocaleString(undefined, {
-    year: "numeric",
-    month: "short",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  });
+  return dateFmt.format(ms);
 }
 
 /** "3m 20s", "1h 02m", "850ms". */
