@@ -10,7 +10,15 @@ export interface Column<R> {
   title?: string;
 }
 
-/** A sortable table. Header buttons have data-testid `sort-<key>`; rows get `rowTestId(row)`. */
+/** Rows rendered at first, and added per "Show more" (a long session has 10,000+ calls: all of them as DOM rows
+ * made the cost and pruning tabs take seconds to render and to react). */
+export const TABLE_PAGE_ROWS = 500;
+
+/**
+ * A sortable table. Header buttons have data-testid `sort-<key>`; rows get `rowTestId(row)`. Long tables show
+ * the first TABLE_PAGE_ROWS rows of the sorted order (always down to the selected row) and a footer with
+ * `table-more` / `table-all` buttons.
+ */
 export function Table<R>({
   columns,
   rows,
@@ -37,6 +45,7 @@ export function Table<R>({
   selectedKey?: string | null;
 }) {
   const [sort, setSort] = useState(initialSort ?? null);
+  const [limit, setLimit] = useState(TABLE_PAGE_ROWS);
   const sorted = useMemo(() => {
     if (!sort) return rows;
     const col = columns.find((c) => c.key === sort.key);
@@ -52,6 +61,8 @@ export function Table<R>({
       return (va < vb ? -1 : 1) * dir;
     });
   }, [rows, columns, sort]);
+  const selectedAt = selectedKey ? sorted.findIndex((r) => rowKey(r) === selectedKey) : -1;
+  const shown = sorted.length > limit ? sorted.slice(0, Math.max(limit, selectedAt + 1)) : sorted;
   return (
     <table className="table" data-testid={testId}>
       {caption ? <caption>{caption}</caption> : null}
@@ -95,7 +106,7 @@ export function Table<R>({
             </td>
           </tr>
         ) : (
-          sorted.map((r) => {
+          shown.map((r) => {
             const k = rowKey(r);
             const cls = [
               rowClass?.(r),
@@ -124,6 +135,25 @@ export function Table<R>({
           })
         )}
       </tbody>
+      {shown.length < sorted.length ? (
+        <tfoot>
+          <tr>
+            <td colSpan={columns.length} className="table-more" data-testid="table-more-row">
+              Showing {shown.length.toLocaleString("en-US")} of {sorted.length.toLocaleString("en-US")} rows ·{" "}
+              <button
+                type="button"
+                data-testid="table-more"
+                onClick={() => setLimit(shown.length + TABLE_PAGE_ROWS)}
+              >
+                Show {Math.min(TABLE_PAGE_ROWS, sorted.length - shown.length).toLocaleString("en-US")} more
+              </button>{" "}
+              <button type="button" data-testid="table-all" onClick={() => setLimit(sorted.length)}>
+                Show all
+              </button>
+            </td>
+          </tr>
+        </tfoot>
+      ) : null}
     </table>
   );
 }
