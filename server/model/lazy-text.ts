@@ -1,6 +1,7 @@
 // Long tool-result texts that are not kept in memory (issue 9: "do not parse what you do not need, and do not
-// hold what you do not show"). A JSONL reader cuts the long, pure-ASCII `text` values of tool results out of
-// the line before JSON.parse (sources/cut-long-strings.ts) and puts back a same-length run of "A" (one shared
+// hold what you do not show"). The JSONL and SQLite readers cut the long, pure-ASCII `text` values of tool
+// results out of the stored bytes before JSON.parse (sources/cut-long-strings.ts) and put back a same-length
+// run of "A" (one shared
 // string, see elide-image-data.ts). Everything OpenClaw derives from such a text depends only on its length
 // and on which code points it holds — the char estimates (estimate.ts: ASCII counts 1 per char in every
 // generation), the soft-trim decision and its size (head + tail + note of an ASCII text), the map tile sizes —
@@ -15,7 +16,7 @@ import { isObject, type JsonObject } from "../../shared/json.ts";
 
 /** Reads stored bytes back; null when they can no longer be read as they were (file replaced or shrunk). */
 export interface ByteReader {
-  /** Identity of the bytes (file + dev/ino, or an in-memory buffer): part of cache keys. */
+  /** Identity of the bytes (file + dev/ino or database row, + read generation; or a buffer): part of cache keys. */
   readonly id: string;
   read(offset: number, length: number): Uint8Array | null;
 }
