@@ -1,9 +1,8 @@
 // Long tool-result texts that are not kept in memory (issue 9: "do not parse what you do not need, and do not
 // hold what you do not show"). The JSONL and SQLite readers cut the long, pure-ASCII `text` values of tool
 // results out of the stored bytes before JSON.parse (sources/cut-long-strings.ts) and put back a same-length
-// run of "A" (one shared
-// string, see elide-image-data.ts). Everything OpenClaw derives from such a text depends only on its length
-// and on which code points it holds — the char estimates (estimate.ts: ASCII counts 1 per char in every
+// run of "A" (one shared string, see elide-image-data.ts). Everything OpenClaw derives from such a text
+// depends only on its length and on which code points it holds — the char estimates (estimate.ts: ASCII counts 1 per char in every
 // generation), the soft-trim decision and its size (head + tail + note of an ASCII text), the map tile sizes —
 // so those numbers stay exact with the placeholder. Whatever SHOWS or HASHES the text (the wire text of a
 // soft-trimmed result, previews, the tokenizer, 2026.9 source hashes) asks this module for the real text,
