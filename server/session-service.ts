@@ -28,7 +28,9 @@ import {
   previewToolResultAtCall,
   pruneCallDetail,
   pruneReplaySummary,
+  type ReplayRun,
   replayPruning,
+  startReplay,
   toolResultWireText,
 } from "./reports/prune-replay.ts";
 import { buildRunReport, lastCallUsage } from "./reports/run-report.ts";
@@ -231,10 +233,30 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
     return { value: f(s.value) };
   };
 
+  /**
+   * The as-configured replay of each session, kept to be continued when the session grows (ReplayRun: an
+   * append replays only the appended entries). Bounded; dropped with the other memos on a config change.
+   */
+  let runs = new Map<string, { transcript: Transcript; run: ReplayRun }>();
+  const MAX_RUNS = 8;
+
   const pruneFor = (s: LoadedSession, overrides: PruneOverrides, at: number | undefined): PruneReplayDTO =>
-    memo.prune.get(s.transcript, JSON.stringify([overrides, at ?? null, s.summary.sessionId]), () =>
-      replayPruning({ session: s, config: config(), overrides, at, sha256Base64Url }),
-    );
+    memo.prune.get(s.transcript, JSON.stringify([overrides, at ?? null, s.summary.sessionId]), () => {
+      if (at !== undefined || Object.keys(overrides).length > 0) {
+        return replayPruning({ session: s, config: config(), overrides, at, sha256Base64Url });
+      }
+      const key = `${s.summary.agentId}\u0000${s.summary.sessionId}`;
+      const kept = runs.get(key);
+      runs.delete(key);
+      let run = kept && kept.transcript !== s.transcript && kept.run.extend(s) ? kept.run : null;
+      run ??= startReplay({ session: s, config: config(), sha256Base64Url });
+      runs.set(key, { transcript: s.transcript, run });
+      for (const k of runs.keys()) {
+        if (runs.size <= MAX_RUNS) break;
+        runs.delete(k);
+      }
+      return run.finish();
+    });
 
   const contextMessagesOf = (s: LoadedSession): ContextMessage[] =>
     memo.messages.get(s.transcript, "all", () => buildContextMessages(s.transcript));
@@ -427,6 +449,7 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
       configRead = null;
       // Reports are memoised per Transcript object; a config edit changes them without a transcript change.
       if (o?.config) {
+        runs = new Map();
         memo = {
           report: new Memo(),
           prune: new Memo(),

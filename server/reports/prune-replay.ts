@@ -97,7 +97,12 @@ interface Prepared {
 
 const preparedCache = new WeakMap<Transcript, Map<EstimateFlavor, Prepared>>();
 
-function prepare(transcript: Transcript, flavor: EstimateFlavor): Prepared {
+/**
+ * `from`: the Prepared of a transcript this one extends (same entries, active branch continued — see
+ * ReplayRun.extend): its estimates are kept (its maps are shared: entry indexes do not change) and only the
+ * new branch entries are estimated.
+ */
+function prepare(transcript: Transcript, flavor: EstimateFlavor, from?: Prepared): Prepared {
   let perFlavor = preparedCache.get(transcript);
   if (!perFlavor) {
     perFlavor = new Map();
@@ -107,8 +112,11 @@ function prepare(transcript: Transcript, flavor: EstimateFlavor): Prepared {
   const cached = perFlavor.get(flavor);
   if (cached && cached.shape === shape) return cached;
   const chars = new Float64Array(transcript.entries.length).fill(Number.NaN);
-  const toolResults = new Map<number, ToolResultInfo>();
+  if (from) chars.set(from.chars.subarray(0, Math.min(from.chars.length, chars.length)));
+  const known = from ? from.chars.length : 0;
+  const toolResults = from?.toolResults ?? new Map<number, ToolResultInfo>();
   for (const idx of transcript.activeBranch) {
+    if (idx < known) continue;
     const entry = transcript.entries[idx];
     if (entry?.type !== "message") continue;
     const message = entry.raw.message;
@@ -132,7 +140,13 @@ function prepare(transcript: Transcript, flavor: EstimateFlavor): Prepared {
       });
     }
   }
-  const prepared: Prepared = { shape, chars, toolResults, hashes: new Map(), contextMessages: new Map() };
+  const prepared: Prepared = {
+    shape,
+    chars,
+    toolResults,
+    hashes: from?.hashes ?? new Map(),
+    contextMessages: from?.contextMessages ?? new Map(),
+  };
   perFlavor.set(flavor, prepared);
   return prepared;
 }
@@ -303,18 +317,13 @@ function projState(p: Projection | undefined): ToolResultWireState {
   return p.mode === "hard" ? "hard-clear" : "soft-trim";
 }
 
-/** Replay cache-TTL pruning over a session (see file header). */
-export function replayPruning(input: ReplayInput): PruneReplayDTO {
-  const { session, config, overrides } = input;
+/** Provider/model/api of the last real call on the active branch, else the SessionEntry's. */
+function lastCallModel(session: LoadedSession): {
+  provider: string | null;
+  modelId: string | null;
+  api: string | null;
+} {
   const transcript = session.transcript;
-  const algo = algorithmFor(session, overrides);
-  const algorithm = algo.algorithm;
-  const flavor: EstimateFlavor = algorithm;
-  const sticky = algorithm === "2026.9";
-  const whatIf = hasEffectiveOverrides(overrides);
-  const useSnapshots = input.useSnapshots ?? !whatIf;
-
-  // Provider/model: the last real call, else the SessionEntry.
   let provider: string | null = str(session.entry, "modelProvider") ?? session.summary.provider;
   let modelId: string | null = str(session.entry, "model") ?? session.summary.model;
   let api: string | null = null;
@@ -328,6 +337,45 @@ export function replayPruning(input: ReplayInput): PruneReplayDTO {
       break;
     }
   }
+  return { provider, modelId, api };
+}
+
+/**
+ * A replay that can be continued when entries are appended (issue 9: append → report). Every piece of replay
+ * state — context builder, tool-result list, projections and their history, TTL clock, calls — only grows
+ * with the active branch, so a transcript that continues the replayed one is replayed from where it
+ * stopped, with the result a fresh replay of it would give (test/unit/prune-replay-extend.test.ts).
+ */
+export interface ReplayRun {
+  /**
+   * Continue over the entries `session` appended to the replayed transcript. False (the run is unchanged)
+   * when `session` does not simply continue it, or when what the replay derives from the whole session —
+   * the last call's provider/model/api, hence settings, eligibility and context window — changed.
+   */
+  extend(session: LoadedSession): boolean;
+  /** The DTO of the transcript replayed so far (each call returns a new one; earlier ones stay valid). */
+  finish(): PruneReplayDTO;
+}
+
+/** Replay cache-TTL pruning over a session (see file header). */
+export function replayPruning(input: ReplayInput): PruneReplayDTO {
+  return startReplay(input).finish();
+}
+
+/** Start a replay that can be continued (ReplayRun). */
+export function startReplay(input: ReplayInput): ReplayRun {
+  const { config, overrides } = input;
+  let session = input.session;
+  let transcript = session.transcript;
+  const algo = algorithmFor(session, overrides);
+  const algorithm = algo.algorithm;
+  const flavor: EstimateFlavor = algorithm;
+  const sticky = algorithm === "2026.9";
+  const whatIf = hasEffectiveOverrides(overrides);
+  const useSnapshots = input.useSnapshots ?? !whatIf;
+
+  // Provider/model: the last real call, else the SessionEntry.
+  const { provider, modelId, api } = lastCallModel(session);
 
   const settings: PruneSettingsDTO = resolvePruneSettings({
     config,
@@ -353,7 +401,7 @@ export function replayPruning(input: ReplayInput): PruneReplayDTO {
   };
   const sessionEligibility = eligibilityOf(provider, modelId, api);
 
-  const prepared = prepare(transcript, flavor);
+  let prepared = prepare(transcript, flavor);
   const prunableCache = new Map<string, boolean>();
   const predicate = makeToolPredicate(settings.tools.allow, settings.tools.deny);
   const isToolPrunable = (name: string): boolean => {
@@ -626,253 +674,294 @@ export function replayPruning(input: ReplayInput): PruneReplayDTO {
     return { status: mismatches.length ? "mismatch" : "match", mismatches };
   };
 
-  for (const idx of transcript.activeBranch) {
-    const entry = transcript.entries[idx];
-    if (!entry) continue;
-    advanceMarkers(idx);
+  let branchPos = 0;
+  const advance = (): void => {
+    for (; branchPos < transcript.activeBranch.length; branchPos++) {
+      const idx = transcript.activeBranch[branchPos] ?? -1;
+      const entry = transcript.entries[idx];
+      if (!entry) continue;
+      advanceMarkers(idx);
 
-    if (entry.type === "custom" && str(entry.raw, "customType") === "openclaw.cache-ttl") {
-      const snap = parseProjectionSnapshot(entry.raw.data);
-      if (snap) latestSnapshot = snap;
-    }
-    if (entry.type === "reset") {
-      // Projections do not survive a reset (transcript.md §6).
-      latestSnapshot = null;
-      attemptSnapshot = null;
-      for (const entryIndex of [...proj.keys()]) setProjection(entryIndex, undefined, calls.length);
-      projDelta = 0;
-    }
-
-    const message = entry.type === "message" ? entry.raw.message : undefined;
-    const role = isObject(message) ? str(message, "role") : undefined;
-
-    if (isObject(message) && role === "user" && message.excludeFromContext !== true) {
-      const key = str(message, "idempotencyKey");
-      const runId = key?.endsWith(":user") ? key.slice(0, -":user".length) : (key ?? null);
-      if (runId === null || runId !== currentRunId) {
-        // A new attempt: the clock starts from the newest cache-touch marker (pruning.md §1.8, §2.4 step 9).
-        currentRunId = runId;
-        attemptMarkersCopy ??= { any: newestTouchAny, byKey: new Map(newestTouchByKey) };
-        attemptMarkers = attemptMarkersCopy;
-        attemptSnapshot = latestSnapshot;
-        attemptPending = true;
+      if (entry.type === "custom" && str(entry.raw, "customType") === "openclaw.cache-ttl") {
+        const snap = parseProjectionSnapshot(entry.raw.data);
+        if (snap) latestSnapshot = snap;
       }
-    }
+      if (entry.type === "reset") {
+        // Projections do not survive a reset (transcript.md §6).
+        latestSnapshot = null;
+        attemptSnapshot = null;
+        for (const entryIndex of [...proj.keys()]) setProjection(entryIndex, undefined, calls.length);
+        projDelta = 0;
+      }
 
-    if (
-      isObject(message) &&
-      role === "assistant" &&
-      !isTranscriptOnlyAssistant(message) &&
-      message.excludeFromContext !== true
-    ) {
-      const callIndex = calls.length;
-      const t = callTime(entry, message);
-      const callProvider = str(message, "provider") ?? provider;
-      const callModel = str(message, "model") ?? modelId;
-      const elig = eligibilityOf(callProvider, callModel, str(message, "api") ?? api);
-      list = syncList(list, builder, prepared, flavor);
-      // A compaction/reset rebuilt the list: recompute the projected delta over the new window.
-      if (list.generation !== projDeltaGeneration) recomputeProjDelta();
-      if (attemptPending) {
-        attemptPending = false;
-        lastTouch = attemptMarkers ? clockFor(attemptMarkers, callProvider, callModel) : null;
-        // Without any snapshot (older data, synthetic sessions) the simulated state is kept.
-        if (sticky && useSnapshots && attemptSnapshot) restoreFromSnapshot(attemptSnapshot, callIndex);
-      }
-      const touchAtGate = lastTouch;
-      const g = gateFor(t, lastTouch, elig);
-      const view = makeView(false);
-      let result: PrunerResult | null = null;
-      let gate = g.gate;
-      if (gate === "open") {
-        result = runRound(view);
-        if (result.reason !== "pruned" && result.reason !== "no-change") gate = result.reason;
-      }
-      const round = roundOf(result);
-      if (round !== "none") rounds++;
-      const changes = result?.changes ?? NO_CHANGES;
-      let softNow = 0;
-      let hardNow = 0;
-      for (const [entryIndex, ch] of changes) {
-        if (ch.state === "soft-trim") softNow++;
-        else hardNow++;
-        if (sticky) {
-          const full = prepared.toolResults.get(entryIndex)?.chars ?? 0;
-          const before = proj.get(entryIndex);
-          projDelta -= before ? before.chars - full : 0;
-          const p: Projection =
-            ch.state === "hard-clear"
-              ? { mode: "hard", chars: ch.chars, placeholder: settings.hardClear.placeholder }
-              : { mode: "soft", chars: ch.chars };
-          setProjection(entryIndex, p, callIndex);
-          projDelta += p.chars - full;
+      const message = entry.type === "message" ? entry.raw.message : undefined;
+      const role = isObject(message) ? str(message, "role") : undefined;
+
+      if (isObject(message) && role === "user" && message.excludeFromContext !== true) {
+        const key = str(message, "idempotencyKey");
+        const runId = key?.endsWith(":user") ? key.slice(0, -":user".length) : (key ?? null);
+        if (runId === null || runId !== currentRunId) {
+          // A new attempt: the clock starts from the newest cache-touch marker (pruning.md §1.8, §2.4 step 9).
+          currentRunId = runId;
+          attemptMarkersCopy ??= { any: newestTouchAny, byKey: new Map(newestTouchByKey) };
+          attemptMarkers = attemptMarkersCopy;
+          attemptSnapshot = latestSnapshot;
+          attemptPending = true;
         }
       }
-      callChanges.push(sticky || changes.size === 0 ? null : changes);
-      if (changes.size > 0) lastTouch = t;
-      const stop = str(message, "stopReason");
-      const failed = stop === "error" || stop === "aborted";
-      // 2026.9.x: every successful request refreshes the clock (§2.4 step 8).
-      if (sticky && !failed) lastTouch = t;
-      const totalAfter = sticky ? list.rawTotal + projDelta : (result?.totalAfter ?? view.totalChars);
 
-      // First sends (2026.7 live-capped reads): only the results appended since the previous call.
-      const flags: string[] = [];
-      let liveForm: Set<number> | null = null;
-      if (sentPtrGeneration !== list.generation) {
-        sentPtrGeneration = list.generation;
-        sentPtr = 0;
-      }
-      for (; sentPtr < list.toolResults.length; sentPtr++) {
-        const tr = list.toolResults[sentPtr];
-        if (!tr || firstSendSeen.has(tr.entryIndex)) continue;
-        firstSendSeen.add(tr.entryIndex);
-        if (algorithm === "2026.7" && tr.info.liveCapped) {
-          liveForm ??= new Set<number>();
-          liveForm.add(tr.entryIndex);
-          flags.push(
-            `read result ${tr.toolCallId} was capped live: its first wire form can differ from the stored text (2026.7; later calls replay the stored form)`,
-          );
+      if (
+        isObject(message) &&
+        role === "assistant" &&
+        !isTranscriptOnlyAssistant(message) &&
+        message.excludeFromContext !== true
+      ) {
+        const callIndex = calls.length;
+        const t = callTime(entry, message);
+        const callProvider = str(message, "provider") ?? provider;
+        const callModel = str(message, "model") ?? modelId;
+        const elig = eligibilityOf(callProvider, callModel, str(message, "api") ?? api);
+        list = syncList(list, builder, prepared, flavor);
+        // A compaction/reset rebuilt the list: recompute the projected delta over the new window.
+        if (list.generation !== projDeltaGeneration) recomputeProjDelta();
+        if (attemptPending) {
+          attemptPending = false;
+          lastTouch = attemptMarkers ? clockFor(attemptMarkers, callProvider, callModel) : null;
+          // Without any snapshot (older data, synthetic sessions) the simulated state is kept.
+          if (sticky && useSnapshots && attemptSnapshot) restoreFromSnapshot(attemptSnapshot, callIndex);
         }
+        const touchAtGate = lastTouch;
+        const g = gateFor(t, lastTouch, elig);
+        const view = makeView(false);
+        let result: PrunerResult | null = null;
+        let gate = g.gate;
+        if (gate === "open") {
+          result = runRound(view);
+          if (result.reason !== "pruned" && result.reason !== "no-change") gate = result.reason;
+        }
+        const round = roundOf(result);
+        if (round !== "none") rounds++;
+        const changes = result?.changes ?? NO_CHANGES;
+        let softNow = 0;
+        let hardNow = 0;
+        for (const [entryIndex, ch] of changes) {
+          if (ch.state === "soft-trim") softNow++;
+          else hardNow++;
+          if (sticky) {
+            const full = prepared.toolResults.get(entryIndex)?.chars ?? 0;
+            const before = proj.get(entryIndex);
+            projDelta -= before ? before.chars - full : 0;
+            const p: Projection =
+              ch.state === "hard-clear"
+                ? { mode: "hard", chars: ch.chars, placeholder: settings.hardClear.placeholder }
+                : { mode: "soft", chars: ch.chars };
+            setProjection(entryIndex, p, callIndex);
+            projDelta += p.chars - full;
+          }
+        }
+        callChanges.push(sticky || changes.size === 0 ? null : changes);
+        if (changes.size > 0) lastTouch = t;
+        const stop = str(message, "stopReason");
+        const failed = stop === "error" || stop === "aborted";
+        // 2026.9.x: every successful request refreshes the clock (§2.4 step 8).
+        if (sticky && !failed) lastTouch = t;
+        const totalAfter = sticky ? list.rawTotal + projDelta : (result?.totalAfter ?? view.totalChars);
+
+        // First sends (2026.7 live-capped reads): only the results appended since the previous call.
+        const flags: string[] = [];
+        let liveForm: Set<number> | null = null;
+        if (sentPtrGeneration !== list.generation) {
+          sentPtrGeneration = list.generation;
+          sentPtr = 0;
+        }
+        for (; sentPtr < list.toolResults.length; sentPtr++) {
+          const tr = list.toolResults[sentPtr];
+          if (!tr || firstSendSeen.has(tr.entryIndex)) continue;
+          firstSendSeen.add(tr.entryIndex);
+          if (algorithm === "2026.7" && tr.info.liveCapped) {
+            liveForm ??= new Set<number>();
+            liveForm.add(tr.entryIndex);
+            flags.push(
+              `read result ${tr.toolCallId} was capped live: its first wire form can differ from the stored text (2026.7; later calls replay the stored form)`,
+            );
+          }
+        }
+        const snapshotCheck = checkSnapshot(flags);
+        if (elig.path === "server-side") flags.push(elig.reason);
+        if (sticky && failed)
+          flags.push(`request ended with stopReason ${stop}: the TTL clock is not refreshed`);
+
+        const trs = list.toolResults;
+        const trCount = trs.length;
+        const cutoff = result?.cutoff ?? null;
+        const start = result?.start ?? null;
+        let toolResultsCache: Record<string, ToolResultWireState> | null = null;
+        let detailsCache: PruneToolResultDTO[] | null = null;
+        calls.push({
+          entryId: entry.id,
+          responseId: str(message, "responseId") ?? null,
+          timestamp: t,
+          lastCacheTouchAt: touchAtGate,
+          idleMs: g.idleMs,
+          ttlExpired: g.ttlExpired,
+          round,
+          messageChars: totalAfter,
+          get toolResults(): Record<string, ToolResultWireState> {
+            if (!toolResultsCache) {
+              const rec: Record<string, ToolResultWireState> = {};
+              for (let i = 0; i < trCount; i++) {
+                const tr = trs[i];
+                if (tr) rec[tr.toolCallId] = stateAt(tr.entryIndex, callIndex).state;
+              }
+              toolResultsCache = rec;
+            }
+            return toolResultsCache;
+          },
+          entryIndex: entry.index,
+          gate,
+          gateText: GATE_TEXT[gate],
+          messageCount: view.count,
+          totalCharsBefore: view.totalChars,
+          totalCharsAfter: totalAfter,
+          charWindow,
+          ratioBefore: charWindow > 0 ? view.totalChars / charWindow : 0,
+          ratioAfter: charWindow > 0 ? totalAfter / charWindow : 0,
+          charsRemoved: view.totalChars - totalAfter,
+          softTrimmedNow: softNow,
+          hardClearedNow: hardNow,
+          get details(): PruneToolResultDTO[] {
+            if (!detailsCache) {
+              const out: PruneToolResultDTO[] = [];
+              for (let i = 0; i < trCount; i++) {
+                const tr = trs[i];
+                if (!tr) continue;
+                const now = stateAt(tr.entryIndex, callIndex);
+                const prev = stateAt(tr.entryIndex, callIndex - 1);
+                const changedThisCall = changes.has(tr.entryIndex) || now.state !== prev.state;
+                const live = liveForm?.has(tr.entryIndex) === true;
+                const d: PruneToolResultDTO = {
+                  toolCallId: tr.toolCallId,
+                  toolName: tr.toolName,
+                  entryIndex: tr.entryIndex,
+                  state: now.state,
+                  charsFull: tr.chars,
+                  charsSent: now.chars,
+                  changedThisCall,
+                  inPrunableRange:
+                    start !== null && cutoff !== null && tr.position >= start && tr.position < cutoff,
+                  toolAllowed: isToolPrunable(tr.toolName),
+                };
+                if (live) d.liveFormMayDiffer = true;
+                out.push(d);
+              }
+              detailsCache = out;
+            }
+            return detailsCache;
+          },
+          snapshotCheck,
+          flags,
+        });
       }
-      const snapshotCheck = checkSnapshot(flags);
-      if (elig.path === "server-side") flags.push(elig.reason);
-      if (sticky && failed)
-        flags.push(`request ended with stopReason ${stop}: the TTL clock is not refreshed`);
 
-      const trs = list.toolResults;
-      const trCount = trs.length;
-      const cutoff = result?.cutoff ?? null;
-      const start = result?.start ?? null;
-      let toolResultsCache: Record<string, ToolResultWireState> | null = null;
-      let detailsCache: PruneToolResultDTO[] | null = null;
-      calls.push({
-        entryId: entry.id,
-        responseId: str(message, "responseId") ?? null,
-        timestamp: t,
-        lastCacheTouchAt: touchAtGate,
-        idleMs: g.idleMs,
-        ttlExpired: g.ttlExpired,
-        round,
-        messageChars: totalAfter,
-        get toolResults(): Record<string, ToolResultWireState> {
-          if (!toolResultsCache) {
-            const rec: Record<string, ToolResultWireState> = {};
-            for (let i = 0; i < trCount; i++) {
-              const tr = trs[i];
-              if (tr) rec[tr.toolCallId] = stateAt(tr.entryIndex, callIndex).state;
-            }
-            toolResultsCache = rec;
-          }
-          return toolResultsCache;
-        },
-        entryIndex: entry.index,
-        gate,
-        gateText: GATE_TEXT[gate],
-        messageCount: view.count,
-        totalCharsBefore: view.totalChars,
-        totalCharsAfter: totalAfter,
-        charWindow,
-        ratioBefore: charWindow > 0 ? view.totalChars / charWindow : 0,
-        ratioAfter: charWindow > 0 ? totalAfter / charWindow : 0,
-        charsRemoved: view.totalChars - totalAfter,
-        softTrimmedNow: softNow,
-        hardClearedNow: hardNow,
-        get details(): PruneToolResultDTO[] {
-          if (!detailsCache) {
-            const out: PruneToolResultDTO[] = [];
-            for (let i = 0; i < trCount; i++) {
-              const tr = trs[i];
-              if (!tr) continue;
-              const now = stateAt(tr.entryIndex, callIndex);
-              const prev = stateAt(tr.entryIndex, callIndex - 1);
-              const changedThisCall = changes.has(tr.entryIndex) || now.state !== prev.state;
-              const live = liveForm?.has(tr.entryIndex) === true;
-              const d: PruneToolResultDTO = {
-                toolCallId: tr.toolCallId,
-                toolName: tr.toolName,
-                entryIndex: tr.entryIndex,
-                state: now.state,
-                charsFull: tr.chars,
-                charsSent: now.chars,
-                changedThisCall,
-                inPrunableRange:
-                  start !== null && cutoff !== null && tr.position >= start && tr.position < cutoff,
-                toolAllowed: isToolPrunable(tr.toolName),
-              };
-              if (live) d.liveFormMayDiffer = true;
-              out.push(d);
-            }
-            detailsCache = out;
-          }
-          return detailsCache;
-        },
-        snapshotCheck,
-        flags,
-      });
+      builder.push(entry);
     }
+  };
+  advance();
 
-    builder.push(entry);
-  }
+  /** False once finish() restored a snapshot into the live projections (2026.9): no continuing after that. */
+  let resumable = true;
 
-  // --- next: a hypothetical user message at `at` (pruning.md §5.5); nothing is mutated for real ---
-  advanceMarkers(transcript.entries.length - 1);
-  list = syncList(list, builder, prepared, flavor);
-  if (list.generation !== projDeltaGeneration) recomputeProjDelta();
-  let lastEntryTime: number | null = null;
-  for (let i = transcript.activeBranch.length - 1; i >= 0 && lastEntryTime === null; i--) {
-    const e = transcript.entries[transcript.activeBranch[i] ?? -1];
-    if (e) lastEntryTime = entryTime(e);
-  }
-  const at = input.at ?? lastEntryTime ?? 0;
-  const nextTouch = clockFor({ any: newestTouchAny, byKey: newestTouchByKey }, provider, modelId);
-  if (sticky && useSnapshots && latestSnapshot) restoreFromSnapshot(latestSnapshot, calls.length);
-  const g = gateFor(at, nextTouch, sessionEligibility);
-  const view = makeView(true);
-  const hypothetical =
-    settings.mode === "cache-ttl" && sessionEligibility.path === "client" && settings.ttlMs > 0;
-  const result = hypothetical ? runRound(view) : null;
-  let nextGate: PruneGate = g.gate;
-  if (nextGate === "open" && result && result.reason !== "pruned" && result.reason !== "no-change")
-    nextGate = result.reason;
-  const wouldPrune = g.gate === "open" && result !== null && result.changes.size > 0;
-  const nextStates: Record<string, ToolResultWireState> = {};
-  for (const tr of list.toolResults) {
-    const ch = wouldPrune ? result?.changes.get(tr.entryIndex) : undefined;
-    nextStates[tr.toolCallId] = ch ? ch.state : sticky ? projState(proj.get(tr.entryIndex)) : "full";
-  }
-  const totalAfterIfRound = result && result.changes.size > 0 ? result.totalAfter : view.totalChars;
-  const next: PruneNextDTO = {
-    at,
-    ttlExpired: g.ttlExpired,
-    wouldPrune,
-    toolResults: nextStates,
-    lastCacheTouchAt: nextTouch,
-    msUntilTtlExpiry: nextTouch === null ? null : nextTouch + settings.ttlMs - at,
-    gate: nextGate,
-    round: wouldPrune ? roundOf(result) : "none",
-    totalChars: view.totalChars,
-    ratio: charWindow > 0 ? view.totalChars / charWindow : 0,
-    totalCharsAfter: wouldPrune ? totalAfterIfRound : view.totalChars,
-    ratioAfter: charWindow > 0 ? (wouldPrune ? totalAfterIfRound : view.totalChars) / charWindow : 0,
-    prediction: predictionText(settings, g, nextTouch, at, result, view, charWindow),
+  const extend = (next: LoadedSession): boolean => {
+    const t = next.transcript;
+    const n = transcript.entries.length;
+    const b = transcript.activeBranch.length;
+    if (!resumable || t.entries.length < n || t.activeBranch.length < b) return false;
+    if (n > 0 && t.entries[n - 1] !== transcript.entries[n - 1]) return false;
+    // a path from the root is unique: the same entry at the old leaf's position means the same prefix
+    if (b > 0 && t.activeBranch[b - 1] !== transcript.activeBranch[b - 1]) return false;
+    // only appended entries continue the branch (an older side entry joining it was never estimated, and
+    // the TTL clock has already read every marker of the old entries)
+    for (let i = b; i < t.activeBranch.length; i++) if ((t.activeBranch[i] ?? -1) < n) return false;
+    if (algorithmFor(next, overrides).algorithm !== algorithm) return false;
+    const m = lastCallModel(next);
+    if (m.provider !== provider || m.modelId !== modelId || m.api !== api) return false;
+    const cwNext =
+      overrides?.contextWindow !== undefined && overrides.contextWindow > 0
+        ? cw
+        : resolveContextWindow({ config, provider, modelId, entry: next.entry, family: algorithm });
+    if (cwNext.tokens !== cw.tokens || cwNext.source !== cw.source) return false;
+    session = next;
+    transcript = t;
+    prepared = prepare(t, flavor, prepared);
+    advance();
+    return true;
   };
 
-  return {
-    algorithm,
-    settings,
-    contextWindowTokens: cw.tokens,
-    calls,
-    next,
-    algorithmSource: algo.source,
-    algorithmReason: algo.reason,
-    contextWindowSource: cw.source,
-    charWindow,
-    eligibility: sessionEligibility,
-    snapshotMismatchCalls: mismatchCalls,
-    rounds,
-    warnings,
+  const finish = (): PruneReplayDTO => {
+    // --- next: a hypothetical user message at `at` (pruning.md §5.5); nothing is mutated for real ---
+    advanceMarkers(transcript.entries.length - 1);
+    list = syncList(list, builder, prepared, flavor);
+    if (list.generation !== projDeltaGeneration) recomputeProjDelta();
+    let lastEntryTime: number | null = null;
+    for (let i = transcript.activeBranch.length - 1; i >= 0 && lastEntryTime === null; i--) {
+      const e = transcript.entries[transcript.activeBranch[i] ?? -1];
+      if (e) lastEntryTime = entryTime(e);
+    }
+    const at = input.at ?? lastEntryTime ?? 0;
+    const nextTouch = clockFor({ any: newestTouchAny, byKey: newestTouchByKey }, provider, modelId);
+    if (sticky && useSnapshots && latestSnapshot) {
+      restoreFromSnapshot(latestSnapshot, calls.length);
+      resumable = false;
+    }
+    const g = gateFor(at, nextTouch, sessionEligibility);
+    const view = makeView(true);
+    const hypothetical =
+      settings.mode === "cache-ttl" && sessionEligibility.path === "client" && settings.ttlMs > 0;
+    const result = hypothetical ? runRound(view) : null;
+    let nextGate: PruneGate = g.gate;
+    if (nextGate === "open" && result && result.reason !== "pruned" && result.reason !== "no-change")
+      nextGate = result.reason;
+    const wouldPrune = g.gate === "open" && result !== null && result.changes.size > 0;
+    const nextStates: Record<string, ToolResultWireState> = {};
+    for (const tr of list.toolResults) {
+      const ch = wouldPrune ? result?.changes.get(tr.entryIndex) : undefined;
+      nextStates[tr.toolCallId] = ch ? ch.state : sticky ? projState(proj.get(tr.entryIndex)) : "full";
+    }
+    const totalAfterIfRound = result && result.changes.size > 0 ? result.totalAfter : view.totalChars;
+    const next: PruneNextDTO = {
+      at,
+      ttlExpired: g.ttlExpired,
+      wouldPrune,
+      toolResults: nextStates,
+      lastCacheTouchAt: nextTouch,
+      msUntilTtlExpiry: nextTouch === null ? null : nextTouch + settings.ttlMs - at,
+      gate: nextGate,
+      round: wouldPrune ? roundOf(result) : "none",
+      totalChars: view.totalChars,
+      ratio: charWindow > 0 ? view.totalChars / charWindow : 0,
+      totalCharsAfter: wouldPrune ? totalAfterIfRound : view.totalChars,
+      ratioAfter: charWindow > 0 ? (wouldPrune ? totalAfterIfRound : view.totalChars) / charWindow : 0,
+      prediction: predictionText(settings, g, nextTouch, at, result, view, charWindow),
+    };
+
+    return {
+      algorithm,
+      settings,
+      contextWindowTokens: cw.tokens,
+      calls: calls.slice(),
+      next,
+      algorithmSource: algo.source,
+      algorithmReason: algo.reason,
+      contextWindowSource: cw.source,
+      charWindow,
+      eligibility: sessionEligibility,
+      snapshotMismatchCalls: mismatchCalls,
+      rounds,
+      warnings: warnings.slice(),
+    };
   };
+
+  return { extend, finish };
 }
 
 function predictionText(
