@@ -8,15 +8,13 @@
 
 import type { ByteReader } from "../../model/lazy-text.ts";
 import { readDatabase } from "./open-readonly.ts";
-import { type EventRow, MAX_EVENT_BYTES } from "./read-events.ts";
-import { decodeZstd } from "./zstd.ts";
+import { type EventRow, rowData } from "./read-events.ts";
 
+/** The decoded event bytes of a row (read-events.ts's decoding), or null when it no longer decodes. */
 function decodeEvent(row: EventRow): Uint8Array | null {
-  if (row.eventJson !== null) return Buffer.from(row.eventJson, "utf8");
-  if (row.eventZstd === null) return null;
-  const limit = row.utf8Bytes !== null && row.utf8Bytes > 0 ? row.utf8Bytes : MAX_EVENT_BYTES;
-  const bytes = decodeZstd(row.eventZstd, Math.min(limit, MAX_EVENT_BYTES));
-  return bytes.ok ? bytes.bytes : null;
+  const data = rowData(row);
+  if (!data.ok) return null;
+  return data.zstd ? data.bytes : Buffer.from(data.text, "utf8");
 }
 
 /** Keep an event's zstd frame for read-backs when it is at most this share of the decoded size. */

@@ -48,13 +48,13 @@ export function toEntry(value: unknown, index: number): TranscriptEntry | string
   };
 }
 
-type RowData =
+export type RowData =
   | { ok: true; zstd: false; text: string }
   | { ok: true; zstd: true; bytes: Uint8Array }
   | { ok: false; error: string };
 
 /** The stored event of a row: `event_json` text, or the decompressed `event_zstd` bytes (not decoded yet). */
-function rowData(row: EventRow): RowData {
+export function rowData(row: EventRow): RowData {
   if (row.eventJson !== null) return { ok: true, zstd: false, text: row.eventJson };
   if (row.eventZstd === null) return { ok: false, error: "row has neither event_json nor event_zstd" };
   const limit = row.utf8Bytes !== null && row.utf8Bytes > 0 ? row.utf8Bytes : MAX_EVENT_BYTES;
