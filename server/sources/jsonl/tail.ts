@@ -272,12 +272,7 @@ function readInto(fd: number, buf: Buffer, len: number, position: number): numbe
 function readRange(fd: number, start: number, end: number): Buffer {
   const len = Math.max(0, end - start);
   const buf = Buffer.allocUnsafe(len);
-  let got = 0;
-  while (got < len) {
-    const n = readSync(fd, buf, got, len - got, start + got);
-    if (n === 0) break;
-    got += n;
-  }
+  const got = readInto(fd, buf, len, start);
   return got === len ? buf : buf.subarray(0, got);
 }
 
