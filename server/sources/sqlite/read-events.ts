@@ -69,18 +69,6 @@ export function rowData(row: EventRow): RowData {
   return { ok: true, zstd: true, bytes: bytes.bytes };
 }
 
-/** The event text of a row: `event_json`, or the decompressed `event_zstd` frame. */
-export function rowText(
-  row: EventRow,
-): { ok: true; text: string; zstd: boolean } | { ok: false; error: string } {
-  const data = rowData(row);
-  if (!data.ok) return data;
-  if (!data.zstd) return { ok: true, text: data.text, zstd: false };
-  const text = decodeUtf8(data.bytes);
-  if (!text.ok) return { ok: false, error: `event_zstd blob: ${text.error}` };
-  return { ok: true, text: text.text, zstd: true };
-}
-
 /**
  * Parse a decompressed event with its long tool-result texts / image payloads cut out of the bytes
  * (cut-long-strings.ts): they are never decoded or held, and read back through `reader` when shown. Null
