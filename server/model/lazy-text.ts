@@ -86,6 +86,13 @@ export function blockText(block: JsonObject): string {
   return typeof block.text === "string" ? block.text : "";
 }
 
+/** The text of a `text` content block, read back when it was cut; null when it cannot be read back. */
+export function readBlockText(block: JsonObject): string | null {
+  const lazy = registry.get(block);
+  if (lazy) return readLazyText(lazy);
+  return typeof block.text === "string" ? block.text : "";
+}
+
 /** The first `n` chars of a text block without reading a cut text back (n ≤ HEAD_CHARS is exact). */
 export function blockTextHead(block: JsonObject, n: number): string {
   const lazy = registry.get(block);

@@ -5,7 +5,14 @@
 
 import { arr, isObject, type JsonObject, type JsonValue, num, obj, str } from "../../shared/json.ts";
 import type { CacheState, ContextMapDTO, MapGroupInfo, MapNode } from "../../shared/map.ts";
-import { blockTextHead, type LazyText, lazyTextKey, lazyTextOf, readLazyText } from "../model/lazy-text.ts";
+import {
+  blockTextHead,
+  HEAD_CHARS,
+  type LazyText,
+  lazyTextKey,
+  lazyTextOf,
+  readBlockText,
+} from "../model/lazy-text.ts";
 import type { ContextMessage, LoadedSession } from "../model/session.ts";
 import {
   BRANCH_SUMMARY_PREFIX,
@@ -138,8 +145,7 @@ interface ContentParts {
 function readBlockTexts(blocks: readonly JsonObject[]): string | null {
   let out = "";
   for (const b of blocks) {
-    const lazy = lazyTextOf(b);
-    const text = lazy ? readLazyText(lazy) : (str(b, "text") ?? "");
+    const text = readBlockText(b);
     if (text === null) return null;
     out += text;
   }
@@ -149,7 +155,7 @@ function readBlockTexts(blocks: readonly JsonObject[]): string | null {
 /** Text + non-text chars of user / custom / toolResult content (string, or text / image / other blocks). */
 function contentParts(content: JsonValue | undefined): ContentParts {
   if (typeof content === "string")
-    return { text: content, nonText: 0, images: 0, head: content.slice(0, 512) };
+    return { text: content, nonText: 0, images: 0, head: content.slice(0, HEAD_CHARS) };
   if (!Array.isArray(content)) return { text: "", nonText: 0, images: 0, head: "" };
   const blocks: JsonObject[] = [];
   const lazies: LazyText[] = [];
@@ -167,11 +173,11 @@ function contentParts(content: JsonValue | undefined): ContentParts {
     } else nonText += jsonLength(b);
   }
   const text = blocks.map((b) => str(b, "text") ?? "").join("");
-  if (lazies.length === 0) return { text, nonText, images, head: text.slice(0, 512) };
+  if (lazies.length === 0) return { text, nonText, images, head: text.slice(0, HEAD_CHARS) };
   let head = "";
   for (const b of blocks) {
-    if (head.length >= 512) break;
-    head += blockTextHead(b, 512 - head.length);
+    if (head.length >= HEAD_CHARS) break;
+    head += blockTextHead(b, HEAD_CHARS - head.length);
   }
   return {
     text,
@@ -296,7 +302,7 @@ function conversationLeaves(
         const sent = sentToolResultText?.get(callId);
         const parts: ContentParts =
           sent !== undefined
-            ? { text: sent, nonText: 0, images: 0, head: sent.slice(0, 512) }
+            ? { text: sent, nonText: 0, images: 0, head: sent.slice(0, HEAD_CHARS) }
             : contentParts(m.content);
         const how =
           sent !== undefined
