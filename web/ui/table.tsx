@@ -1,4 +1,5 @@
 import { type ReactNode, useMemo, useState } from "react";
+import { fmtInt } from "./format.ts";
 
 export interface Column<R> {
   key: string;
@@ -139,13 +140,13 @@ export function Table<R>({
         <tfoot>
           <tr>
             <td colSpan={columns.length} className="table-more" data-testid="table-more-row">
-              Showing {shown.length.toLocaleString("en-US")} of {sorted.length.toLocaleString("en-US")} rows ·{" "}
+              Showing {fmtInt(shown.length)} of {fmtInt(sorted.length)} rows ·{" "}
               <button
                 type="button"
                 data-testid="table-more"
                 onClick={() => setLimit(shown.length + TABLE_PAGE_ROWS)}
               >
-                Show {Math.min(TABLE_PAGE_ROWS, sorted.length - shown.length).toLocaleString("en-US")} more
+                Show {fmtInt(Math.min(TABLE_PAGE_ROWS, sorted.length - shown.length))} more
               </button>{" "}
               <button type="button" data-testid="table-all" onClick={() => setLimit(sorted.length)}>
                 Show all
