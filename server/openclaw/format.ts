@@ -1,5 +1,7 @@
 // Number and list formatting exactly as OpenClaw's `/context` prints it (all versions 2026.3.2 … 2026.9.x).
 // Spec: context-report.md §3. Pure functions.
+// This is an OpenClaw rule, used only for reproduced OpenClaw text (byte-exact replies, OpenClaw's map labels).
+// clawscope's own presentation (views, CLI tables, exports, DTO prose) formats through shared/format.ts.
 
 const EN_US = new Intl.NumberFormat("en-US");
 

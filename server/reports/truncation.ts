@@ -2,6 +2,7 @@
 // for a session's systemPromptReport. Pure: the caller reads the workspace files
 // (server/sources/workspace-files.ts) and passes their content in.
 
+import { fmtInt } from "../../shared/format.ts";
 import { arr, bool, isObject, type JsonObject, num, obj, str } from "../../shared/json.ts";
 import type {
   DisplayCause,
@@ -196,8 +197,6 @@ function displayCauses(
   return causes.map((c) => (c === "per-file-limit" && fixed ? "user-md-fixed-cap" : c));
 }
 
-const fmt = (n: number) => new Intl.NumberFormat("en-US").format(n);
-
 /** Build the truncation report — see shared/truncation.ts for every field. */
 export function buildTruncationReport(input: TruncationReportInput): TruncationReportDTO {
   const { report, workspace } = input;
@@ -335,7 +334,7 @@ export function buildTruncationReport(input: TruncationReportInput): TruncationR
         rowNotes.push(
           same
             ? null
-            : `between ${fmt(Math.min(lo?.injected ?? 0, hi?.injected ?? 0))} and ${fmt(Math.max(lo?.injected ?? 0, hi?.injected ?? 0))} chars: ` +
+            : `between ${fmtInt(Math.min(lo?.injected ?? 0, hi?.injected ?? 0))} and ${fmtInt(Math.max(lo?.injected ?? 0, hi?.injected ?? 0))} chars: ` +
                 (needsDigest(
                   family,
                   r.name,
@@ -404,7 +403,7 @@ export function buildTruncationReport(input: TruncationReportInput): TruncationR
         `Workspace files changed since the report was generated: ${changes
           .map((c) =>
             c.kind === "size"
-              ? `${c.name} ${fmt(c.recordedRawChars)} → ${fmt(c.currentRawChars ?? 0)} chars`
+              ? `${c.name} ${fmtInt(c.recordedRawChars)} → ${fmtInt(c.currentRawChars ?? 0)} chars`
               : `${c.name} ${c.kind}`,
           )
           .join(

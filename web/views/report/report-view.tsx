@@ -3,10 +3,10 @@
 // URL state: ctx=list|detail|json.
 
 import { useQuery } from "@tanstack/react-query";
+import { fmtInt } from "../../../shared/format.ts";
 import type { CharsAndTokens, ConversationBucket, RunReportDTO } from "../../../shared/run-report.ts";
 import { reportQuery } from "../../api/queries.ts";
 import { setParams } from "../../router.ts";
-import { fmtInt } from "../../ui/format.ts";
 import { Stat } from "../../ui/stat.tsx";
 import { QueryPanel } from "../../ui/status.tsx";
 import { type Column, Table } from "../../ui/table.tsx";

@@ -6,7 +6,7 @@ import { useMemo } from "react";
 import type { SessionSummary } from "../../../shared/session.ts";
 import { sessionsQuery } from "../../api/queries.ts";
 import { hrefWithGlobals, onLinkClick, sessionPath, setParams } from "../../router.ts";
-import { fmtBytes, fmtDate, fmtInt, relTime } from "../../ui/format.ts";
+import { fmtBytes, fmtDate, fmtInt, fmtRelTime } from "../../ui/format.ts";
 import { IssueList, QueryPanel } from "../../ui/status.tsx";
 import { type Column, Table } from "../../ui/table.tsx";
 import { UpdatedCue } from "../../ui/updated-cue.tsx";
@@ -231,7 +231,7 @@ function SessionTable({
     {
       key: "updated",
       label: "Updated",
-      render: (s) => <span title={fmtDate(s.updatedAt)}>{relTime(s.updatedAt)}</span>,
+      render: (s) => <span title={fmtDate(s.updatedAt)}>{fmtRelTime(s.updatedAt)}</span>,
     },
     { key: "entries", label: "Entries", align: "right", render: (s) => fmtInt(s.entryCount) },
     { key: "size", label: "Size", align: "right", render: (s) => fmtBytes(s.sizeBytes) },

@@ -2,8 +2,8 @@
 // text with OpenClaw's markers highlighted. All text is untrusted file content: React text nodes only.
 
 import type { ReactNode } from "react";
+import { fmtInt } from "../../../shared/format.ts";
 import type { TruncationFileDTO } from "../../../shared/truncation.ts";
-import { fmtInt } from "../../ui/format.ts";
 import { HIDDEN_NOTICE } from "../../ui/redact.ts";
 import { useRedactor } from "../../ui/use-redact.ts";
 

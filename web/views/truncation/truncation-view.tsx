@@ -2,10 +2,10 @@
 // drops. URL state: maxPerFile, maxTotal, family (what-if), file (selected row).
 
 import { useQuery } from "@tanstack/react-query";
+import { fmtInt, fmtPct } from "../../../shared/format.ts";
 import type { TruncationFileDTO, TruncationReportDTO } from "../../../shared/truncation.ts";
 import { truncationQuery } from "../../api/queries.ts";
 import { setParams } from "../../router.ts";
-import { fmtInt, fmtPct } from "../../ui/format.ts";
 import { Stat } from "../../ui/stat.tsx";
 import { ErrorPanel, Loading } from "../../ui/status.tsx";
 import { type Column, Table } from "../../ui/table.tsx";

@@ -1,7 +1,7 @@
 // Budget waterfall: how bootstrapTotalMaxChars is consumed file by file (spec bootstrap.md §3).
 
+import { fmtInt } from "../../../shared/format.ts";
 import type { TruncationReportDTO } from "../../../shared/truncation.ts";
-import { fmtInt } from "../../ui/format.ts";
 
 export function Waterfall({ dto }: { dto: TruncationReportDTO }) {
   const steps = dto.waterfall;
