@@ -1,5 +1,6 @@
 // OpenClaw's `/context map` picture (1280×860) as data: rects, fills and text runs computed by
-// server/openclaw/context-map.ts (spec context-report.md §5.4) and drawn as SVG by the web app.
+// server/openclaw/context-map.ts (spec context-report.md §5.4) and drawn as sent by the web app
+// (web/treemap/openclaw-map-view.tsx): the browser lays nothing out and computes no OpenClaw number.
 
 /** OpenClaw's map group keys (spec context-report.md §5.4). */
 export type OpenClawMapGroupKey =
@@ -36,7 +37,10 @@ export interface DrawText {
 
 export interface OpenClawMapLeafTile {
   name: string;
+  /** Chars (OpenClaw's estimate for this leaf). */
   value: number;
+  /** OpenClaw's token estimate of `value` (ceil(chars / 4), spec §3), as its labels print it. */
+  tokens: number;
   /** Layout rect inside the group's children area. */
   rect: Rect;
   /** Rect actually filled: the layout rect inset by 1.5 px. */

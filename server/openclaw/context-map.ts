@@ -6,6 +6,16 @@
 // against a real PNG), and the places where the spec is silent are marked "ASSUMED".
 
 import { arr, isObject, type JsonObject, type JsonValue, num, obj, str } from "../../shared/json.ts";
+import {
+  css,
+  groupFill,
+  leafFill,
+  leafShade,
+  OPENCLAW_GROUP_COLORS,
+  type Rgb,
+  TEXT_LIGHT,
+  textOn,
+} from "../../shared/openclaw-colors.ts";
 import type {
   DrawText,
   MapFamily,
@@ -27,45 +37,6 @@ export type {
   OpenClawMapPicture,
   Rect,
 } from "../../shared/openclaw-map.ts";
-
-export interface Rgb {
-  r: number;
-  g: number;
-  b: number;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Colours (spec §5.4 group table)
-
-export const OPENCLAW_GROUP_COLORS = {
-  conversation: { r: 201, g: 82, b: 96 },
-  workspace: { r: 58, g: 145, b: 91 },
-  system: { r: 222, g: 138, b: 46 },
-  tools: { r: 59, g: 118, b: 184 },
-  skills: { r: 132, g: 91, b: 173 },
-  /** 2026.7.1 `Current turn` / `Room event` group. */
-  currentTurn: { r: 72, g: 135, b: 197 },
-} as const satisfies Record<string, Rgb>;
-
-export function rgbString(c: Rgb): string {
-  return `rgb(${c.r},${c.g},${c.b})`;
-}
-
-/** Channel-wise `a + (b − a)·t`, t clamped to 0..1, unrounded (OpenClaw picks the label colour from these). */
-export function mixExact(a: Rgb, b: Rgb, t: number): Rgb {
-  const k = Math.min(1, Math.max(0, t));
-  return { r: a.r + (b.r - a.r) * k, g: a.g + (b.g - a.g) * k, b: a.b + (b.b - a.b) * k };
-}
-
-/** The colour as written into 8-bit channels: truncated (spec §5.4 drawing details). */
-export function mix(a: Rgb, b: Rgb, t: number): Rgb {
-  const m = mixExact(a, b, t);
-  const ch = (x: number) => Math.min(255, Math.max(0, Math.trunc(x)));
-  return { r: ch(m.r), g: ch(m.g), b: ch(m.b) };
-}
-
-const WHITE: Rgb = { r: 255, g: 255, b: 255 };
-const GROUP_DARK: Rgb = { r: 18, g: 22, b: 27 };
 
 // ---------------------------------------------------------------------------------------------------------------
 // Number formatting and estimates (spec §3)
@@ -487,9 +458,6 @@ export function rawDrawText(text: string): string {
 export const CANVAS = { width: 1280, height: 860 } as const;
 export const TREEMAP_AREA: Rect = { x: 22, y: 110, width: 940, height: 674 };
 
-const TEXT_LIGHT = "rgb(248,250,252)";
-const TEXT_DARK = "rgb(16,23,31)";
-
 export interface OpenClawMapInput {
   family: MapFamily;
   /** The stored `systemPromptReport` (must be `source:"run"`; see openClawMapUnavailable). */
@@ -540,10 +508,6 @@ function sizeLine(chars: number): string {
   return `${formatInt(chars)} CH / ~${formatInt(estimateTokens(chars))} TOK`;
 }
 
-function luminance(c: Rgb): number {
-  return 0.299 * c.r + 0.587 * c.g + 0.114 * c.b;
-}
-
 /** Inset by d on every side; width/height never below 0 (as OpenClaw's inset). */
 function inset(r: Rect, d: number): Rect {
   return {
@@ -570,17 +534,18 @@ export function layoutOpenClawMap(input: OpenClawMapInput): OpenClawMapPicture {
         height: rect.height - (rect.height > 92 ? 48 : 8),
       };
       const leaves = binarySplitLayout(g.leaves, childrenArea).map(({ item: l, rect: lr, index: li }) => {
-        const shade = (li % 7) / 10 + (gi % 2) * 0.08;
-        const fillRgb = mix(g.color, WHITE, shade);
+        const shade = leafShade(li, gi);
+        const fillRgb = leafFill(g.color, li, gi);
         const fillRect = inset(lr, 1.5);
         const inner = Math.max(0, fillRect.width) * Math.max(0, fillRect.height);
-        const textColor = luminance(fillRgb) > 150 ? TEXT_DARK : TEXT_LIGHT;
+        const textColor = textOn(fillRgb);
         return {
           name: l.name,
           value: l.value,
+          tokens: estimateTokens(l.value),
           rect: lr,
           fillRect,
-          fill: rgbString(fillRgb),
+          fill: css(fillRgb),
           border: "rgb(8,12,16)",
           shade,
           labelLines: inner > 5200 ? fitLabel(fillRect, [l.name, sizeLine(l.value)], 1, textColor) : [],
@@ -589,8 +554,8 @@ export function layoutOpenClawMap(input: OpenClawMapInput): OpenClawMapPicture {
       return {
         key: g.key,
         name: g.name,
-        color: rgbString(g.color),
-        fill: rgbString(mix(g.color, GROUP_DARK, 0.16)),
+        color: css(g.color),
+        fill: css(groupFill(g.color)),
         border: "rgb(14,18,22)",
         value: g.value,
         rect,
@@ -608,7 +573,7 @@ export function layoutOpenClawMap(input: OpenClawMapInput): OpenClawMapPicture {
     const labelBox: Rect = { x: 1030, y: y - 1, width: 212, height: 38 };
     return {
       name: g.name,
-      color: rgbString(g.color),
+      color: css(g.color),
       value: g.value,
       pct,
       swatch: { x: 1002, y, width: 18, height: 18 },

@@ -5,6 +5,7 @@
 
 import { arr, isObject, type JsonObject, type JsonValue, num, obj, str } from "../../shared/json.ts";
 import type { CacheState, ContextMapDTO, MapGroupInfo, MapNode } from "../../shared/map.ts";
+import { css, OPENCLAW_GROUP_COLORS } from "../../shared/openclaw-colors.ts";
 import {
   blockTextHead,
   HEAD_CHARS,
@@ -26,11 +27,9 @@ import {
   layoutOpenClawMap,
   MAP_UNAVAILABLE_TEXT,
   mapFreshTotalTokens,
-  OPENCLAW_GROUP_COLORS,
   type OpenClawMapPicture,
   openClawMapMessages,
   openClawMapUnavailable,
-  rgbString,
   summaryText,
 } from "../openclaw/context-map.ts";
 import type { TokenTextItem } from "../tokens/tokenizer.ts";
@@ -66,13 +65,13 @@ export const IMAGE_CHARS = 8000;
 
 /** Group keys and display order; colours are OpenClaw's where OpenClaw has the group (spec §5.4). */
 export const MAP_GROUPS: MapGroupInfo[] = [
-  { key: "workspace", name: "Workspace files", color: rgbString(OPENCLAW_GROUP_COLORS.workspace) },
-  { key: "system", name: "System prompt", color: rgbString(OPENCLAW_GROUP_COLORS.system) },
-  { key: "tools", name: "Tool schemas", color: rgbString(OPENCLAW_GROUP_COLORS.tools) },
-  { key: "skills", name: "Skills", color: rgbString(OPENCLAW_GROUP_COLORS.skills) },
+  { key: "workspace", name: "Workspace files", color: css(OPENCLAW_GROUP_COLORS.workspace) },
+  { key: "system", name: "System prompt", color: css(OPENCLAW_GROUP_COLORS.system) },
+  { key: "tools", name: "Tool schemas", color: css(OPENCLAW_GROUP_COLORS.tools) },
+  { key: "skills", name: "Skills", color: css(OPENCLAW_GROUP_COLORS.skills) },
   // 2026.7.1's `Current turn` colour; OpenClaw 9.x folds these leaves into its Conversation group.
-  { key: "current-turn", name: "Current turn", color: rgbString(OPENCLAW_GROUP_COLORS.currentTurn) },
-  { key: "conversation", name: "Conversation", color: rgbString(OPENCLAW_GROUP_COLORS.conversation) },
+  { key: "current-turn", name: "Current turn", color: css(OPENCLAW_GROUP_COLORS.currentTurn) },
+  { key: "conversation", name: "Conversation", color: css(OPENCLAW_GROUP_COLORS.conversation) },
   // clawscope's own tile (OpenClaw has none): neutral slate.
   { key: "untracked", name: "Untracked / provider overhead", color: "rgb(120,128,140)" },
 ];

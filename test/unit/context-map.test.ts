@@ -19,7 +19,6 @@ import {
   fitLabel,
   layoutOpenClawMap,
   mapFreshTotalTokens,
-  mix,
   openClawMapGroups,
   openClawMapMessages,
   openClawMapUnavailable,
@@ -37,6 +36,7 @@ import {
 import { createTokenCounter } from "../../server/tokens/tokenizer.ts";
 import { arr, isObject, type JsonObject, num, obj, str } from "../../shared/json.ts";
 import type { MapNode } from "../../shared/map.ts";
+import { css, GROUP_DARK, mix, parseRgb, WHITE } from "../../shared/openclaw-colors.ts";
 
 // ---------------------------------------------------------------------------------------------------------------
 // s1 fixture (copied from ../shared/fixtures/s1-cache-ttl-default/state-export/main/)
@@ -239,13 +239,9 @@ describe("binarySplitLayout (spec §5.4 layout)", () => {
 
 describe("drawing rules (spec §5.4 canvas)", () => {
   it("mix truncates channels and clamps t", () => {
-    expect(mix({ r: 201, g: 82, b: 96 }, { r: 255, g: 255, b: 255 }, 0.3)).toEqual({
-      r: 217,
-      g: 133,
-      b: 143,
-    });
-    expect(mix({ r: 201, g: 82, b: 96 }, { r: 18, g: 22, b: 27 }, 0.16)).toEqual({ r: 171, g: 72, b: 84 });
-    expect(mix({ r: 10, g: 10, b: 10 }, { r: 20, g: 20, b: 20 }, 2)).toEqual({ r: 20, g: 20, b: 20 });
+    expect(mix([201, 82, 96], WHITE, 0.3)).toEqual([217, 133, 143]);
+    expect(mix([201, 82, 96], GROUP_DARK, 0.16)).toEqual([171, 72, 84]);
+    expect(mix([10, 10, 10], [20, 20, 20], 2)).toEqual([20, 20, 20]);
   });
 
   it("labels: sanitised, upper-cased, cut to max − 1 chars, only lines that fit", () => {
@@ -372,9 +368,11 @@ describe("OpenClaw map values from the s1 final report", () => {
     // Leaf shade = (leafIndex mod 7)/10 + (groupIndex mod 2)·0.08.
     const g1 = pic.groups[1];
     expect(g1?.leaves.map((l) => l.shade)).toEqual(g1?.leaves.map((_, i) => (i % 7) / 10 + 0.08));
-    expect(g1?.fill).toBe(
-      `rgb(${mix(hex(g1?.color ?? ""), { r: 18, g: 22, b: 27 }, 0.16).r},${mix(hex(g1?.color ?? ""), { r: 18, g: 22, b: 27 }, 0.16).g},${mix(hex(g1?.color ?? ""), { r: 18, g: 22, b: 27 }, 0.16).b})`,
-    );
+    const base = parseRgb(g1?.color);
+    expect(base).not.toBeNull();
+    expect(g1?.fill).toBe(css(mix(base ?? WHITE, GROUP_DARK, 0.16)));
+    // Every leaf carries OpenClaw's token estimate of its chars, as the picture's tooltips print it.
+    expect(g1?.leaves.map((l) => l.tokens)).toEqual(g1?.leaves.map((l) => Math.ceil(l.value / 4)));
   });
 
   it("2026.7.1: Current turn group instead of Conversation; Room event by kind; map unavailable without a run report", () => {
@@ -384,7 +382,7 @@ describe("OpenClaw map values from the s1 final report", () => {
       { name: "Model prompt", value: 63 },
       { name: "Runtime context", value: 52 },
     ]);
-    expect(g7[0]?.color).toEqual({ r: 72, g: 135, b: 197 });
+    expect(g7[0]?.color).toEqual([72, 135, 197]);
     const room = { ...report, currentTurn: { kind: "room_event", promptChars: 5, runtimeContextChars: 0 } };
     expect(openClawMapGroups("2026.7", room, buckets)[0]?.name).toBe("Room event");
     const cap = layoutOpenClawMap({
@@ -453,11 +451,6 @@ describe("OpenClaw map values from the s1 final report", () => {
     expect(est({ role: "user", content: "abc", excludeFromContext: true }).chars).toBe(0);
   });
 });
-
-function hex(rgb: string): { r: number; g: number; b: number } {
-  const m = /rgb\((\d+),(\d+),(\d+)\)/.exec(rgb);
-  return { r: Number(m?.[1]), g: Number(m?.[2]), b: Number(m?.[3]) };
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 

@@ -1,11 +1,15 @@
-// SVG rendering of OpenClaw's `/context map` frame (1280 × 860, scaled to the available width). Glyphs are a
-// monospace font stretched to OpenClaw's 6·scale advance, not its 5×7 bitmap font.
+// SVG rendering of OpenClaw's `/context map` frame exactly as the server laid it out
+// (server/openclaw/context-map.ts → ContextMapDTO.openclaw.picture, spec context-report.md §5.4): every rect,
+// fill, border and text run comes from the DTO; this file only turns them into SVG elements, scaled to the
+// available width. Borders are bands INSIDE their rect (as OpenClaw paints them), so they are drawn as a stroke
+// inset by half its width. Glyphs are a monospace font stretched to OpenClaw's 6·scale advance, not its 5×7
+// bitmap font.
 
-import type { DrawText, OpenClawDrawing } from "./openclaw-map.ts";
+import type { DrawText, OpenClawMapPicture, Rect } from "../../shared/openclaw-map.ts";
 
 const MONO = "ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace";
 
-function Texts({ lines }: { lines: DrawText[] }) {
+function Texts({ lines }: { lines: readonly DrawText[] }) {
   return (
     <>
       {lines.map((l) => (
@@ -28,72 +32,81 @@ function Texts({ lines }: { lines: DrawText[] }) {
   );
 }
 
-export function OpenClawMapView({ drawing: d, width }: { drawing: OpenClawDrawing; width: number }) {
-  // Fit the 1280 × 860 frame in the viewport height at 1280 × 800 and wider.
-  const w = Math.min(width, 1600, Math.max(640, ((window.innerHeight - 230) * 1280) / 860));
+/** A filled rect of the picture (with an optional test id and tooltip). */
+function Fill({ r, fill, testId, title }: { r: Rect; fill: string; testId?: string; title?: string }) {
+  return (
+    <rect x={r.x} y={r.y} width={r.width} height={r.height} fill={fill} data-testid={testId}>
+      {title !== undefined ? <title>{title}</title> : null}
+    </rect>
+  );
+}
+
+/** A border band of `width` px drawn inside `r`. */
+function InsetBorder({ r, color, width }: { r: Rect; color: string; width: number }) {
+  const h = width / 2;
+  if (r.width <= width || r.height <= width) return null;
+  return (
+    <rect
+      x={r.x + h}
+      y={r.y + h}
+      width={r.width - width}
+      height={r.height - width}
+      fill="none"
+      stroke={color}
+      strokeWidth={width}
+      pointerEvents="none"
+    />
+  );
+}
+
+export function OpenClawMapView({ picture: p, width }: { picture: OpenClawMapPicture; width: number }) {
+  // Fit the frame in the viewport height at 1280 × 800 and wider.
+  const w = Math.min(width, 1600, Math.max(640, ((window.innerHeight - 230) * p.width) / p.height));
   return (
     <svg
       xmlns="http://www.w3.org/2000/svg"
       width={w}
-      height={(w * 860) / 1280}
-      viewBox="0 0 1280 860"
+      height={(w * p.height) / p.width}
+      viewBox={`0 0 ${p.width} ${p.height}`}
       role="img"
       aria-label="OpenClaw context map"
       data-testid="openclaw-map"
     >
-      <rect x={0} y={0} width={1280} height={860} fill="rgb(238,241,245)" />
-      <rect x={0} y={0} width={1280} height={88} fill="rgb(20,26,34)" />
-      <Texts lines={[d.title, d.subtitle]} />
-      {d.groups.map((g) => (
-        <g key={`${g.rect.x},${g.rect.y}`}>
-          <rect
-            x={g.rect.x}
-            y={g.rect.y}
-            width={g.rect.w}
-            height={g.rect.h}
-            fill={g.fill}
-            stroke="rgb(14,18,22)"
-            strokeWidth={3}
-            data-testid="openclaw-group"
-          />
+      <Fill r={{ x: 0, y: 0, width: p.width, height: p.height }} fill={p.background} />
+      <Fill r={p.header.rect} fill={p.header.fill} />
+      <Texts lines={[p.header.title, p.header.subtitle]} />
+      {p.groups.map((g) => (
+        <g key={g.key}>
+          <Fill r={g.rect} fill={g.fill} testId="openclaw-group" />
+          <InsetBorder r={g.rect} color={g.border} width={3} />
+          {g.leaves.map((l) => (
+            <g key={`${l.rect.x},${l.rect.y}`}>
+              <Fill
+                r={l.fillRect}
+                fill={l.fill}
+                testId="openclaw-leaf"
+                title={`${g.name} › ${l.name}: ${l.value} chars (~${l.tokens} tok)`}
+              />
+              <InsetBorder r={l.fillRect} color={l.border} width={1} />
+              <Texts lines={l.labelLines} />
+            </g>
+          ))}
         </g>
       ))}
-      {d.leaves.map((l) => (
-        <g key={`${l.rect.x},${l.rect.y}`}>
-          <rect
-            x={l.rect.x}
-            y={l.rect.y}
-            width={Math.max(0, l.rect.w)}
-            height={Math.max(0, l.rect.h)}
-            fill={l.fill}
-            stroke="rgb(8,12,16)"
-            strokeWidth={1}
-            data-testid="openclaw-leaf"
-          >
-            <title>{l.title}</title>
-          </rect>
-          <Texts lines={l.label} />
+      {p.groups.map((g) => (
+        <Texts key={`label-${g.key}`} lines={g.labelLines} />
+      ))}
+      <Fill r={p.legend.panel} fill={p.legend.fill} />
+      <InsetBorder r={p.legend.panel} color={p.legend.border} width={1} />
+      <Texts lines={[p.legend.title]} />
+      {p.legend.items.map((it) => (
+        <g key={it.name}>
+          <Fill r={it.swatch} fill={it.color} />
+          <InsetBorder r={it.swatch} color={it.swatchBorder} width={1} />
+          <Texts lines={it.labelLines} />
         </g>
       ))}
-      {d.groups.map((g) => (
-        <Texts key={`label-${g.rect.x},${g.rect.y}`} lines={g.label} />
-      ))}
-      <rect x={984} y={110} width={274} height={674} fill="rgb(245,247,250)" stroke="rgb(213,220,228)" />
-      <Texts lines={[{ x: 1002, y: 128, scale: 2, text: "LEGEND", color: "rgb(30,41,59)" }]} />
-      {d.legend.map((g) => (
-        <g key={g.name}>
-          <rect
-            x={g.swatch.x}
-            y={g.swatch.y}
-            width={g.swatch.w}
-            height={g.swatch.h}
-            fill={g.color}
-            stroke="rgb(15,23,42)"
-          />
-          <Texts lines={g.label} />
-        </g>
-      ))}
-      <Texts lines={[d.footer]} />
+      <Texts lines={[p.footer]} />
     </svg>
   );
 }

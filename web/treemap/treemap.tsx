@@ -5,18 +5,10 @@
 
 import { type MouseEvent, memo, type ReactNode, useCallback, useMemo, useState } from "react";
 import type { MapNode, SizeMode } from "../../shared/map.ts";
+import { css, groupFill, leafFill, type Rgb, textOn } from "../../shared/openclaw-colors.ts";
 import { fmtInt, fmtPct } from "../ui/format.ts";
 import { FloatingTooltip } from "../ui/tooltip.tsx";
-import {
-  CACHE_COLORS,
-  CACHE_LABELS,
-  css,
-  fallbackColor,
-  groupFill,
-  leafFill,
-  type Rgb,
-  textOn,
-} from "./colors.ts";
+import { CACHE_COLORS, CACHE_LABELS, fallbackColor } from "./colors.ts";
 import type { TileRect, TreemapLayout } from "./layout.ts";
 
 export const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";

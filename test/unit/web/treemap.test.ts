@@ -1,12 +1,10 @@
-// Pure parts of the web map: squarified layout (d3-hierarchy), OpenClaw's binary split and label rules
-// (spec context-report.md §5.4), and the URL router's path parsing.
+// Pure parts of the web map: squarified layout (d3-hierarchy) and the URL router's path parsing. OpenClaw's own
+// map (binary split, labels) is laid out by the server only: test/unit/context-map.test.ts.
 
 import { describe, expect, it } from "vitest";
-import { binarySplitLayout } from "../../../server/openclaw/context-map.ts";
 import type { MapNode } from "../../../shared/map.ts";
 import { parseRoute } from "../../../web/router.ts";
 import { indexTree, layoutTreemap, pathTo, searchTree, sizeOf } from "../../../web/treemap/layout.ts";
-import { binarySplit, fitLabel, sanitizeLabel } from "../../../web/treemap/openclaw-map.ts";
 
 function leaf(id: string, chars: number, group = id.split("/")[0] ?? ""): MapNode {
   return {
@@ -157,64 +155,6 @@ describe("tree index, breadcrumbs and search", () => {
     expect([...s.matches]).toEqual(["conversation/tools/exec"]);
     expect(s.withAncestors.has("conversation")).toBe(true);
     expect(s.withAncestors.has("workspace")).toBe(false);
-  });
-});
-
-describe("OpenClaw binary split (spec §5.4)", () => {
-  it("splits by the rules, worked example", () => {
-    const items = [6, 4, 3, 2, 1].map((value) => ({ value }));
-    const out = binarySplit(items, { x: 0, y: 0, w: 100, h: 50 });
-    const rect = (v: number) => out.find((o) => o.item.value === v)?.rect;
-    // total 16: first part {6,4} (adding 4 keeps |10−8| = |6−8|), ratio 10/16 → left 62.5 px
-    expect(rect(6)).toEqual({ x: 0, y: 0, w: 37.5, h: 50 });
-    expect(rect(4)).toEqual({ x: 37.5, y: 0, w: 25, h: 50 });
-    // {3,2,1} in 37.5 × 50 (taller): first part {3} = half → top 25 px
-    expect(rect(3)).toEqual({ x: 62.5, y: 0, w: 37.5, h: 25 });
-    expect(rect(2)).toEqual({ x: 62.5, y: 25, w: 25, h: 25 });
-    expect(rect(1)).toEqual({ x: 87.5, y: 25, w: 12.5, h: 25 });
-  });
-
-  it("agrees with the server's implementation on random inputs", () => {
-    let seed = 7;
-    const rnd = () => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed / 2147483648;
-    };
-    for (let t = 0; t < 50; t++) {
-      const items = Array.from({ length: 1 + Math.floor(rnd() * 12) }, () => ({
-        value: Math.floor(rnd() * 5000) - 200,
-      }));
-      const area = { x: 22, y: 110, w: 940, h: 674 };
-      const mine = binarySplit(items, area).map((o) => [
-        o.item.value,
-        o.rect.x,
-        o.rect.y,
-        o.rect.w,
-        o.rect.h,
-      ]);
-      const theirs = binarySplitLayout(items, { x: 22, y: 110, width: 940, height: 674 }).map((o) => [
-        o.item.value,
-        o.rect.x,
-        o.rect.y,
-        o.rect.width,
-        o.rect.height,
-      ]);
-      const sort = (a: number[][]) =>
-        [...a].sort((p, q) => (p[1] ?? 0) - (q[1] ?? 0) || (p[2] ?? 0) - (q[2] ?? 0));
-      expect(sort(mine)).toEqual(sort(theirs));
-    }
-  });
-
-  it("sanitises and fits labels", () => {
-    expect(sanitizeLabel("  Tool results (exec) ✓ ")).toBe("TOOL RESULTS EXEC");
-    // w 60 → max chars floor(48/6) = 8, a too-long line keeps max−1 chars; h 30 → max lines floor(18/9) = 2
-    const l = fitLabel(["Workspace files", "123 CH", "third"], { x: 10, y: 20, w: 60, h: 30 }, 1, "c");
-    expect(l.map((d) => d.text)).toEqual(["WORKSPA", "123 CH"]);
-    expect(l.map((d) => [d.x, d.y])).toEqual([
-      [17, 27],
-      [17, 36],
-    ]);
-    expect(fitLabel(["x"], { x: 0, y: 0, w: 30, h: 30 }, 1, "c")).toEqual([]);
   });
 });
 

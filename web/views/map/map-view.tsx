@@ -4,20 +4,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ContextMapDTO, MapNode, SizeMode } from "../../../shared/map.ts";
+import { css, parseRgb, type Rgb } from "../../../shared/openclaw-colors.ts";
 import { mapQuery } from "../../api/queries.ts";
 import { setParams } from "../../router.ts";
-import {
-  CACHE_COLORS,
-  CACHE_LABELS,
-  CACHE_STATES,
-  css,
-  fallbackColor,
-  parseRgb,
-  type Rgb,
-} from "../../treemap/colors.ts";
+import { CACHE_COLORS, CACHE_LABELS, CACHE_STATES, fallbackColor } from "../../treemap/colors.ts";
 import { exportMapPng } from "../../treemap/export-png.ts";
 import { indexTree, layoutTreemap, pathTo, searchTree, sizeOf } from "../../treemap/layout.ts";
-import { readOpenClawDrawing } from "../../treemap/openclaw-map.ts";
 import { OpenClawMapView } from "../../treemap/openclaw-map-view.tsx";
 import { formatSize, Treemap } from "../../treemap/treemap.tsx";
 import { useMeasuredWidth } from "../../treemap/use-size.ts";
@@ -79,7 +71,8 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
     const t = setTimeout(() => setParams({ q: qDraft }, { replace: true }), 200);
     return () => clearTimeout(t);
   }, [qDraft, q]);
-  const openclaw = useMemo(() => readOpenClawDrawing(dto), [dto]);
+  // OpenClaw's own picture, drawn as the server laid it out (null: unavailable, or hidden when redacted).
+  const openclaw = dto.openclaw?.available ? dto.openclaw.picture : null;
   const showOc = params.get("oc") === "1" && openclaw !== null;
   const index = indexTree(dto.root);
   const zoomParam = params.get("zoom") ?? "";
@@ -236,7 +229,9 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
           title={
             openclaw
               ? "Draw OpenClaw's own five-group map (binary split)"
-              : "The server does not provide OpenClaw's map values for this session"
+              : dto.openclaw && !dto.openclaw.available
+                ? `OpenClaw's reply to /context map: ${dto.openclaw.text}`
+                : "OpenClaw's map is not shown in redacted mode"
           }
         >
           <input
@@ -297,7 +292,7 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
         <div className="map-canvas" ref={boxRef}>
           <div ref={svgHost}>
             {showOc && openclaw ? (
-              <OpenClawMapView drawing={openclaw} width={mapWidth} />
+              <OpenClawMapView picture={openclaw} width={mapWidth} />
             ) : measured === null ? (
               <div style={{ height: mapHeight }} />
             ) : layout.rects.length === 0 ? (
