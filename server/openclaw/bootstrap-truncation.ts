@@ -4,6 +4,7 @@
 // §5 missing marker, §6 near-limit/causes, §7.1 warning signature).
 
 import type { VersionInfo } from "../model/session.ts";
+import type { BootstrapFileRow } from "../model/system-prompt-report.ts";
 
 export type RuleFamily = VersionInfo["family"];
 
@@ -736,17 +737,6 @@ export function simulateBootstrapInjection(opts: {
 
 export type TruncationCause = "per-file-limit" | "total-limit";
 
-export interface AnalysisRow {
-  name: string;
-  path: string;
-  missing: boolean;
-  rawChars: number;
-  injectedChars: number;
-  truncated: boolean;
-  /** 9.x Codex-native files are excluded from totals. */
-  nativeUnverified?: boolean;
-}
-
 export interface RowAnalysis {
   fileLimit: number;
   nearLimit: boolean;
@@ -770,7 +760,7 @@ export interface BootstrapAnalysis {
  */
 export function analyzeBootstrapRows(
   family: RuleFamily,
-  rows: readonly AnalysisRow[],
+  rows: readonly BootstrapFileRow[],
   maxPerFile: number,
   maxTotal: number,
 ): BootstrapAnalysis {
@@ -808,7 +798,7 @@ export function analyzeBootstrapRows(
  * is truncated.
  */
 export function promptWarningSignature(
-  rows: readonly AnalysisRow[],
+  rows: readonly BootstrapFileRow[],
   causes: readonly (readonly TruncationCause[])[],
   maxPerFile: number,
   maxTotal: number,

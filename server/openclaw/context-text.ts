@@ -5,8 +5,12 @@
 // Pure: SessionEntry (+ transcript counts) in, text out.
 
 import { type JsonObject, type JsonValue, num, str } from "../../shared/json.ts";
+import {
+  type BootstrapFileRow,
+  type SystemPromptReport,
+  storedRunReport,
+} from "../model/system-prompt-report.ts";
 import { analyzeBootstrapRows } from "./bootstrap-truncation.ts";
-import { type ReportFileRow, type ReportView, readReportView, runReportOf } from "./context-report-view.ts";
 import { formatCharsAndTokens, formatInt, formatListTop, formatNameList, tokensFromChars } from "./format.ts";
 
 export type ContextFamily = "2026.3" | "2026.7" | "2026.9";
@@ -133,7 +137,7 @@ interface WarningAnalysis {
  * `n file(s) exceeded max/file` = non-missing rows with raw > max/file (truncated or not);
  * `raw total exceeded max/total` when Σraw > total cap (spec context-report.md §6).
  */
-function analyze32(view: ReportView): WarningAnalysis {
+function analyze32(view: SystemPromptReport): WarningAnalysis {
   const nonMissing = view.files.filter((f) => !f.missing);
   const max = typeof view.bootstrapMaxChars === "number" ? view.bootstrapMaxChars : undefined;
   const totalMax = typeof view.bootstrapTotalMaxChars === "number" ? view.bootstrapTotalMaxChars : undefined;
@@ -158,7 +162,7 @@ function analyze32(view: ReportView): WarningAnalysis {
  */
 function analyzeBudget(
   family: ContextFamily,
-  files: ReportFileRow[],
+  files: BootstrapFileRow[],
   maxChars: number,
   totalMaxChars: number,
 ): WarningAnalysis {
@@ -177,8 +181,8 @@ function analyzeBudget(
   };
 }
 
-function fileLine(f: ReportFileRow, family: ContextFamily): string {
-  const native = family === "2026.9" && f.injectionStatus === "native_unverified";
+function fileLine(f: BootstrapFileRow, family: ContextFamily): string {
+  const native = family === "2026.9" && f.nativeUnverified === true;
   const status = native ? "NATIVE/UNVERIFIED" : f.missing ? "MISSING" : f.truncated ? "TRUNCATED" : "OK";
   const raw = f.missing ? "0" : formatCharsAndTokens(f.rawChars);
   const injected = native ? "unknown" : f.missing ? "0" : formatCharsAndTokens(f.injectedChars);
@@ -252,7 +256,7 @@ export function contextJsonText(
 }
 
 function renderBreakdown(
-  view: ReportView,
+  view: SystemPromptReport,
   input: ContextTextInput,
   detailed: boolean,
   contextTokens: number | null,
@@ -280,7 +284,7 @@ function renderBreakdown(
       positiveFinite(view.bootstrapTotalMaxChars) ?? input.bootstrapDefaults?.bootstrapTotalMaxChars ?? 60000;
     maxLabel = `${formatInt(max)} chars`;
     totalLabel = `${formatInt(totalMax)} chars`;
-    const files = is9 ? view.files.filter((f) => f.injectionStatus !== "native_unverified") : view.files;
+    const files = is9 ? view.files.filter((f) => !f.nativeUnverified) : view.files;
     analysis = analyzeBudget(family, files, max, totalMax);
   }
 
@@ -292,8 +296,7 @@ function renderBreakdown(
           TIP[family],
         ]
       : [];
-  const nativeLines =
-    is9 && view.files.some((f) => f.injectionStatus === "native_unverified") ? NATIVE_UNVERIFIED_LINES : [];
+  const nativeLines = is9 && view.files.some((f) => f.nativeUnverified) ? NATIVE_UNVERIFIED_LINES : [];
 
   const skillNames = [...new Set(view.skills.map((s) => s.name))];
   const toolNames = view.tools.map((t) => t.name);
@@ -380,11 +383,6 @@ function renderBreakdown(
   return (detailed ? lines.filter((l) => l !== "") : lines).join("\n");
 }
 
-/** True when the entry carries a stored `source:"run"` report (what `/context` prints verbatim). */
-export function hasRunReport(entry: JsonObject): boolean {
-  return runReportOf(entry).report !== null;
-}
-
 /**
  * Renders one `/context` reply. Without a stored `run` report, list/detail/json return clawscope's
  * NO_RUN_REPORT_NOTICE (OpenClaw would print an unreproducible estimate) and map returns OpenClaw's exact
@@ -396,10 +394,10 @@ export function renderContextText(input: ContextTextInput): string {
   if (mode === "help") return contextHelpText(family);
   if (mode === "unknown") return unknownModeText(family);
   if (mode === "map-unavailable") return family === "2026.3" ? unknownModeText(family) : MAP_UNAVAILABLE_TEXT;
-  const { report } = runReportOf(entry);
+  const { report } = storedRunReport(entry);
   if (!report) return NO_RUN_REPORT_NOTICE;
   const contextTokens =
     input.contextTokens !== undefined ? input.contextTokens : (num(entry, "contextTokens") ?? null);
-  if (mode === "json") return contextJsonText(report, entry, family, contextTokens);
-  return renderBreakdown(readReportView(report), input, mode === "detail", contextTokens);
+  if (mode === "json") return contextJsonText(report.stored, entry, family, contextTokens);
+  return renderBreakdown(report, input, mode === "detail", contextTokens);
 }

@@ -17,8 +17,8 @@ import type {
 } from "../../shared/run-report.ts";
 import { buildContextMessages, isTranscriptOnlyAssistant } from "../model/context-messages.ts";
 import type { ContextMessage, LoadedSession, Transcript } from "../model/session.ts";
+import { readSystemPromptReport, type SystemPromptReport } from "../model/system-prompt-report.ts";
 import { countTranscriptMessages, userMessageText } from "../openclaw/compactable-count.ts";
-import { type ReportView, readReportView } from "../openclaw/context-report-view.ts";
 import {
   contextHelpText,
   freshTotalTokens,
@@ -163,14 +163,14 @@ export function lastCallUsage(transcript: Transcript): LastCallUsageDTO | null {
 }
 
 function fileStatus(
-  f: ReportView["files"][number],
+  f: SystemPromptReport["files"][number],
   family: RunReportDTO["version"]["family"],
 ): BootstrapFileStatus {
-  if (family === "2026.9" && f.injectionStatus === "native_unverified") return "NATIVE/UNVERIFIED";
+  if (family === "2026.9" && f.nativeUnverified) return "NATIVE/UNVERIFIED";
   return f.missing ? "MISSING" : f.truncated ? "TRUNCATED" : "OK";
 }
 
-function reportTotals(view: ReportView, family: RunReportDTO["version"]["family"]): RunReportTotals {
+function reportTotals(view: SystemPromptReport, family: RunReportDTO["version"]["family"]): RunReportTotals {
   const turn = view.currentTurn;
   const tracked =
     view.systemPromptChars + view.toolSchemaChars + (turn ? turn.promptChars + turn.runtimeContextChars : 0);
@@ -319,7 +319,7 @@ export function buildRunReport(
         json: compareStoredReply(transcript, ["/context json"], lastModelCall, json),
       },
     };
-    totals = reportTotals(readReportView(stored.report), family);
+    totals = reportTotals(readSystemPromptReport(stored.report), family);
   } else {
     texts = {
       available: false,
@@ -335,7 +335,7 @@ export function buildRunReport(
   const actual = lastCall?.promptTokens ?? null;
 
   const notes: string[] = [];
-  const view = stored.available ? readReportView(stored.report) : null;
+  const view = stored.available ? readSystemPromptReport(stored.report) : null;
   const turn = view?.currentTurn ?? null;
   const trackedChars =
     (view ? view.systemPromptChars + view.toolSchemaChars : 0) +

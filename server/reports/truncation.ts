@@ -3,7 +3,7 @@
 // (server/sources/workspace-files.ts) and passes their content in.
 
 import { fmtInt } from "../../shared/format.ts";
-import { arr, bool, isObject, type JsonObject, num, obj, str } from "../../shared/json.ts";
+import type { JsonObject, JsonValue } from "../../shared/json.ts";
 import type {
   DisplayCause,
   FileSimulationDTO,
@@ -16,7 +16,11 @@ import type {
   WorkspaceChangeDTO,
 } from "../../shared/truncation.ts";
 import {
-  type AnalysisRow,
+  type BootstrapFileRow,
+  readSystemPromptReport,
+  type SystemPromptReport,
+} from "../model/system-prompt-report.ts";
+import {
   analyzeBootstrapRows,
   type BootstrapFileInput,
   bootstrapFileNames,
@@ -53,8 +57,8 @@ export interface TruncationReportInput {
   overrides?: { maxPerFile?: number; maxTotal?: number; family?: TruncationFamily };
 }
 
-/** A report row of injectedWorkspaceFiles. */
-interface ReportRow extends AnalysisRow {
+/** A report row of injectedWorkspaceFiles, with the injectedChars OpenClaw recorded. */
+interface ReportRow extends BootstrapFileRow {
   recordedInjectedChars: number;
 }
 
@@ -63,29 +67,12 @@ function positiveInt(v: number | undefined): number | null {
   return v !== undefined && Number.isFinite(v) && v > 0 ? Math.floor(v) : null;
 }
 
-function parseRows(report: JsonObject): ReportRow[] {
-  const out: ReportRow[] = [];
-  for (const item of arr(report, "injectedWorkspaceFiles") ?? []) {
-    if (!isObject(item)) continue;
-    // Hook-added files may carry only a path (corpus: `{path: "SELF_IMPROVEMENT_REMINDER.md", …}`).
-    const recordedPath = str(item, "path");
-    const name = str(item, "name") ?? (recordedPath ? recordedPath.split(/[\\/]/u).pop() : undefined);
-    if (!name) continue;
-    const rawChars = num(item, "rawChars") ?? 0;
-    const injectedChars = num(item, "injectedChars") ?? 0;
-    const missing = bool(item, "missing") ?? false;
-    out.push({
-      name,
-      path: recordedPath || name,
-      missing,
-      rawChars,
-      injectedChars,
-      recordedInjectedChars: injectedChars,
-      truncated: bool(item, "truncated") ?? (!missing && injectedChars < rawChars),
-      nativeUnverified: str(item, "injectionStatus") === "native_unverified",
-    });
-  }
-  return out;
+function numberOrUndefined(v: JsonValue | undefined): number | undefined {
+  return typeof v === "number" ? v : undefined;
+}
+
+function parseRows(report: SystemPromptReport): ReportRow[] {
+  return report.files.map((f) => ({ ...f, recordedInjectedChars: f.injectedChars }));
 }
 
 function joinPath(dir: string, name: string): string {
@@ -199,11 +186,12 @@ function displayCauses(
 
 /** Build the truncation report — see shared/truncation.ts for every field. */
 export function buildTruncationReport(input: TruncationReportInput): TruncationReportDTO {
-  const { report, workspace } = input;
+  const { workspace } = input;
+  const report = readSystemPromptReport(input.report);
   const recordedFamily = input.family;
   const recordedRows = parseRows(report);
-  const recMax = positiveInt(num(report, "bootstrapMaxChars"));
-  const recTotal = positiveInt(num(report, "bootstrapTotalMaxChars"));
+  const recMax = positiveInt(numberOrUndefined(report.bootstrapMaxChars));
+  const recTotal = positiveInt(numberOrUndefined(report.bootstrapTotalMaxChars));
   const recMaxUsed = recMax ?? DEFAULT_LIMITS[recordedFamily].maxPerFile;
   const recTotalUsed = recTotal ?? DEFAULT_LIMITS[recordedFamily].maxTotal;
 
@@ -224,7 +212,7 @@ export function buildTruncationReport(input: TruncationReportInput): TruncationR
     }
   }
   const notes: string[] = [];
-  const workspaceDir = str(report, "workspaceDir") ?? null;
+  const workspaceDir = report.workspaceDir;
   // A second file with the same name (9.x: the AGENTS.md of a session run from another folder) is
   // keyed by its recorded path; every other file by its name.
   const contentOf = (r: { name: string; path: string }): string | null | undefined =>
@@ -360,7 +348,7 @@ export function buildTruncationReport(input: TruncationReportInput): TruncationR
   const aFamily = mode === "recorded" ? recordedFamily : family;
   const aMax = mode === "recorded" ? recMaxUsed : maxPerFile;
   const aTotal = mode === "recorded" ? recTotalUsed : maxTotal;
-  const analysisRows: AnalysisRow[] = rows.map((r, i) => {
+  const analysisRows: BootstrapFileRow[] = rows.map((r, i) => {
     const inj = injected[i] ?? budgetUsed[i] ?? 0;
     const m = missing[i] ?? r.missing;
     const rw = raw[i] ?? 0;
@@ -538,7 +526,7 @@ export function buildTruncationReport(input: TruncationReportInput): TruncationR
         aMax,
         aTotal,
       ) ?? null);
-  const bt = obj(report, "bootstrapTruncation");
+  const bt = report.bootstrapTruncation;
 
   return {
     maxPerFile: aMax,
@@ -565,12 +553,12 @@ export function buildTruncationReport(input: TruncationReportInput): TruncationR
       maxTotal: recTotal,
       maxPerFileUsed: recMaxUsed,
       maxTotalUsed: recTotalUsed,
-      generatedAt: num(report, "generatedAt") ?? null,
+      generatedAt: report.generatedAt,
       workspaceDir,
-      truncatedFiles: num(bt, "truncatedFiles") ?? null,
-      nearLimitFiles: num(bt, "nearLimitFiles") ?? null,
-      totalNearLimit: bool(bt, "totalNearLimit") ?? null,
-      promptWarningSignature: str(bt, "promptWarningSignature") ?? null,
+      truncatedFiles: bt?.truncatedFiles ?? null,
+      nearLimitFiles: bt?.nearLimitFiles ?? null,
+      totalNearLimit: bt?.totalNearLimit ?? null,
+      promptWarningSignature: bt?.promptWarningSignature ?? null,
     },
     whatIf,
     workspace: { dir: workspace.dir, readable, rebasedPaths: workspace.rebasedPaths ?? [] },
