@@ -5,7 +5,7 @@
 //   spec pruning.md §2.3) as replayed in `replay.next`; without one, the start of the last model call.
 // - Cache lifetime: the cost report's effective TTL (`retention.cacheTtlMs`: configured retention, or the
 //   lifetime observed in the session when the data contradicts it — cache-and-cost.md §3).
-// - Re-write: ESTIMATE = prompt tokens of the last call (`input + cacheRead + cacheWrite`, transcript.md §4) —
+// - Re-write: ESTIMATE = prompt tokens of the last call (its `promptTokens`, transcript.md §4) —
 //   a cold next call writes at least that prefix again (minus what a pruning round removes first), priced
 //   at the model's cache-write rate (1-hour rate = 2 × input for `long` retention, cache-and-cost.md §4).
 // - Pruning: `replay.next` must be evaluated for a message right after the pruning TTL (use `clockReplayAt`
@@ -50,7 +50,7 @@ export function cacheClock(input: CacheClockInput): CacheClockDTO {
   const ttl = cost.retention.cacheTtlMs;
   const msLeft = touch !== null && ttl !== null ? touch + ttl - now : null;
 
-  const rewriteTokens = lastCall ? lastCall.input + lastCall.cacheRead + lastCall.cacheWrite : null;
+  const rewriteTokens = lastCall ? lastCall.promptTokens : null;
   let rewriteUsd: number | null = null;
   let rewritePremiumUsd: number | null = null;
   if (lastCall && rewriteTokens !== null) {

@@ -9,7 +9,8 @@
 // ContextBuilder appends incrementally (a replay over thousands of messages never rebuilds per call);
 // buildContextMessages is the one-shot entry point. Pure.
 
-import { isObject, type JsonObject, obj, str } from "../../shared/json.ts";
+import { isObject, type JsonObject, str } from "../../shared/json.ts";
+import { isTranscriptOnlyAssistant } from "../openclaw/transcript-only.ts";
 import type { ContextMessage, Transcript, TranscriptEntry } from "./session.ts";
 
 /** Wire texts of the summary messages (transcript.md §6; same in pi and 2026.9.6). */
@@ -19,33 +20,6 @@ export const COMPACTION_SUMMARY_SUFFIX = "\n</summary>";
 export const BRANCH_SUMMARY_PREFIX =
   "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
 export const BRANCH_SUMMARY_SUFFIX = "</summary>";
-
-const TRANSCRIPT_ONLY_MODELS = new Set(["delivery-mirror", "gateway-injected"]);
-const DELIVERY_MIRROR_KINDS = new Set([
-  "channel-final",
-  "channel-final-suppressed",
-  "message-tool-source-reply",
-  "cron-direct-delivery-context",
-]);
-
-/**
- * An assistant message that was never sent to a model (transcript.md §8, 2026.9.6
- * src/shared/transcript-only-openclaw-assistant.ts): openclaw delivery-mirror / gateway-injected,
- * a stripped `openclawDeliveryMirror.kind`, or the pre-rename `clawdbot` delivery mirror.
- */
-export function isTranscriptOnlyAssistant(message: JsonObject): boolean {
-  const provider = str(message, "provider");
-  const model = str(message, "model") ?? "";
-  if (provider === "openclaw" && TRANSCRIPT_ONLY_MODELS.has(model)) return true;
-  if (provider === "clawdbot" && model === "delivery-mirror") return true;
-  const kind = str(obj(message, "openclawDeliveryMirror"), "kind");
-  return kind !== undefined && DELIVERY_MIRROR_KINDS.has(kind);
-}
-
-/** Usage/cost exclusion additionally drops message-tool mirrors (transcript.md §8; context effect UNVERIFIED). */
-export function isUsageExcludedAssistant(message: JsonObject): boolean {
-  return isTranscriptOnlyAssistant(message) || isObject(message.openclawMessageToolMirror);
-}
 
 function summaryMessage(
   role: "compactionSummary" | "branchSummary",
@@ -70,7 +44,7 @@ export function toContextMessage(entry: TranscriptEntry): ContextMessage | null 
     const role = str(message, "role");
     if (!role) return null;
     if (message.excludeFromContext === true || raw.excludeFromContext === true) return null;
-    if (role === "assistant" && isTranscriptOnlyAssistant(message)) return null;
+    if (isTranscriptOnlyAssistant(message)) return null;
     return { role, message, entryIndex: entry.index };
   }
   if (entry.type === "custom_message") {

@@ -7,26 +7,11 @@
 
 import type { CacheVerdict, PrefixChangeCause, VerdictEvidence } from "../../shared/cost.ts";
 import { arr, isObject, type JsonObject, type JsonValue, obj, str } from "../../shared/json.ts";
+import type { ModelCall } from "../model/model-calls.ts";
 import type { Transcript, TranscriptEntry } from "../model/session.ts";
 import { indexById } from "../model/tree.ts";
 import { parseDurationMs as parseOpenClawDuration } from "./pruning-settings.ts";
-
-/** One model call (a non-transcript-only assistant message) with its usage buckets. */
-export interface ModelCall {
-  entryIndex: number;
-  entryId: string | null;
-  /** Request start in ms (assistant `message.timestamp`, else the envelope timestamp), null if unknown. */
-  startMs: number | null;
-  provider: string | null;
-  model: string | null;
-  api: string | null;
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  /** `usage.cacheWrite1h` when recorded (E5, Anthropic `ephemeral_1h_input_tokens`), else null. */
-  cacheWrite1h: number | null;
-}
+import { isTranscriptOnlyAssistant } from "./transcript-only.ts";
 
 export interface CacheTtl {
   /** Cache lifetime in ms; null = no caching requested (`cacheRetention: none`). */
@@ -45,8 +30,8 @@ export const CACHE_TTL_MS: Record<CacheRetention, number | null> = {
 
 export interface ClassifyInput {
   transcript: Transcript;
-  /** Calls in append order. */
-  calls: ModelCall[];
+  /** Billed calls in append order (model/model-calls.ts `billed`). */
+  calls: readonly ModelCall[];
   /** Cache lifetime that applied to the prefix cached by `previous` (the lineage call before `call`). */
   ttlFor: (call: ModelCall, previous: ModelCall) => CacheTtl;
   /** Minimum cacheable prompt tokens for a call's model, when known. */
@@ -55,8 +40,6 @@ export interface ClassifyInput {
   pruningRoundCallIds?: ReadonlySet<string>;
   /** Rule family: ≤ 2026.7 rounds apply to one call only, so the next call is sent unpruned (§6). */
   family: "2026.3" | "2026.7" | "2026.9";
-  /** Transcript-only assistant predicate (transcript.md §8); such replies sit between merged user messages. */
-  isTranscriptOnly: (message: JsonObject) => boolean;
 }
 
 export interface CallVerdict {
@@ -64,10 +47,6 @@ export interface CallVerdict {
   evidence: VerdictEvidence;
   /** Every prefix-change signal seen since the previous lineage call (whatever the verdict). */
   signals: PrefixChangeCause[];
-}
-
-export function promptTokens(c: Pick<ModelCall, "input" | "cacheRead" | "cacheWrite">): number {
-  return c.input + c.cacheRead + c.cacheWrite;
 }
 
 /**
@@ -180,7 +159,8 @@ export function classifyCacheCalls(input: ClassifyInput): CallVerdict[] {
       if (cur.type === "compaction" || cur.type === "reset") return null;
       if (msg) {
         const role = str(msg, "role");
-        const skip = input.isTranscriptOnly(msg) || msg.excludeFromContext === true;
+        // Transcript-only replies (transcript.md §8) sit between merged user messages without separating them.
+        const skip = isTranscriptOnlyAssistant(msg) || msg.excludeFromContext === true;
         if (!skip) {
           if (!prompt) {
             // Skip m's own run (assistant / toolResult rows of a tool loop) up to the prompt that started it.
@@ -202,20 +182,20 @@ export function classifyCacheCalls(input: ClassifyInput): CallVerdict[] {
   for (let i = 0; i < calls.length; i++) {
     const n = calls[i];
     if (!n) continue;
-    const P = promptTokens(n);
+    const P = n.promptTokens;
     const min = input.minCacheableFor(n);
     const lk = lineageKey(n);
     const m = lastOfLineage.get(lk);
-    const zeroUsage = P === 0 && n.output === 0;
+    const zeroUsage = P === 0 && n.usage.output === 0;
     // Error/aborted calls with all-zero usage never touched the cache: keep them out of the lineage.
     if (!zeroUsage) lastOfLineage.set(lk, n);
-    if (n.cacheWrite > 0) lineageWrites.add(lk);
-    if (n.cacheWrite > 0 || n.cacheRead > 0) lineageCached.add(lk);
+    if (n.usage.cacheWrite > 0) lineageWrites.add(lk);
+    if (n.usage.cacheWrite > 0 || n.usage.cacheRead > 0) lineageCached.add(lk);
     const noWriteCounter = lacksWriteCounter(n, lineageWrites.has(lk));
     const ev: VerdictEvidence = {
       summary: "",
       previousCallEntryId: m?.entryId ?? null,
-      lineageGapMs: m && m.startMs !== null && n.startMs !== null ? n.startMs - m.startMs : null,
+      lineageGapMs: m && m.atMs !== null && n.atMs !== null ? n.atMs - m.atMs : null,
       cacheTtlMs: null,
       cacheTtlSource: "",
       expectedRead: null,
@@ -239,7 +219,7 @@ export function classifyCacheCalls(input: ClassifyInput): CallVerdict[] {
       continue;
     }
     // Below minimum: a marked prefix shorter than the model minimum is simply not cached (§1).
-    if (min !== null && P < min && n.cacheRead === 0 && n.cacheWrite === 0) {
+    if (min !== null && P < min && n.usage.cacheRead === 0 && n.usage.cacheWrite === 0) {
       done("below-minimum", `prompt ${P} tokens < model minimum ${min}: nothing read or written`);
       continue;
     }
@@ -250,14 +230,14 @@ export function classifyCacheCalls(input: ClassifyInput): CallVerdict[] {
         ev.previousCallEntryId = other.entryId;
         done(
           "model-switch",
-          `first call of ${n.provider ?? "?"}/${n.model ?? "?"} after ${other.provider ?? "?"}/${other.model ?? "?"}: separate cache per model, write ${n.cacheWrite}`,
+          `first call of ${n.provider ?? "?"}/${n.model ?? "?"} after ${other.provider ?? "?"}/${other.model ?? "?"}: separate cache per model, write ${n.usage.cacheWrite}`,
         );
       } else {
         done(
           "cold-start",
-          n.cacheRead > 0
-            ? `first call of the session; read ${n.cacheRead} (a prefix still warm from another session with identical bytes)`
-            : `first call of the session: write ${n.cacheWrite}, nothing to read`,
+          n.usage.cacheRead > 0
+            ? `first call of the session; read ${n.usage.cacheRead} (a prefix still warm from another session with identical bytes)`
+            : `first call of the session: write ${n.usage.cacheWrite}, nothing to read`,
         );
       }
       continue;
@@ -276,7 +256,7 @@ export function classifyCacheCalls(input: ClassifyInput): CallVerdict[] {
       ev.signalEntryIds = reset.map(entryLabel);
       done(
         "cold-start",
-        `reset entry since the previous call: the history starts over (write ${n.cacheWrite})`,
+        `reset entry since the previous call: the history starts over (write ${n.usage.cacheWrite})`,
       );
       continue;
     }
@@ -284,24 +264,24 @@ export function classifyCacheCalls(input: ClassifyInput): CallVerdict[] {
     const ttl = input.ttlFor(n, m);
     ev.cacheTtlMs = ttl.ms;
     ev.cacheTtlSource = ttl.source;
-    const expected = noWriteCounter ? promptTokens(m) : promptTokens(m) - m.input;
+    const expected = noWriteCounter ? m.promptTokens : m.promptTokens - m.usage.input;
     ev.expectedRead = expected;
-    ev.missDeficit = Math.max(0, expected - n.cacheRead);
+    ev.missDeficit = Math.max(0, expected - n.usage.cacheRead);
     ev.newSuffix = P - expected;
     const tol = hitTolerance(expected);
     ev.toleranceTokens = tol;
 
-    if (expected <= 0 && n.cacheRead === 0) {
+    if (expected <= 0 && n.usage.cacheRead === 0) {
       done(
         "cold-start",
         `previous call ${m.entryId ?? `#${m.entryIndex}`} cached nothing (caching off or unsupported): nothing to read`,
       );
       continue;
     }
-    if (n.cacheRead > 0 && ev.missDeficit <= tol) {
+    if (n.usage.cacheRead > 0 && ev.missDeficit <= tol) {
       done(
         "hit",
-        `read ${n.cacheRead} of the expected ${expected} (deficit ${ev.missDeficit} ≤ tolerance ${tol}); write ${n.cacheWrite} for the new suffix of ${Math.max(0, ev.newSuffix)}`,
+        `read ${n.usage.cacheRead} of the expected ${expected} (deficit ${ev.missDeficit} ≤ tolerance ${tol}); write ${n.usage.cacheWrite} for the new suffix of ${Math.max(0, ev.newSuffix)}`,
       );
       continue;
     }
@@ -367,7 +347,7 @@ export function classifyCacheCalls(input: ClassifyInput): CallVerdict[] {
       ev.signalEntryIds = signals.flatMap((s) => s.ids);
       done(
         "ttl-expired",
-        `gap ${formatMs(gap)} > cache TTL ${formatMs(ttl.ms)} (${ttl.source}): read ${n.cacheRead} of the expected ${expected}, re-wrote ${n.cacheWrite}`,
+        `gap ${formatMs(gap)} > cache TTL ${formatMs(ttl.ms)} (${ttl.source}): read ${n.usage.cacheRead} of the expected ${expected}, re-wrote ${n.usage.cacheWrite}`,
       );
       continue;
     }
@@ -379,23 +359,23 @@ export function classifyCacheCalls(input: ClassifyInput): CallVerdict[] {
       ev.alsoMatched.push(...signals.slice(1).map((s) => `${s.cause}: ${s.text}`));
       done(
         "prefix-changed",
-        `${first.text}: read ${n.cacheRead} of the expected ${expected}, write ${n.cacheWrite} vs new suffix ${Math.max(0, ev.newSuffix)}`,
+        `${first.text}: read ${n.usage.cacheRead} of the expected ${expected}, write ${n.usage.cacheWrite} vs new suffix ${Math.max(0, ev.newSuffix)}`,
       );
       continue;
     }
-    if (!noWriteCounter && n.cacheWrite > Math.max(0, ev.newSuffix) + tol) {
+    if (!noWriteCounter && n.usage.cacheWrite > Math.max(0, ev.newSuffix) + tol) {
       ev.cause = "unknown";
       done(
         "prefix-changed",
-        n.cacheRead === 0
-          ? `write ${n.cacheWrite} ≫ new suffix ${Math.max(0, ev.newSuffix)} and nothing read, not even the stable system prefix: system prompt / tools / bootstrap files changed, or the provider dropped the cache early`
-          : `write ${n.cacheWrite} ≫ new suffix ${Math.max(0, ev.newSuffix)} and read ${n.cacheRead} < expected ${expected}: something early changed (bootstrap files, system prompt, tools, an edited or merged message)`,
+        n.usage.cacheRead === 0
+          ? `write ${n.usage.cacheWrite} ≫ new suffix ${Math.max(0, ev.newSuffix)} and nothing read, not even the stable system prefix: system prompt / tools / bootstrap files changed, or the provider dropped the cache early`
+          : `write ${n.usage.cacheWrite} ≫ new suffix ${Math.max(0, ev.newSuffix)} and read ${n.usage.cacheRead} < expected ${expected}: something early changed (bootstrap files, system prompt, tools, an edited or merged message)`,
       );
       continue;
     }
     done(
       "unexplained",
-      `read ${n.cacheRead} < expected ${expected} within the TTL and no transcript signal: provider eviction or routing`,
+      `read ${n.usage.cacheRead} < expected ${expected} within the TTL and no transcript signal: provider eviction or routing`,
     );
   }
   return out;
@@ -422,7 +402,7 @@ export interface ObservedTtl {
  */
 export function observeCacheTtl(
   transcript: Transcript,
-  calls: ModelCall[],
+  calls: readonly ModelCall[],
   configuredTtlMs: (call: ModelCall) => number | null,
 ): ObservedTtl | null {
   // A compaction keeps the stable system block (its breakpoint still reads, j1 call 10); a reset may not.
@@ -435,22 +415,22 @@ export function observeCacheTtl(
   let hits = 0;
   let below = false;
   for (const n of calls) {
-    const P = promptTokens(n);
-    if (P === 0 && n.output === 0) continue;
+    const P = n.promptTokens;
+    if (P === 0 && n.usage.output === 0) continue;
     const k = lineageKey(n);
     const m = last.get(k);
     last.set(k, n);
-    if (!m || m.startMs === null || n.startMs === null) continue;
+    if (!m || m.atMs === null || n.atMs === null) continue;
     if (rewrites.some((i) => i > m.entryIndex && i < n.entryIndex)) continue;
-    const expected = promptTokens(m) - m.input;
-    if (expected <= 0 || m.cacheWrite + m.cacheRead === 0) continue;
-    const gap = n.startMs - m.startMs;
-    if (n.cacheRead === 0 && n.cacheWrite > 0) {
+    const expected = m.promptTokens - m.usage.input;
+    if (expected <= 0 || m.usage.cacheWrite + m.usage.cacheRead === 0) continue;
+    const gap = n.atMs - m.atMs;
+    if (n.usage.cacheRead === 0 && n.usage.cacheWrite > 0) {
       fullMisses++;
       minMiss = Math.min(minMiss, gap);
       const conf = configuredTtlMs(n);
       if (conf !== null && gap <= conf) below = true;
-    } else if (n.cacheRead > 0 && expected - n.cacheRead <= hitTolerance(expected)) {
+    } else if (n.usage.cacheRead > 0 && expected - n.usage.cacheRead <= hitTolerance(expected)) {
       hits++;
       maxHit = maxHit === null ? gap : Math.max(maxHit, gap);
     }

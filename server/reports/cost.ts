@@ -29,7 +29,7 @@ import {
   type ResolvedPrice,
   type UsageBuckets,
 } from "../../shared/pricing.ts";
-import { isTranscriptOnlyAssistant, isUsageExcludedAssistant } from "../model/context-messages.ts";
+import { type ModelCall, modelCallsOf } from "../model/model-calls.ts";
 import type { LoadedSession, Transcript, TranscriptEntry } from "../model/session.ts";
 import { indexById } from "../model/tree.ts";
 import {
@@ -40,10 +40,8 @@ import {
   cacheTtlForRetention,
   classifyCacheCalls,
   formatMs,
-  type ModelCall,
   observeCacheTtl,
   parseDurationMs,
-  promptTokens,
   resolveCacheRetention,
 } from "../openclaw/cache-verdict.ts";
 
@@ -68,64 +66,8 @@ export interface CostReportInput {
 /** ESTIMATE used to turn removed chars into tokens (labelled wherever it is used). */
 const CHARS_PER_TOKEN = 4;
 
-/** A model call with what the cost report needs beyond the cache lineage. */
-export interface CallRow extends ModelCall {
-  responseId: string | null;
-  stopReason: string | null;
-  recordedCost: number | null;
-  providerBilled: boolean;
-  onActiveBranch: boolean;
-}
-
 function messageOf(e: TranscriptEntry): JsonObject | undefined {
   return e.type === "message" ? obj(e.raw, "message") : undefined;
-}
-
-function startMsOf(e: TranscriptEntry, m: JsonObject): number | null {
-  const t = num(m, "timestamp");
-  if (t !== undefined) return t;
-  if (e.timestamp !== null) {
-    const p = Date.parse(e.timestamp);
-    if (Number.isFinite(p)) return p;
-  }
-  return null;
-}
-
-/** Model calls of a transcript (every branch, append order) and the count of transcript-only assistants. */
-export function extractModelCalls(transcript: Transcript): { calls: CallRow[]; transcriptOnly: number } {
-  const active = new Set(transcript.activeBranch);
-  const calls: CallRow[] = [];
-  let transcriptOnly = 0;
-  for (const e of transcript.entries) {
-    const m = messageOf(e);
-    if (!m || str(m, "role") !== "assistant") continue;
-    // Transcript-only assistants (and message-tool mirrors) are never billed (transcript.md §8).
-    if (isUsageExcludedAssistant(m)) {
-      transcriptOnly++;
-      continue;
-    }
-    const usage = obj(m, "usage");
-    const cost = obj(usage, "cost");
-    calls.push({
-      entryIndex: e.index,
-      entryId: e.id,
-      startMs: startMsOf(e, m),
-      provider: str(m, "provider") ?? null,
-      model: str(m, "model") ?? null,
-      api: str(m, "api") ?? null,
-      input: num(usage, "input") ?? 0,
-      output: num(usage, "output") ?? 0,
-      cacheRead: num(usage, "cacheRead") ?? 0,
-      cacheWrite: num(usage, "cacheWrite") ?? 0,
-      cacheWrite1h: num(usage, "cacheWrite1h") ?? null,
-      responseId: str(m, "responseId") ?? null,
-      stopReason: str(m, "stopReason") ?? null,
-      recordedCost: num(cost, "total") ?? null,
-      providerBilled: str(cost, "totalOrigin") === "provider-billed",
-      onActiveBranch: active.has(e.index),
-    });
-  }
-  return { calls, transcriptOnly };
 }
 
 /** Explicit `models.providers.<p>.models[].cost` prices from config (spec §4 precedence, below agent models.json). */
@@ -210,27 +152,27 @@ export function sumTotals(calls: CostCallDTO[], transcriptOnlyExcluded: number):
 }
 
 function writeTierOf(call: ModelCall, retention: CacheRetention | null): WriteTierInfo {
-  if (call.cacheWrite === 0)
-    return { tier: "none", cacheWrite1h: 0, source: call.cacheWrite1h !== null ? "usage" : "default" };
-  if (call.cacheWrite1h !== null) {
-    const w = Math.min(call.cacheWrite1h, call.cacheWrite);
+  if (call.usage.cacheWrite === 0)
+    return { tier: "none", cacheWrite1h: 0, source: call.usage.cacheWrite1h !== null ? "usage" : "default" };
+  if (call.usage.cacheWrite1h !== null) {
+    const w = Math.min(call.usage.cacheWrite1h, call.usage.cacheWrite);
     return {
-      tier: w === 0 ? "5m" : w === call.cacheWrite ? "1h" : "mixed",
+      tier: w === 0 ? "5m" : w === call.usage.cacheWrite ? "1h" : "mixed",
       cacheWrite1h: w,
       source: "usage",
     };
   }
-  if (retention === "long") return { tier: "1h", cacheWrite1h: call.cacheWrite, source: "config" };
+  if (retention === "long") return { tier: "1h", cacheWrite1h: call.usage.cacheWrite, source: "config" };
   if (retention === "short") return { tier: "5m", cacheWrite1h: 0, source: "config" };
   return { tier: "5m", cacheWrite1h: 0, source: "default" };
 }
 
 function buckets(c: ModelCall, w1h: number): UsageBuckets {
   return {
-    input: c.input,
-    output: c.output,
-    cacheRead: c.cacheRead,
-    cacheWrite: c.cacheWrite,
+    input: c.usage.input,
+    output: c.usage.output,
+    cacheRead: c.usage.cacheRead,
+    cacheWrite: c.usage.cacheWrite,
     cacheWrite1h: w1h,
   };
 }
@@ -358,7 +300,7 @@ function entriesById(transcript: Transcript, location: string): Map<string, numb
   return byId;
 }
 
-function mostUsedModel(calls: ModelCall[]): { provider: string | null; model: string | null } {
+function mostUsedModel(calls: readonly ModelCall[]): { provider: string | null; model: string | null } {
   const counts = new Map<string, { provider: string | null; model: string | null; n: number }>();
   for (const c of calls) {
     const k = `${c.provider}/${c.model}`;
@@ -460,7 +402,7 @@ function heartbeatInfo(
 }
 
 interface PricedCall {
-  row: CallRow;
+  row: ModelCall;
   dto: CostCallDTO;
   price: ResolvedPrice | null;
   verdict: CallVerdict;
@@ -505,7 +447,9 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
   const { session, config } = input;
   const transcript = session.transcript;
   const agentId = session.summary.agentId;
-  const { calls: rows, transcriptOnly } = extractModelCalls(transcript);
+  const decoded = modelCallsOf(transcript);
+  const rows = decoded.billed;
+  const transcriptOnly = decoded.excludedCount;
   const overrides: PricingOverrides = { ...configPricing(config), ...(input.pricing ?? {}) };
   const notes: string[] = [];
 
@@ -521,7 +465,7 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
   };
   const configuredTtl = (c: ModelCall, previous: ModelCall): CacheTtl => {
     // The prefix `previous` cached lives as long as the tier it was written/refreshed with.
-    if (previous.cacheWrite1h !== null && previous.cacheWrite1h > 0) {
+    if (previous.usage.cacheWrite1h !== null && previous.usage.cacheWrite1h > 0) {
       return { ms: 3_600_000, source: "usage cacheWrite1h" };
     }
     const r = retentionFor(c);
@@ -546,7 +490,6 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
     minCacheableFor: (c) => minCacheableTokens(c.api, c.model)?.tokens ?? null,
     pruningRoundCallIds: roundIds,
     family: session.version.family,
-    isTranscriptOnly: (m) => str(m, "role") === "assistant" && isTranscriptOnlyAssistant(m),
   });
 
   const byId = entriesById(transcript, session.summary.location);
@@ -562,7 +505,7 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
     const price = priceFor(row.provider, row.model, overrides);
     const b = buckets(row, tier.cacheWrite1h);
     const computed = price ? costOf(b, price) : null;
-    const tokens = row.input + row.output + row.cacheRead + row.cacheWrite;
+    const tokens = row.usage.input + row.usage.output + row.usage.cacheRead + row.usage.cacheWrite;
     let costUsd: number | null;
     let costSource: CostSource;
     let priceSource: string | null;
@@ -593,7 +536,7 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
       price &&
       row.recordedCost !== null &&
       row.recordedCost > 0
-        ? (row.cacheWrite * (2 * price.rates.input - price.rates.cacheWrite)) / 1e6
+        ? (row.usage.cacheWrite * (2 * price.rates.input - price.rates.cacheWrite)) / 1e6
         : null;
     // Miss deficit priced as what was paid instead of a read (§5): re-written tokens at the write rate, or —
     // for providers without a write counter — uncached input. Capped by what the call actually paid for.
@@ -601,30 +544,31 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
     let missCostUsd: number | null = v.verdict === "hit" ? 0 : null;
     if (v.verdict !== "hit" && price && deficit > 0) {
       missCostUsd = v.evidence.writeCounterMissing
-        ? (Math.min(deficit, row.input) * (price.rates.input - price.rates.cacheRead)) / 1e6
-        : (Math.min(deficit, row.cacheWrite) * (writeRate(price.rates, tier) - price.rates.cacheRead)) / 1e6;
+        ? (Math.min(deficit, row.usage.input) * (price.rates.input - price.rates.cacheRead)) / 1e6
+        : (Math.min(deficit, row.usage.cacheWrite) * (writeRate(price.rates, tier) - price.rates.cacheRead)) /
+          1e6;
     }
     const hb = heartbeatSignals(transcript, byId, row, walk);
     const dto: CostCallDTO = {
       entryId: row.entryId,
       responseId: row.responseId,
-      timestamp: row.startMs !== null ? new Date(row.startMs).toISOString() : null,
+      timestamp: row.atMs !== null ? new Date(row.atMs).toISOString() : null,
       provider: row.provider,
       model: row.model,
-      input: row.input,
-      output: row.output,
-      cacheRead: row.cacheRead,
-      cacheWrite: row.cacheWrite,
+      input: row.usage.input,
+      output: row.usage.output,
+      cacheRead: row.usage.cacheRead,
+      cacheWrite: row.usage.cacheWrite,
       costUsd,
       costSource,
-      hitRate: readHitRate(row),
+      hitRate: readHitRate(row.usage),
       verdict: v.verdict,
-      gapMs: prevStart !== null && row.startMs !== null ? row.startMs - prevStart : null,
+      gapMs: prevStart !== null && row.atMs !== null ? row.atMs - prevStart : null,
       entryIndex: row.entryIndex,
       onActiveBranch: row.onActiveBranch,
       api: row.api,
       stopReason: row.stopReason,
-      promptTokens: promptTokens(row),
+      promptTokens: row.promptTokens,
       writeAwareHitRate: writeAwareHitRate(b),
       writeTier: tier,
       priceSource,
@@ -636,7 +580,7 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
       heartbeat: hb.signals.length > 0,
       heartbeatSignals: hb.signals,
     };
-    if (row.startMs !== null) prevStart = row.startMs;
+    if (row.atMs !== null) prevStart = row.atMs;
     priced.push({ row, dto, price, verdict: v });
   }
   const callDtos = priced.map((p) => p.dto);
@@ -656,7 +600,7 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
   for (const p of priced) {
     if (p.verdict.verdict !== "ttl-expired") continue;
     const ev = p.verdict.evidence;
-    const tokens = Math.min(ev.missDeficit ?? 0, p.row.cacheWrite);
+    const tokens = Math.min(ev.missDeficit ?? 0, p.row.usage.cacheWrite);
     gapCosts.push({
       callEntryId: p.row.entryId,
       gapMs: ev.lineageGapMs ?? 0,
@@ -695,7 +639,7 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
     const id = k.row.entryId ?? `#${k.row.entryIndex}`;
     const chars = k.row.entryId !== null ? (charsById.get(k.row.entryId) ?? null) : null;
     const expired = k.verdict.verdict === "ttl-expired";
-    const rewriteTokens = expired ? 0 : Math.min(k.verdict.evidence.missDeficit ?? 0, k.row.cacheWrite);
+    const rewriteTokens = expired ? 0 : Math.min(k.verdict.evidence.missDeficit ?? 0, k.row.usage.cacheWrite);
     const rates = k.price?.rates ?? null;
     const later = affected(k);
     const perCall = chars !== null ? Math.round(chars / CHARS_PER_TOKEN) : null;
@@ -751,8 +695,8 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
     "no-caching",
     "No prompt caching",
     scenarioCost(priced, (p) => ({
-      input: promptTokens(p.row),
-      output: p.row.output,
+      input: p.row.promptTokens,
+      output: p.row.usage.output,
       cacheRead: 0,
       cacheWrite: 0,
       cacheWrite1h: 0,
@@ -763,7 +707,7 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
     "retention-1h",
     "1-hour cache retention",
     scenarioCost(priced, (p) => {
-      const b = buckets(p.row, p.row.cacheWrite);
+      const b = buckets(p.row, p.row.usage.cacheWrite);
       const ev = p.verdict.evidence;
       if (p.verdict.verdict === "ttl-expired" && ev.lineageGapMs !== null && ev.lineageGapMs <= 3_600_000) {
         const moved = Math.min(ev.missDeficit ?? 0, b.cacheWrite);

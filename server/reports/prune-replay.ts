@@ -22,7 +22,8 @@ import type {
   ToolResultPreviewDTO,
   ToolResultWireState,
 } from "../../shared/prune.ts";
-import { ContextBuilder, isTranscriptOnlyAssistant, toContextMessage } from "../model/context-messages.ts";
+import { ContextBuilder, toContextMessage } from "../model/context-messages.ts";
+import { modelCallsOf } from "../model/model-calls.ts";
 import type { ContextMessage, LoadedSession, Transcript, TranscriptEntry } from "../model/session.ts";
 import { resolveContextWindow } from "../openclaw/context-window.ts";
 import { type Eligibility, resolveEligibility } from "../openclaw/eligibility.ts";
@@ -256,13 +257,6 @@ function hasEffectiveOverrides(o: PruneOverrides | undefined): boolean {
   return Object.entries(o).some(([k, v]) => v !== undefined && !(k === "algorithm" && v === "auto"));
 }
 
-function callTime(entry: TranscriptEntry, message: JsonObject): number {
-  const t = num(message, "timestamp");
-  if (t !== undefined) return t;
-  const parsed = entry.timestamp === null ? Number.NaN : Date.parse(entry.timestamp);
-  return Number.isNaN(parsed) ? 0 : parsed;
-}
-
 function entryTime(entry: TranscriptEntry): number | null {
   const m = entry.raw.message;
   if (isObject(m)) {
@@ -317,27 +311,17 @@ function projState(p: Projection | undefined): ToolResultWireState {
   return p.mode === "hard" ? "hard-clear" : "soft-trim";
 }
 
-/** Provider/model/api of the last real call on the active branch, else the SessionEntry's. */
+/** Provider/model/api of the last model call on the active branch, else the SessionEntry's. */
 function lastCallModel(session: LoadedSession): {
   provider: string | null;
   modelId: string | null;
   api: string | null;
 } {
-  const transcript = session.transcript;
-  let provider: string | null = str(session.entry, "modelProvider") ?? session.summary.provider;
-  let modelId: string | null = str(session.entry, "model") ?? session.summary.model;
-  let api: string | null = null;
-  for (let i = transcript.activeBranch.length - 1; i >= 0; i--) {
-    const e = transcript.entries[transcript.activeBranch[i] ?? -1];
-    const m = e?.raw.message;
-    if (e?.type === "message" && isObject(m) && m.role === "assistant" && !isTranscriptOnlyAssistant(m)) {
-      provider = str(m, "provider") ?? provider;
-      modelId = str(m, "model") ?? modelId;
-      api = str(m, "api") ?? null;
-      break;
-    }
-  }
-  return { provider, modelId, api };
+  const provider: string | null = str(session.entry, "modelProvider") ?? session.summary.provider;
+  const modelId: string | null = str(session.entry, "model") ?? session.summary.model;
+  const last = modelCallsOf(session.transcript).lastOnActiveBranch();
+  if (!last) return { provider, modelId, api: null };
+  return { provider: last.provider ?? provider, modelId: last.model ?? modelId, api: last.api };
 }
 
 /**
@@ -367,6 +351,7 @@ export function startReplay(input: ReplayInput): ReplayRun {
   const { config, overrides } = input;
   let session = input.session;
   let transcript = session.transcript;
+  let modelCalls = modelCallsOf(transcript);
   const algo = algorithmFor(session, overrides);
   const algorithm = algo.algorithm;
   const flavor: EstimateFlavor = algorithm;
@@ -710,17 +695,14 @@ export function startReplay(input: ReplayInput): ReplayRun {
         }
       }
 
-      if (
-        isObject(message) &&
-        role === "assistant" &&
-        !isTranscriptOnlyAssistant(message) &&
-        message.excludeFromContext !== true
-      ) {
+      // A pruner request: an assistant that entered the context list (transcript.md §8).
+      const modelCall = role === "assistant" ? modelCalls.at(entry.index) : undefined;
+      if (modelCall && !modelCall.transcriptOnly && !modelCall.excludeFromContext) {
         const callIndex = calls.length;
-        const t = callTime(entry, message);
-        const callProvider = str(message, "provider") ?? provider;
-        const callModel = str(message, "model") ?? modelId;
-        const elig = eligibilityOf(callProvider, callModel, str(message, "api") ?? api);
+        const t = modelCall.atMs ?? 0;
+        const callProvider = modelCall.provider ?? provider;
+        const callModel = modelCall.model ?? modelId;
+        const elig = eligibilityOf(callProvider, callModel, modelCall.api ?? api);
         list = syncList(list, builder, prepared, flavor);
         // A compaction/reset rebuilt the list: recompute the projected delta over the new window.
         if (list.generation !== projDeltaGeneration) recomputeProjDelta();
@@ -761,7 +743,7 @@ export function startReplay(input: ReplayInput): ReplayRun {
         }
         callChanges.push(sticky || changes.size === 0 ? null : changes);
         if (changes.size > 0) lastTouch = t;
-        const stop = str(message, "stopReason");
+        const stop = modelCall.stopReason;
         const failed = stop === "error" || stop === "aborted";
         // 2026.9.x: every successful request refreshes the clock (§2.4 step 8).
         if (sticky && !failed) lastTouch = t;
@@ -799,7 +781,7 @@ export function startReplay(input: ReplayInput): ReplayRun {
         let detailsCache: PruneToolResultDTO[] | null = null;
         calls.push({
           entryId: entry.id,
-          responseId: str(message, "responseId") ?? null,
+          responseId: modelCall.responseId,
           timestamp: t,
           lastCacheTouchAt: touchAtGate,
           idleMs: g.idleMs,
@@ -892,6 +874,7 @@ export function startReplay(input: ReplayInput): ReplayRun {
     if (cwNext.tokens !== cw.tokens || cwNext.source !== cw.source) return false;
     session = next;
     transcript = t;
+    modelCalls = modelCallsOf(t);
     prepared = prepare(t, flavor, prepared);
     advance();
     return true;

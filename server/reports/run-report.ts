@@ -15,7 +15,8 @@ import type {
   RunReportTotals,
   StoredReport,
 } from "../../shared/run-report.ts";
-import { buildContextMessages, isTranscriptOnlyAssistant } from "../model/context-messages.ts";
+import { buildContextMessages } from "../model/context-messages.ts";
+import { modelCallsOf } from "../model/model-calls.ts";
 import type { ContextMessage, LoadedSession, Transcript } from "../model/session.ts";
 import { readSystemPromptReport, type SystemPromptReport } from "../model/system-prompt-report.ts";
 import { countTranscriptMessages, userMessageText } from "../openclaw/compactable-count.ts";
@@ -131,35 +132,25 @@ export function conversationBreakdown(
 }
 
 /**
- * Usage of the last model call on the active branch: the last assistant that is not transcript-only
- * (gateway-injected replies / delivery mirrors, transcript.md §8) and carries a `usage` object.
+ * Usage of the last model call on the active branch: the last billed call (transcript-only assistants and
+ * message-tool mirrors excluded, transcript.md §8) that carries a `usage` object.
  */
 export function lastCallUsage(transcript: Transcript): LastCallUsageDTO | null {
-  for (let k = transcript.activeBranch.length - 1; k >= 0; k -= 1) {
-    const e = transcript.entries[transcript.activeBranch[k] ?? -1];
-    if (e?.type !== "message") continue;
-    const m = obj(e.raw, "message");
-    if (!m || str(m, "role") !== "assistant" || isTranscriptOnlyAssistant(m)) continue;
-    const usage = obj(m, "usage");
-    if (!usage) continue;
-    const input = num(usage, "input") ?? 0;
-    const cacheRead = num(usage, "cacheRead") ?? 0;
-    const cacheWrite = num(usage, "cacheWrite") ?? 0;
-    return {
-      entryIndex: e.index,
-      entryId: e.id,
-      timestamp: e.timestamp,
-      provider: str(m, "provider") ?? null,
-      model: str(m, "model") ?? null,
-      stopReason: str(m, "stopReason") ?? null,
-      input,
-      output: num(usage, "output") ?? 0,
-      cacheRead,
-      cacheWrite,
-      promptTokens: input + cacheRead + cacheWrite,
-    };
-  }
-  return null;
+  const call = modelCallsOf(transcript).lastOnActiveBranch((c) => c.hasUsage);
+  if (!call) return null;
+  return {
+    entryIndex: call.entryIndex,
+    entryId: call.entryId,
+    timestamp: transcript.entries[call.entryIndex]?.timestamp ?? null,
+    provider: call.provider,
+    model: call.model,
+    stopReason: call.stopReason,
+    input: call.usage.input,
+    output: call.usage.output,
+    cacheRead: call.usage.cacheRead,
+    cacheWrite: call.usage.cacheWrite,
+    promptTokens: call.promptTokens,
+  };
 }
 
 function fileStatus(
@@ -222,14 +213,9 @@ function storedReport(entry: JsonObject | null): StoredReport {
   return { available: true, report };
 }
 
-/** Index of the last model-produced assistant message (any branch, append order), or -1. */
+/** Index of the last model call (any branch, append order), or -1. */
 function lastModelCallIndex(transcript: Transcript): number {
-  let last = -1;
-  for (const e of transcript.entries) {
-    const m = e.type === "message" ? obj(e.raw, "message") : undefined;
-    if (m && str(m, "role") === "assistant" && !isTranscriptOnlyAssistant(m)) last = e.index;
-  }
-  return last;
+  return modelCallsOf(transcript).lastBilled?.entryIndex ?? -1;
 }
 
 /**
@@ -258,7 +244,7 @@ function storedReplyText(transcript: Transcript, commandIndex: number): string |
     const e = transcript.entries[i];
     if (e?.type !== "message" || e.parentId !== cmd.id) continue;
     const m = obj(e.raw, "message");
-    if (!m || str(m, "role") !== "assistant" || !isTranscriptOnlyAssistant(m)) continue;
+    if (!m || modelCallsOf(transcript).at(e.index)?.transcriptOnly !== true) continue;
     const blocks = Array.isArray(m.content) ? m.content : [];
     return blocks.map((b) => (isObject(b) ? (str(b, "text") ?? "") : "")).join("");
   }

@@ -8,7 +8,6 @@ import {
   BRANCH_SUMMARY_PREFIX,
   buildContextMessages,
   COMPACTION_SUMMARY_PREFIX,
-  isTranscriptOnlyAssistant,
 } from "../../server/model/context-messages.ts";
 import type { LoadedSession, Transcript, TranscriptEntry, VersionInfo } from "../../server/model/session.ts";
 import { computeActiveBranch } from "../../server/model/tree.ts";
@@ -848,15 +847,6 @@ describe("model-context list (transcript.md §6–§8)", () => {
     b.add({ type: "reset", reason: "new" });
     b.user("after");
     expect(buildContextMessages(b.transcript()).map((m) => m.message.content)).toEqual(["after"]);
-  });
-  it("isTranscriptOnlyAssistant", () => {
-    expect(isTranscriptOnlyAssistant({ provider: "openclaw", model: "delivery-mirror" })).toBe(true);
-    expect(isTranscriptOnlyAssistant({ provider: "clawdbot", model: "delivery-mirror" })).toBe(true);
-    expect(
-      isTranscriptOnlyAssistant({ provider: "x", openclawDeliveryMirror: { kind: "channel-final" } }),
-    ).toBe(true);
-    expect(isTranscriptOnlyAssistant({ provider: "openclaw", model: "gpt" })).toBe(false);
-    expect(isTranscriptOnlyAssistant({ provider: "anthropic", model: "gateway-injected" })).toBe(false);
   });
 });
 

@@ -25,6 +25,7 @@ import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "
 import path from "node:path";
 import { isObject, type JsonObject, num, obj, str, tryParseJson } from "../../../shared/json.ts";
 import type { ArchivedKind, ParseIssue, SessionSummary, Transcript } from "../../model/session.ts";
+import { isTranscriptOnlyAssistant as isTranscriptOnly } from "../../openclaw/transcript-only.ts";
 import { isSafeId } from "../discover.ts";
 
 export interface JsonlSessionRow {
@@ -184,18 +185,6 @@ const SCAN_CACHE_MAX = 4096;
 const ASSISTANT_MARK = Buffer.from('"role":"assistant"');
 /** How many lines from the end are inspected for the last assistant (keeps the scan O(file) + small). */
 const MAX_TAIL_PARSES = 400;
-
-/** transcript.md §8: assistants never sent to a model. */
-function isTranscriptOnly(message: JsonObject): boolean {
-  const provider = str(message, "provider");
-  const model = str(message, "model");
-  if (
-    (provider === "openclaw" || provider === "clawdbot") &&
-    (model === "delivery-mirror" || model === "gateway-injected")
-  )
-    return true;
-  return obj(message, "openclawDeliveryMirror") !== undefined;
-}
 
 function isBlank(buf: Buffer, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {

@@ -1,0 +1,185 @@
+// The model calls of a transcript, decoded once: every assistant message as a small typed record, so no
+// report digs `message.usage` out of raw JSON again (the shape of ccusage's OpenClaw usage entry).
+// Spec: transcript.md §3–§4 (assistant message fields, usage and cost), §8 (transcript-only assistants).
+//
+// One rule each for "when was this call" (`atMs`) and "how big was its prompt" (`promptTokens`). The list is
+// memoised per Transcript (a Transcript is immutable once loaded; the reader replaces it when the file grows),
+// and each assistant entry is decoded once across the Transcripts that share it, so an append decodes only
+// the appended assistants.
+
+import { type JsonObject, num, obj, str } from "../../shared/json.ts";
+import { isTranscriptOnlyAssistant, isUsageExcludedAssistant } from "../openclaw/transcript-only.ts";
+import type { Transcript, TranscriptEntry } from "./session.ts";
+
+/** The usage buckets of one call (transcript.md §4); absent counters are 0. */
+export interface CallUsage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** `usage.cacheWrite1h` when recorded (E5, Anthropic `ephemeral_1h_input_tokens`), else null. */
+  cacheWrite1h: number | null;
+}
+
+/** One assistant message of a transcript. Immutable. */
+export interface ModelCall {
+  /** Index into Transcript.entries. */
+  entryIndex: number;
+  entryId: string | null;
+  /**
+   * When the request started, in ms: the assistant's numeric `message.timestamp` (written when the request
+   * was sent), else the envelope timestamp (written when the reply was appended), else null.
+   */
+  atMs: number | null;
+  provider: string | null;
+  model: string | null;
+  api: string | null;
+  usage: CallUsage;
+  /** The message carries a `usage` object (without one the buckets are zeros, not a measurement). */
+  hasUsage: boolean;
+  /** Prompt size as billed: `input + cacheRead + cacheWrite` (transcript.md §4). */
+  promptTokens: number;
+  stopReason: string | null;
+  responseId: string | null;
+  /** `usage.cost.total` as recorded (0 for models OpenClaw could not price), else null. */
+  recordedCost: number | null;
+  /** `usage.cost.totalOrigin === "provider-billed"`. */
+  providerBilled: boolean;
+  onActiveBranch: boolean;
+  /** Never sent to a model (transcript.md §8): not in the context list, not a pruning-replay call. */
+  transcriptOnly: boolean;
+  /** Excluded from usage, cost and cache statistics: transcript-only or a message-tool mirror (§8). */
+  excluded: boolean;
+  /** The message itself carries `excludeFromContext: true` (context-free command replies). */
+  excludeFromContext: boolean;
+}
+
+/** Prompt tokens of a usage record: the one `input + cacheRead + cacheWrite` sum. */
+export function promptTokensOf(u: Pick<CallUsage, "input" | "cacheRead" | "cacheWrite">): number {
+  return u.input + u.cacheRead + u.cacheWrite;
+}
+
+/** The request start of an assistant message (see ModelCall.atMs). */
+export function callStartMs(entry: TranscriptEntry, message: JsonObject): number | null {
+  const t = num(message, "timestamp");
+  if (t !== undefined) return t;
+  if (entry.timestamp !== null) {
+    const parsed = Date.parse(entry.timestamp);
+    if (Number.isFinite(parsed)) return parsed;
+  }
+  return null;
+}
+
+type DecodedCall = Omit<ModelCall, "onActiveBranch">;
+
+/** Per entry object: its decoded call (null = not an assistant message). Entries are shared across appends. */
+const decodedByEntry = new WeakMap<TranscriptEntry, DecodedCall | null>();
+
+function decode(entry: TranscriptEntry): DecodedCall | null {
+  const hit = decodedByEntry.get(entry);
+  if (hit !== undefined) return hit;
+  let call: DecodedCall | null = null;
+  const m = entry.type === "message" ? obj(entry.raw, "message") : undefined;
+  if (m && str(m, "role") === "assistant") {
+    const usageObj = obj(m, "usage");
+    const cost = obj(usageObj, "cost");
+    const usage: CallUsage = {
+      input: num(usageObj, "input") ?? 0,
+      output: num(usageObj, "output") ?? 0,
+      cacheRead: num(usageObj, "cacheRead") ?? 0,
+      cacheWrite: num(usageObj, "cacheWrite") ?? 0,
+      cacheWrite1h: num(usageObj, "cacheWrite1h") ?? null,
+    };
+    call = {
+      entryIndex: entry.index,
+      entryId: entry.id,
+      atMs: callStartMs(entry, m),
+      provider: str(m, "provider") ?? null,
+      model: str(m, "model") ?? null,
+      api: str(m, "api") ?? null,
+      usage,
+      hasUsage: usageObj !== undefined,
+      promptTokens: promptTokensOf(usage),
+      stopReason: str(m, "stopReason") ?? null,
+      responseId: str(m, "responseId") ?? null,
+      recordedCost: num(cost, "total") ?? null,
+      providerBilled: str(cost, "totalOrigin") === "provider-billed",
+      transcriptOnly: isTranscriptOnlyAssistant(m),
+      excluded: isUsageExcludedAssistant(m),
+      excludeFromContext: m.excludeFromContext === true,
+    };
+  }
+  decodedByEntry.set(entry, call);
+  return call;
+}
+
+/** The assistant messages of one transcript, decoded. */
+export interface TranscriptCalls {
+  /** Every assistant message in append order (every branch), transcript-only ones included and flagged. */
+  readonly all: readonly ModelCall[];
+  /** The billed calls: `all` without the excluded ones (cost, cache verdicts). */
+  readonly billed: readonly ModelCall[];
+  /** How many assistant messages are excluded from usage (transcript-only and message-tool mirrors). */
+  readonly excludedCount: number;
+  /** The assistant message at an entry index, if that entry is one. */
+  at(entryIndex: number): ModelCall | undefined;
+  /** The last billed call on the active branch (optionally: that also passes `pred`), or null. */
+  lastOnActiveBranch(pred?: (c: ModelCall) => boolean): ModelCall | null;
+  /** The last billed call of any branch (append order), or null. */
+  readonly lastBilled: ModelCall | null;
+}
+
+class DecodedCalls implements TranscriptCalls {
+  readonly all: ModelCall[] = [];
+  readonly billed: ModelCall[] = [];
+  readonly excludedCount: number;
+  private readonly byEntry = new Map<number, ModelCall>();
+
+  constructor(private readonly transcript: Transcript) {
+    const active = new Set(transcript.activeBranch);
+    let excluded = 0;
+    for (const entry of transcript.entries) {
+      const d = decode(entry);
+      if (!d) continue;
+      const call: ModelCall = { ...d, onActiveBranch: active.has(entry.index) };
+      this.all.push(call);
+      this.byEntry.set(entry.index, call);
+      if (call.excluded) excluded++;
+      else this.billed.push(call);
+    }
+    this.excludedCount = excluded;
+  }
+
+  at(entryIndex: number): ModelCall | undefined {
+    return this.byEntry.get(entryIndex);
+  }
+
+  lastOnActiveBranch(pred?: (c: ModelCall) => boolean): ModelCall | null {
+    const branch = this.transcript.activeBranch;
+    for (let k = branch.length - 1; k >= 0; k--) {
+      const c = this.byEntry.get(branch[k] ?? -1);
+      if (c && !c.excluded && (!pred || pred(c))) return c;
+    }
+    return null;
+  }
+
+  get lastBilled(): ModelCall | null {
+    return this.billed.at(-1) ?? null;
+  }
+}
+
+/**
+ * Memo per Transcript, checked against the transcript's shape: a Transcript is replaced when its file grows,
+ * but one assembled in place by a live tail must not be served stale calls.
+ */
+const memo = new WeakMap<Transcript, { shape: string; calls: TranscriptCalls }>();
+
+/** The decoded assistant messages of a transcript (memoised per Transcript). */
+export function modelCallsOf(transcript: Transcript): TranscriptCalls {
+  const shape = `${transcript.entries.length}:${transcript.activeBranch.length}:${transcript.leafIndex}`;
+  const hit = memo.get(transcript);
+  if (hit && hit.shape === shape) return hit.calls;
+  const calls = new DecodedCalls(transcript);
+  memo.set(transcript, { shape, calls });
+  return calls;
+}

@@ -1,0 +1,130 @@
+// The decode-once model calls (server/model/model-calls.ts): one rule for "when was this call", one
+// prompt-token sum, the transcript-only / usage exclusion flags (spec transcript.md §3–§4, §8), and the
+// reports that read the last call through it.
+
+import { describe, expect, it } from "vitest";
+import { modelCallsOf } from "../../server/model/model-calls.ts";
+import { replayPruning } from "../../server/reports/prune-replay.ts";
+import { buildRunReport, lastCallUsage } from "../../server/reports/run-report.ts";
+import { TranscriptBuilder, transcriptFromJsonl } from "../helpers/transcript.ts";
+
+const T0 = Date.UTC(2026, 10, 30);
+
+describe("modelCallsOf", () => {
+  it("decodes every assistant message once, in append order, with the usage buckets and the prompt sum", () => {
+    const b = new TranscriptBuilder({ start: T0 });
+    b.user("hi");
+    b.tick(100);
+    b.assistant({
+      usage: { input: 10, output: 5, cacheRead: 2_000, cacheWrite: 300, cacheWrite1h: 300, cost: 0.5 },
+    });
+    b.tick(100);
+    b.injected("status reply");
+    const t = b.transcript();
+    const calls = modelCallsOf(t);
+    expect(calls.all).toHaveLength(2);
+    expect(calls.billed).toHaveLength(1);
+    expect(calls.excludedCount).toBe(1);
+    const c = calls.billed[0];
+    expect(c).toMatchObject({
+      entryIndex: 2,
+      entryId: "e1",
+      atMs: T0 + 100,
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      api: "anthropic-messages",
+      usage: { input: 10, output: 5, cacheRead: 2_000, cacheWrite: 300, cacheWrite1h: 300 },
+      hasUsage: true,
+      promptTokens: 2_310,
+      stopReason: "stop",
+      recordedCost: 0.5,
+      providerBilled: false,
+      onActiveBranch: true,
+      transcriptOnly: false,
+      excluded: false,
+    });
+    expect(calls.all[1]).toMatchObject({ transcriptOnly: true, excluded: true });
+    expect(calls.at(2)).toBe(c);
+    expect(calls.at(1)).toBeUndefined();
+    // Memoised per Transcript.
+    expect(modelCallsOf(t)).toBe(calls);
+  });
+
+  it("atMs: numeric message.timestamp, else the envelope timestamp, else null", () => {
+    const b = new TranscriptBuilder({ start: T0 });
+    b.user("hi");
+    b.add({
+      type: "message",
+      timestamp: new Date(T0 + 7_000).toISOString(),
+      message: { role: "assistant", content: [] },
+    });
+    b.add({ type: "message", timestamp: "not a date", message: { role: "assistant", content: [] } });
+    b.message({ role: "assistant", content: [], timestamp: T0 + 9_000 });
+    const calls = modelCallsOf(b.transcript()).all;
+    expect(calls.map((c) => c.atMs)).toEqual([T0 + 7_000, null, T0 + 9_000]);
+    expect(calls[0]?.hasUsage).toBe(false);
+    expect(calls[0]?.promptTokens).toBe(0);
+  });
+
+  it("flags calls off the active branch and finds the last billed call on it", () => {
+    const b = new TranscriptBuilder({ start: T0 });
+    const root = b.user("hi");
+    b.assistant({ model: "side-model" });
+    b.user("again", {}, root);
+    b.assistant({ model: "main-model" });
+    const calls = modelCallsOf(b.transcript());
+    expect(calls.all.map((c) => [c.model, c.onActiveBranch])).toEqual([
+      ["side-model", false],
+      ["main-model", true],
+    ]);
+    expect(calls.lastOnActiveBranch()?.model).toBe("main-model");
+    expect(calls.lastBilled?.model).toBe("main-model");
+  });
+
+  it("an append decodes only the new assistants: earlier calls keep their decoded usage", () => {
+    const b = new TranscriptBuilder({ start: T0 });
+    b.user("hi");
+    b.assistant({ usage: { input: 1, cacheWrite: 500 } });
+    const first = b.transcript();
+    b.user("more");
+    b.assistant({ usage: { input: 2, cacheRead: 500 } });
+    const grown = transcriptFromJsonl(b.jsonl());
+    const a = modelCallsOf(first).all;
+    const g = modelCallsOf(grown).all;
+    expect(g).toHaveLength(2);
+    expect(g[0]?.usage).toEqual(a[0]?.usage);
+    expect(g[1]?.promptTokens).toBe(502);
+  });
+});
+
+describe("the last model call skips rows excluded from usage (transcript.md §8)", () => {
+  // A message-tool mirror is excluded from usage, cost and cache statistics: it is not the session's last
+  // model call, so neither the billed prompt of the run report nor the pruning replay's model come from it.
+  const b = new TranscriptBuilder({ start: T0 });
+  b.user("hi");
+  b.assistant({
+    usage: { input: 10, cacheRead: 4_000, cacheWrite: 100 },
+    provider: "anthropic",
+    model: "claude-x",
+  });
+  b.tick(1_000);
+  b.message({
+    role: "assistant",
+    content: [{ type: "text", text: "sent via the message tool" }],
+    provider: "custom",
+    model: "glm-5",
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    openclawMessageToolMirror: { tool: "message" },
+  });
+  const session = b.session({ family: "2026.9" });
+
+  it("run report: lastCall is the real call", () => {
+    expect(lastCallUsage(session.transcript)).toMatchObject({ model: "claude-x", promptTokens: 4_110 });
+    expect(buildRunReport(session).reconciliation.actualTokens).toBe(4_110);
+  });
+
+  it("pruning replay: eligibility is decided for the real call's provider", () => {
+    const r = replayPruning({ session, config: null, sha256Base64Url: (s) => s });
+    expect(r.eligibility.reason).toContain("anthropic");
+  });
+});
