@@ -16,7 +16,12 @@ export default defineConfig({
         test: {
           name: "unit",
           root: ".",
-          include: ["test/unit/**/*.test.ts", "test/server/**/*.test.ts", "test/golden/**/*.test.ts"],
+          include: [
+            "test/arch.test.ts",
+            "test/unit/**/*.test.ts",
+            "test/server/**/*.test.ts",
+            "test/golden/**/*.test.ts",
+          ],
           environment: "node",
           testTimeout: 60_000,
         },
