@@ -4,9 +4,9 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
-import { createApp } from "./app.ts";
 import { buildWebIfNeeded } from "./build-if-needed.ts";
 import type { CliValues } from "./cli.ts";
+import { createApp } from "./http/app.ts";
 import { createStaticHandler } from "./http/static-files.ts";
 import type { Runtime } from "./runtime.ts";
 

@@ -14,6 +14,7 @@ import type {
   PruneReplayDTO,
   ToolResultPreviewDTO,
 } from "../shared/prune.ts";
+import { fail, ok, type Result } from "../shared/result.ts";
 import type { RunReportDTO } from "../shared/run-report.ts";
 import type { ParseIssue, SessionRef, SessionSummary } from "../shared/session.ts";
 import type { TruncationFamily, TruncationReportDTO } from "../shared/truncation.ts";
@@ -39,9 +40,6 @@ import { readOpenClawConfig } from "./sources/openclaw-config.ts";
 import { openStateReader, type StateReader } from "./sources/state-reader.ts";
 import { readWorkspaceFiles } from "./sources/workspace-files.ts";
 import { createTokenCounter, type TokenCounter } from "./tokens/tokenizer.ts";
-
-export type ServiceError = { code: string; message: string; status: number };
-export type Result<T> = { value: T } | { error: ServiceError };
 
 export interface StateInfo {
   stateDir: string;
@@ -89,10 +87,6 @@ export interface SessionService {
 }
 
 const sha256Base64Url = (s: string): string => createHash("sha256").update(s).digest("base64url");
-
-function fail(code: string, message: string, status: number): { error: ServiceError } {
-  return { error: { code, message, status } };
-}
 
 function toInt(v: string | undefined): number | undefined {
   if (v === undefined || v.trim() === "") return undefined;
@@ -223,14 +217,14 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
 
   const load = (agentId: string, sessionId: string): Result<LoadedSession> => {
     const r = reader.loadSession({ agentId, sessionId });
+    // The reader's LoadError keeps its own shape (server/sources); this is where it becomes an AppError.
     if ("error" in r) return fail(r.error.code, r.error.message, r.error.status);
-    return { value: r };
+    return ok(r);
   };
 
   const withSession = <T>(agentId: string, sessionId: string, f: (s: LoadedSession) => T): Result<T> => {
     const s = load(agentId, sessionId);
-    if ("error" in s) return s;
-    return { value: f(s.value) };
+    return s.ok ? ok(f(s.value)) : s;
   };
 
   /**
@@ -346,10 +340,9 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
       ),
     contextText(agentId, sessionId, mode) {
       const r = service.runReport(agentId, sessionId);
-      if ("error" in r) return r;
+      if (!r.ok) return r;
       const texts = r.value.texts;
-      if (!texts.available) return { value: texts.notice };
-      return { value: texts[mode] };
+      return ok(texts.available ? texts[mode] : texts.notice);
     },
     contextMap: (agentId, sessionId) =>
       withSession(agentId, sessionId, (s) => {
@@ -404,17 +397,17 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
     },
     pruneCall(agentId, sessionId, query) {
       const s = load(agentId, sessionId);
-      if ("error" in s) return s;
+      if (!s.ok) return s;
       const callIndex = Number(query.call?.[0]);
       if (!Number.isInteger(callIndex)) return fail("bad-request", "call (index) is required", 400);
       const at = parseAt(query.at?.[query.at.length - 1]);
       const detail = pruneCallDetail(pruneFor(s.value, pruneOverridesFromQuery(query), at), callIndex);
       if (!detail) return fail("not-found", `no call ${callIndex} in the replay`, 404);
-      return { value: detail };
+      return ok(detail);
     },
     prunePreview(agentId, sessionId, query) {
       const s = load(agentId, sessionId);
-      if ("error" in s) return s;
+      if (!s.ok) return s;
       const at = parseAt(query.at?.[query.at.length - 1]);
       const replay = pruneFor(s.value, pruneOverridesFromQuery(query), at);
       const callIndex = Number(query.call?.[0]);
@@ -424,7 +417,7 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
       }
       const preview = previewToolResultAtCall({ session: s.value, replay, callIndex, toolCallId });
       if (!preview) return fail("not-found", `no tool result ${toolCallId} at call ${callIndex}`, 404);
-      return { value: preview };
+      return ok(preview);
     },
     cost: (agentId, sessionId) => withSession(agentId, sessionId, costFor),
     clock: (agentId, sessionId, now) =>
@@ -440,7 +433,7 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
       for (const summary of sessions) {
         if (!includeArchived && summary.archived !== null) continue;
         const r = load(summary.agentId, summary.sessionId);
-        if ("value" in r) loaded.push(r.value);
+        if (r.ok) loaded.push(r.value);
       }
       return buildCostTotals(loaded, { config: config() });
     },

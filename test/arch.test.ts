@@ -64,7 +64,7 @@ const TEMP_LAYER_BREAKS: readonly (readonly [string, string])[] = [
   // arch-sources: the caller hands the bootstrap file list in.
   ["server/sources/workspace-files.ts", "server/openclaw/bootstrap-truncation.ts"],
   // arch-shell: the typed client moves into web/api/client.ts (routes.ts is deleted).
-  ["web/api/routes.ts", "server/app.ts"],
+  ["web/api/routes.ts", "server/http/app.ts"],
   // arch-shell: writeExport takes (service, stateDir), not the Runtime.
   ["server/export/write-export.ts", "server/runtime.ts"],
 ];

@@ -6,8 +6,9 @@
 import { realpathSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
+import { ok, type Result } from "../../shared/result.ts";
 import type { Runtime } from "../runtime.ts";
-import type { ServiceError, SessionService } from "../session-service.ts";
+import type { SessionService } from "../session-service.ts";
 import { renderIssueMarkdown } from "./issue-markdown.ts";
 import { type ExportData, redactExportData } from "./redact.ts";
 import { renderExportHtml } from "./render-html.ts";
@@ -23,28 +24,26 @@ export function gatherExportData(
   service: SessionService,
   agentId: string,
   sessionId: string,
-): { value: ExportData } | { error: ServiceError } {
+): Result<ExportData> {
   const report = service.runReport(agentId, sessionId);
-  if ("error" in report) return report;
+  if (!report.ok) return report;
   const map = service.contextMap(agentId, sessionId);
-  if ("error" in map) return map;
+  if (!map.ok) return map;
   const truncation = service.truncation(agentId, sessionId, {});
-  if ("error" in truncation) return truncation;
+  if (!truncation.ok) return truncation;
   // The export shows calls, not per-call tool-result states (O(calls × results), tens of MB on long sessions).
   const prune = service.prune(agentId, sessionId, { calls: ["summary"] });
-  if ("error" in prune) return prune;
+  if (!prune.ok) return prune;
   const cost = service.cost(agentId, sessionId);
-  if ("error" in cost) return cost;
-  return {
-    value: {
-      summary: report.value.session,
-      report: report.value,
-      map: map.value,
-      truncation: truncation.value,
-      prune: prune.value,
-      cost: cost.value,
-    },
-  };
+  if (!cost.ok) return cost;
+  return ok({
+    summary: report.value.session,
+    report: report.value,
+    map: map.value,
+    truncation: truncation.value,
+    prune: prune.value,
+    cost: cost.value,
+  });
 }
 
 /** The export page for `GET /api/sessions/:agent/:session/export?redact=1|0` and the CLI. */
@@ -53,17 +52,17 @@ export function buildExportHtml(
   agentId: string,
   sessionId: string,
   opts: ExportOptions,
-): { html: string } | { error: ServiceError } {
+): Result<string> {
   const data = gatherExportData(service, agentId, sessionId);
-  if ("error" in data) return data;
+  if (!data.ok) return data;
   const d = opts.redact ? redactExportData(data.value) : data.value;
-  return {
-    html: renderExportHtml({
+  return ok(
+    renderExportHtml({
       ...d,
       redacted: opts.redact,
       generatedAt: opts.generatedAt ?? new Date().toISOString(),
     }),
-  };
+  );
 }
 
 /** The "Copy as issue" Markdown for `GET /api/sessions/:agent/:session/issue.md?redact=1|0`. */
@@ -72,11 +71,11 @@ export function buildIssueMarkdown(
   agentId: string,
   sessionId: string,
   opts: { redact: boolean },
-): { markdown: string } | { error: ServiceError } {
+): Result<string> {
   const data = gatherExportData(service, agentId, sessionId);
-  if ("error" in data) return data;
+  if (!data.ok) return data;
   const d = opts.redact ? redactExportData(data.value) : data.value;
-  return { markdown: renderIssueMarkdown({ ...d, redacted: opts.redact }) };
+  return ok(renderIssueMarkdown({ ...d, redacted: opts.redact }));
 }
 
 /** A suggested download name, safe as a header value; a redacted export does not name the session. */
@@ -121,6 +120,6 @@ export async function writeExport(
       `refusing to write ${outPath}: it is inside the OpenClaw state dir ${rt.state.stateDir} (clawscope never writes there)`,
     );
   const r = buildExportHtml(rt.service, ref.agentId, ref.sessionId, opts);
-  if ("error" in r) throw new ExportError(r.error.message);
-  await writeFile(outPath, r.html, "utf8");
+  if (!r.ok) throw new ExportError(r.error.message);
+  await writeFile(outPath, r.value, "utf8");
 }

@@ -3,7 +3,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../server/app.ts";
+import { createApp } from "../../server/http/app.ts";
 import { createSessionService } from "../../server/session-service.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));

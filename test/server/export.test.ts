@@ -328,7 +328,7 @@ beforeAll(() => {
   const service = createSessionService({ stateDir: xssState, demo: false, reason: "test" });
   const r = buildExportHtml(service, "main", XSS_SESSION_ID, { redact: true, generatedAt: GENERATED_AT });
   if ("error" in r) throw new Error(r.error.message);
-  boilerplate = r.html;
+  boilerplate = r.value;
   service.close?.();
 });
 
@@ -358,22 +358,22 @@ function checkNoLeak(stateDir: string, label: string, maxSessions = 3): void {
       let inRaw = 0;
       for (const snip of snippets) {
         if (boilerplate.includes(snip) || boilerplate.includes(esc(snip))) continue; // renderer's own words
-        if (red.html.includes(snip) || red.html.includes(esc(snip))) leaks.push(snip);
-        if (raw.html.includes(esc(snip))) inRaw++;
+        if (red.value.includes(snip) || red.value.includes(esc(snip))) leaks.push(snip);
+        if (raw.value.includes(esc(snip))) inRaw++;
       }
       expect(leaks, `${label} ${s.sessionId}: session text in the redacted export`).toEqual([]);
       // The check can fail: the unredacted export of the same session does show session text.
       expect(inRaw, `${label} ${s.sessionId}: unredacted export shows session text`).toBeGreaterThan(0);
-      expect(red.html).toContain("redacted");
+      expect(red.value).toContain("redacted");
       // Sizes and usage stay: the last call's billed prompt and every bootstrap row's raw size.
       const d = gatherExportData(service, s.agentId, s.sessionId);
       if ("error" in d) throw new Error(d.error.message);
       const lc = d.value.report.lastCall;
-      if (lc) expect(red.html).toContain(`${formatInt(lc.promptTokens)} tokens`);
+      if (lc) expect(red.value).toContain(`${formatInt(lc.promptTokens)} tokens`);
       for (const f of d.value.truncation.files)
-        expect(red.html).toContain(`<td>${esc(f.name)}</td><td>${f.status}`);
-      expect(red.html).not.toContain(s.sessionId);
-      expect(red.html).toContain(hashId(s.sessionId));
+        expect(red.value).toContain(`<td>${esc(f.name)}</td><td>${f.status}`);
+      expect(red.value).not.toContain(s.sessionId);
+      expect(red.value).toContain(hashId(s.sessionId));
     }
   } finally {
     service.close?.();
@@ -492,7 +492,7 @@ describe("unredacted export of a hostile session executes and loads nothing", ()
     const r = buildExportHtml(service, "main", XSS_SESSION_ID, { redact: false, generatedAt: GENERATED_AT });
     service.close?.();
     if ("error" in r) throw new Error(r.error.message);
-    html = r.html;
+    html = r.value;
   });
 
   it("shows the hostile text, escaped", () => {
@@ -553,7 +553,7 @@ describe.skipIf(!hasChromium)("unredacted hostile export opened from disk in Chr
     service.close?.();
     if ("error" in r) throw new Error(r.error.message);
     const file = path.join(tmp, "hostile.html");
-    writeFileSync(file, r.html);
+    writeFileSync(file, r.value);
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
@@ -599,7 +599,7 @@ describe("Copy as issue Markdown", () => {
     const r = buildIssueMarkdown(service, "main", XSS_SESSION_ID, { redact: false });
     service.close?.();
     if ("error" in r) throw new Error(r.error.message);
-    const md = r.markdown;
+    const md = r.value;
     expect(md).toContain(mdText(EVIL_MODEL));
     expect(md).not.toContain(EVIL_MODEL);
     expect(md).not.toMatch(/(?<!\\)\]\(/); // no link syntax

@@ -12,11 +12,11 @@ import path from "node:path";
 import { serve } from "@hono/node-server";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { createApp } from "../../server/app.ts";
+import { createApp } from "../../server/http/app.ts";
+import { createEventsRoute } from "../../server/http/routes/events.ts";
 import { attachLive, type LiveAttachment } from "../../server/live/attach-live.ts";
 import { cacheClock, clockReplayAt } from "../../server/live/cache-clock.ts";
 import { type BusMessage, createEventBus, type EventBus } from "../../server/live/event-bus.ts";
-import { createEventsRoute } from "../../server/routes/events.ts";
 import { createSessionService } from "../../server/session-service.ts";
 import { parseTranscriptBytes } from "../../server/sources/jsonl/read-transcript.ts";
 import {

@@ -3,7 +3,7 @@
 // with the shared DTOs, because the route types do not narrow success bodies from error bodies.
 
 import { hc } from "hono/client";
-import type { AppType } from "../../server/app.ts";
+import type { AppType } from "../../server/http/app.ts";
 
 function client() {
   return hc<AppType>(typeof window === "undefined" ? "http://localhost" : window.location.origin);

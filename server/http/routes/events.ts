@@ -7,7 +7,7 @@
 
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
-import type { BusMessage, EventBus } from "../live/event-bus.ts";
+import type { BusMessage, EventBus } from "../../live/event-bus.ts";
 
 export interface EventsRouteOptions {
   /** Comment heartbeat interval (ms). Default 15 000. */
