@@ -16,7 +16,7 @@ import Database from "better-sqlite3";
 import { decompress } from "fzstd";
 import { isObject } from "../../shared/json.ts";
 import type { MapNode } from "../../shared/map.ts";
-import { layoutTreemap } from "../../web/treemap/layout.ts";
+import { layoutTreemap } from "../../shared/treemap-layout.ts";
 import { replayPruning } from "../reports/prune-replay.ts";
 import { createSessionService, type SessionService } from "../session-service.ts";
 import { openStateReader } from "../sources/state-reader.ts";

@@ -90,6 +90,13 @@ export function formatMs(ms: number | null): string {
   return `${(m / 60).toFixed(1)} h`;
 }
 
+/** `YYYY-MM-DD HH:MM:SS` in UTC, or "—". */
+export function isoTime(ms: number | string | null): string {
+  if (ms === null) return "—";
+  const d = new Date(ms);
+  return Number.isFinite(d.getTime()) ? d.toISOString().replace("T", " ").slice(0, 19) : "—";
+}
+
 /** A data string for Markdown, or a plain "unknown" when absent or redacted. */
 function md(s: string | null | undefined, fallback = "unknown"): string {
   return s === null || s === undefined || s === "" || isRedacted(s) ? fallback : mdText(s);

@@ -20,7 +20,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatInt, mdText, renderIssueMarkdown } from "../../server/export/issue-markdown.ts";
+import { esc } from "../../server/export/html.ts";
+import { formatInt, formatMs, mdText, renderIssueMarkdown } from "../../server/export/issue-markdown.ts";
 import {
   hashId,
   REDACTED,
@@ -29,7 +30,6 @@ import {
   redactPrune,
   redactTruncation,
 } from "../../server/export/redact.ts";
-import { esc } from "../../server/export/render-html.ts";
 import {
   buildExportHtml,
   buildIssueMarkdown,
@@ -38,6 +38,9 @@ import {
 } from "../../server/export/write-export.ts";
 import { createSessionService, type SessionService } from "../../server/session-service.ts";
 import { isObject, type JsonValue } from "../../shared/json.ts";
+import { css } from "../../shared/openclaw-colors.ts";
+import { layoutTreemap } from "../../shared/treemap-layout.ts";
+import { groupColors, tileFill } from "../../shared/treemap-style.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(here, "../..");
@@ -584,6 +587,34 @@ describe.skipIf(!hasChromium)("unredacted hostile export opened from disk in Chr
 });
 
 // ---------------------------------------------------------------------------------------------------------------
+
+describe("the export draws the app's map and timeline (shared layout, style and scales)", () => {
+  it.skipIf(!existsSync(DEMO))(
+    "demo session: every tile where the app's layout puts it, every call mark",
+    () => {
+      const service = createSessionService({ stateDir: DEMO, demo: false, reason: "test" });
+      const sid = "bc255ab3-b341-464a-a811-4d1115e16ed8";
+      const data = gatherExportData(service, "main", sid);
+      const r = buildExportHtml(service, "main", sid, { redact: false, generatedAt: GENERATED_AT });
+      service.close?.();
+      if ("error" in data || "error" in r) throw new Error("export failed");
+      const { map, prune } = data.value;
+      const figure = /<figure class="map">[\s\S]*?<\/figure>/.exec(r.html)?.[0] ?? "";
+      const layout = layoutTreemap(map.root, { width: 1280, height: 860, mode: "estTokens" });
+      const colors = groupColors(map.groups);
+      const num = (n: number) => esc(String(Math.round(n * 100) / 100));
+      expect(layout.rects.length).toBeGreaterThan(50);
+      expect(figure.split("<rect ").length - 1).toBe(layout.rects.length);
+      for (const t of layout.rects)
+        expect(figure, t.id).toContain(
+          `<rect x="${num(t.x)}" y="${num(t.y)}" width="${num(t.w)}" height="${num(t.h)}" fill="${css(tileFill(t, colors))}"`,
+        );
+      const timeline = /<figure class="timeline">[\s\S]*?<\/figure>/.exec(r.html)?.[0] ?? "";
+      expect(timeline.split("<g><title>#").length - 1).toBe(prune.calls.length);
+      expect(timeline).toContain(`>pruning TTL ${esc(formatMs(prune.settings.ttlMs))}<`);
+    },
+  );
+});
 
 describe("Copy as issue Markdown", () => {
   it("escapes Markdown specials in data strings", () => {

@@ -1,17 +1,8 @@
-// Tile colours of clawscope's treemap. Group base colours come from the map DTO (OpenClaw's own colours where
-// OpenClaw has the group); group and leaf shading and the label colour are OpenClaw's rules
-// (shared/openclaw-colors.ts), so the map reads the same as `/context map`. This file adds only what is
-// clawscope's own: fallback colours and the cache-state palette.
+// The cache-state palette of the treemap's "Cache state" size mode (UI only). Group colours, OpenClaw's
+// shading and label colours live in shared/openclaw-colors.ts and shared/treemap-style.ts.
 
 import type { CacheState } from "../../shared/map.ts";
-import { OPENCLAW_GROUP_COLORS, type Rgb } from "../../shared/openclaw-colors.ts";
-
-/** For a group the DTO gives no usable colour: OpenClaw's palette in its group order, then slate. */
-const FALLBACK: readonly Rgb[] = [...Object.values(OPENCLAW_GROUP_COLORS), [120, 130, 140]];
-
-export function fallbackColor(index: number): Rgb {
-  return FALLBACK[index % FALLBACK.length] ?? [120, 130, 140];
-}
+import type { Rgb } from "../../shared/openclaw-colors.ts";
 
 export const CACHE_STATES: readonly CacheState[] = ["read", "write", "uncached", "unknown"];
 
@@ -22,6 +13,9 @@ export const CACHE_COLORS: Record<CacheState, Rgb> = {
   uncached: [196, 64, 64],
   unknown: [140, 148, 160],
 };
+
+/** Cache mode: groups are a neutral frame, only leaves carry a state. */
+export const CACHE_GROUP_FILL: Rgb = [90, 98, 110];
 
 export const CACHE_LABELS: Record<CacheState, string> = {
   read: "cache read",

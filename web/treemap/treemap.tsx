@@ -5,11 +5,12 @@
 
 import { type MouseEvent, memo, type ReactNode, useCallback, useMemo, useState } from "react";
 import type { MapNode, SizeMode } from "../../shared/map.ts";
-import { css, groupFill, leafFill, type Rgb, textOn } from "../../shared/openclaw-colors.ts";
+import { css, type Rgb, textOn } from "../../shared/openclaw-colors.ts";
+import type { TileRect, TreemapLayout } from "../../shared/treemap-layout.ts";
+import { TILE_FONT, type TileLabel, tileFill, tileLabel, tileStroke } from "../../shared/treemap-style.ts";
 import { fmtInt, fmtPct } from "../ui/format.ts";
 import { FloatingTooltip } from "../ui/tooltip.tsx";
-import { CACHE_COLORS, CACHE_LABELS, fallbackColor } from "./colors.ts";
-import type { TileRect, TreemapLayout } from "./layout.ts";
+import { CACHE_COLORS, CACHE_GROUP_FILL, CACHE_LABELS } from "./colors.ts";
 
 export const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 
@@ -42,17 +43,9 @@ export interface TreemapProps {
   exact: boolean;
 }
 
-function truncateLabel(text: string, width: number, px: number): string | null {
-  const max = Math.floor((width - 6) / (px * 0.6));
-  if (max < 3) return null;
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
-function tileFill(r: TileRect, mode: SizeMode, colors: Map<string, Rgb>): Rgb {
-  if (mode === "cache" && !r.isGroup) return CACHE_COLORS[r.node.cache ?? "unknown"];
-  const base = colors.get(r.group) ?? fallbackColor(r.groupIndex);
-  if (mode === "cache") return [90, 98, 110];
-  return r.isGroup ? groupFill(base) : leafFill(base, r.index, r.groupIndex);
+function fillOf(r: TileRect, mode: SizeMode, colors: Map<string, Rgb>): Rgb {
+  if (mode === "cache") return r.isGroup ? CACHE_GROUP_FILL : CACHE_COLORS[r.node.cache ?? "unknown"];
+  return tileFill(r, colors);
 }
 
 /** Cache mode: a leaf with cacheTokens is split into read / write / uncached bands along its longer side. */
@@ -90,6 +83,36 @@ function cacheParts(r: TileRect): ReactNode {
   return out;
 }
 
+/** A tile's label (shared/treemap-style.ts decides what fits; the export draws the same). */
+function TileText({ r, label, color }: { r: TileRect; label: NonNullable<TileLabel>; color: string }) {
+  const x = r.x + 4;
+  const y = r.y + TILE_FONT.baseline;
+  if (label.kind === "group")
+    return (
+      <text
+        x={x}
+        y={y}
+        fontSize={TILE_FONT.name}
+        fontWeight={600}
+        fill={color}
+        fontFamily={FONT}
+        pointerEvents="none"
+      >
+        {label.text}
+      </text>
+    );
+  return (
+    <text x={x} y={y} fontSize={TILE_FONT.name} fill={color} fontFamily={FONT} pointerEvents="none">
+      {label.name}
+      {label.size ? (
+        <tspan x={x} dy={TILE_FONT.lineGap} fontSize={TILE_FONT.size} opacity={0.85}>
+          {label.size}
+        </tspan>
+      ) : null}
+    </text>
+  );
+}
+
 const Tiles = memo(function Tiles({
   layout,
   mode,
@@ -98,50 +121,11 @@ const Tiles = memo(function Tiles({
 }: Pick<TreemapProps, "layout" | "mode" | "colors" | "exact">) {
   const out: ReactNode[] = [];
   for (const r of layout.rects) {
-    const fill = tileFill(r, mode, colors);
-    const label = `${r.name} — ${formatSize(r.value, mode, exact)}`;
-    const textColor = textOn(fill);
-    let text: ReactNode = null;
-    if (r.isGroup) {
-      if (r.header > 0) {
-        const t = truncateLabel(`${r.name} · ${formatSize(r.value, mode, exact)}`, r.w, 11);
-        if (t)
-          text = (
-            <text
-              x={r.x + 4}
-              y={r.y + 13}
-              fontSize={11}
-              fontWeight={600}
-              fill={textColor}
-              fontFamily={FONT}
-              pointerEvents="none"
-            >
-              {t}
-            </text>
-          );
-      }
-    } else if (r.w > 30 && r.h > 14) {
-      const name = truncateLabel(r.name, r.w, 11);
-      const size = r.h > 30 ? truncateLabel(formatSize(r.value, mode, exact), r.w, 10) : null;
-      if (name)
-        text = (
-          <text
-            x={r.x + 4}
-            y={r.y + 13}
-            fontSize={11}
-            fill={textColor}
-            fontFamily={FONT}
-            pointerEvents="none"
-          >
-            {name}
-            {size ? (
-              <tspan x={r.x + 4} dy={13} fontSize={10} opacity={0.85}>
-                {size}
-              </tspan>
-            ) : null}
-          </text>
-        );
-    }
+    const fill = fillOf(r, mode, colors);
+    const size = formatSize(r.value, mode, exact);
+    const label = `${r.name} — ${size}`;
+    const spec = tileLabel(r, size);
+    const text = spec ? <TileText r={r} label={spec} color={textOn(fill)} /> : null;
     const parts = mode === "cache" && !r.isGroup ? cacheParts(r) : null;
     const bare = parts === null && text === null;
     const rect = (
@@ -152,8 +136,8 @@ const Tiles = memo(function Tiles({
         width={r.w}
         height={r.h}
         fill={css(fill)}
-        stroke={r.isGroup ? "rgb(14,18,22)" : "rgb(8,12,16)"}
-        strokeWidth={r.isGroup ? 1 : 0.5}
+        stroke={tileStroke(r).color}
+        strokeWidth={tileStroke(r).width}
         data-id={r.id}
         data-value={r.value}
         data-group={r.isGroup ? "1" : undefined}
@@ -211,7 +195,7 @@ const SearchOverlay = memo(function SearchOverlay({
           y={r.y}
           width={r.w}
           height={r.h}
-          fill={r.isGroup ? "none" : css(tileFill(r, mode, colors))}
+          fill={r.isGroup ? "none" : css(fillOf(r, mode, colors))}
           stroke="rgb(255,190,0)"
           strokeWidth={2.5}
           pointerEvents={r.isGroup ? "none" : undefined}

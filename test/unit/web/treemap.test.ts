@@ -3,8 +3,8 @@
 
 import { describe, expect, it } from "vitest";
 import type { MapNode } from "../../../shared/map.ts";
+import { indexTree, layoutTreemap, pathTo, searchTree, sizeOf } from "../../../shared/treemap-layout.ts";
 import { parseRoute } from "../../../web/router.ts";
-import { indexTree, layoutTreemap, pathTo, searchTree, sizeOf } from "../../../web/treemap/layout.ts";
 
 function leaf(id: string, chars: number, group = id.split("/")[0] ?? ""): MapNode {
   return {

@@ -4,12 +4,20 @@
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ContextMapDTO, MapNode, SizeMode } from "../../../shared/map.ts";
-import { css, parseRgb, type Rgb } from "../../../shared/openclaw-colors.ts";
+import { css } from "../../../shared/openclaw-colors.ts";
+import {
+  indexTree,
+  layoutTreemap,
+  pathTo,
+  searchTree,
+  sizeOf,
+  subtreeSize,
+} from "../../../shared/treemap-layout.ts";
+import { fallbackColor, groupColors } from "../../../shared/treemap-style.ts";
 import { mapQuery } from "../../api/queries.ts";
 import { setParams } from "../../router.ts";
-import { CACHE_COLORS, CACHE_LABELS, CACHE_STATES, fallbackColor } from "../../treemap/colors.ts";
+import { CACHE_COLORS, CACHE_LABELS, CACHE_STATES } from "../../treemap/colors.ts";
 import { exportMapPng } from "../../treemap/export-png.ts";
-import { indexTree, layoutTreemap, pathTo, searchTree, sizeOf } from "../../treemap/layout.ts";
 import { OpenClawMapView } from "../../treemap/openclaw-map-view.tsx";
 import { formatSize, Treemap } from "../../treemap/treemap.tsx";
 import { useMeasuredWidth } from "../../treemap/use-size.ts";
@@ -79,13 +87,7 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
   const viewRoot: MapNode = index.byId.get(zoomParam) ?? dto.root;
   const crumbs = pathTo(index, dto.root, viewRoot.id);
 
-  const colors = useMemo(() => {
-    const m = new Map<string, Rgb>();
-    dto.groups.forEach((g, i) => {
-      m.set(g.key, parseRgb(g.color) ?? fallbackColor(i));
-    });
-    return m;
-  }, [dto]);
+  const colors = useMemo(() => groupColors(dto.groups), [dto]);
 
   const boxRef = useRef<HTMLDivElement>(null);
   const svgHost = useRef<HTMLDivElement>(null);
@@ -100,7 +102,7 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
     [viewRoot, mapWidth, mapHeight, mode, measured],
   );
   const search = useMemo(() => (q.trim() === "" ? null : searchTree(index, q)), [index, q]);
-  const grandTotal = useMemo(() => layoutTotal(dto.root, mode), [dto, mode]);
+  const grandTotal = useMemo(() => subtreeSize(dto.root, mode), [dto, mode]);
   const exact = dto.tokenizer.state === "ready";
 
   const zoomTo = useCallback((id: string) => setParams({ zoom: id === "" ? null : id }), []);
@@ -143,7 +145,7 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
     }
     return dto.groups.map((g, i) => {
       let value = 0;
-      for (const c of dto.root.children ?? []) if (c.group === g.key) value += layoutTotal(c, mode);
+      for (const c of dto.root.children ?? []) if (c.group === g.key) value += subtreeSize(c, mode);
       return { key: g.key, label: g.name, color: css(colors.get(g.key) ?? fallbackColor(i)), value };
     });
   }, [dto, mode, colors, viewRoot]);
@@ -155,7 +157,7 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
     );
     return n && n.id !== viewRoot.id ? n.id : null;
   };
-  const legendTotal = mode === "cache" ? layoutTotal(viewRoot, mode) : grandTotal;
+  const legendTotal = mode === "cache" ? subtreeSize(viewRoot, mode) : grandTotal;
 
   const trackedTok = Math.ceil(dto.trackedChars / 4);
   const footer = `${fmtInt(dto.trackedChars)} chars tracked (~${fmtInt(trackedTok)} tok) / actual ctx ${
@@ -362,13 +364,6 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto:
       </footer>
     </div>
   );
-}
-
-function layoutTotal(n: MapNode, mode: SizeMode): number {
-  if (!n.children || n.children.length === 0) return Math.max(0, sizeOf(n, mode));
-  let s = 0;
-  for (const c of n.children) s += layoutTotal(c, mode);
-  return s;
 }
 
 function TokenizerNote({ dto }: { dto: ContextMapDTO }) {

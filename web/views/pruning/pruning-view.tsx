@@ -5,6 +5,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRef } from "react";
 import type { PruneCallDTO, PruneReplayDTO, PruneToolResultDTO } from "../../../shared/prune.ts";
+import type { AxisMode } from "../../../shared/timeline-scales.ts";
 import {
   PRUNE_PARAM_KEYS,
   type PruneParams,
@@ -21,7 +22,6 @@ import { type Column, Table } from "../../ui/table.tsx";
 import { UrlField } from "../../ui/url-field.tsx";
 import { useRedactor } from "../../ui/use-redact.ts";
 import type { SessionViewProps } from "../session-view.tsx";
-import type { AxisMode } from "./scales.ts";
 import { Timeline } from "./timeline.tsx";
 
 export function readPruneParams(params: URLSearchParams): PruneParams {

@@ -5,19 +5,24 @@
 
 import { useMemo } from "react";
 import type { PruneReplayDTO } from "../../../shared/prune.ts";
+import {
+  type AxisMode,
+  FIVE_MIN,
+  gapColor as gapColorOf,
+  ONE_HOUR,
+  ROUND_COLOR,
+  TIMELINE_HEIGHT,
+  TIMELINE_LANES,
+  TIMELINE_MARGIN,
+  timelineScales,
+} from "../../../shared/timeline-scales.ts";
 import { fmtDate, fmtDuration, fmtInt } from "../../ui/format.ts";
-import { type AxisMode, buildScales, FIVE_MIN, ONE_HOUR } from "./scales.ts";
 
-const lane1 = { top: 14, bottom: 54 };
-const lane2 = { top: 74, bottom: 184 };
-const lane3 = { top: 204, bottom: 334 };
-const H = 362;
-
-const ROUND_COLOR = {
-  none: "rgb(130,140,152)",
-  "soft-trim": "rgb(214,140,40)",
-  "hard-clear": "rgb(196,64,64)",
-} as const;
+// Lanes, margins and colours are the export's too (shared/timeline-scales.ts).
+const lane1 = TIMELINE_LANES.calls;
+const lane2 = TIMELINE_LANES.gap;
+const lane3 = TIMELINE_LANES.chars;
+const H = TIMELINE_HEIGHT;
 
 /** Up to this many calls, every call gets its own mark (and its own hit area), however close they are. */
 export const TIMELINE_MAX_MARKS = 1500;
@@ -53,22 +58,10 @@ export function Timeline({
 }) {
   const calls = dto.calls;
   const W = Math.max(600, width);
-  const left = 124;
-  const right = 24;
+  const { left, right } = TIMELINE_MARGIN;
   const ttl = dto.settings.ttlMs;
   const s = useMemo(
-    () =>
-      buildScales(calls, dto.next.at, {
-        axis,
-        x0: left,
-        x1: W - right,
-        gapTop: lane2.top,
-        gapBottom: lane2.bottom,
-        charsTop: lane3.top,
-        charsBottom: lane3.bottom,
-        charWindow: dto.charWindow,
-        ttlMs: ttl,
-      }),
+    () => timelineScales(calls, dto.next.at, { axis, width: W, charWindow: dto.charWindow, ttlMs: ttl }),
     [calls, dto.next.at, axis, W, dto.charWindow, ttl],
   );
   const softLine = dto.charWindow * dto.settings.softTrimRatio;
@@ -183,14 +176,7 @@ export function Timeline({
           bin && bin.length > 1
             ? `\n(${bin.length} calls #${(bin[0] ?? 0) + 1}–#${(bin[bin.length - 1] ?? 0) + 1} share this column; ${bin.filter((j) => calls[j]?.round !== "none").length} rounds)`
             : "";
-        const gapColor =
-          c.idleMs === null
-            ? "transparent"
-            : c.ttlExpired
-              ? "rgb(196,64,64)"
-              : c.idleMs > FIVE_MIN
-                ? "rgb(214,140,40)"
-                : "rgb(58,145,91)";
+        const gapColor = gapColorOf(c);
         return (
           // biome-ignore lint/a11y/useSemanticElements: an SVG group cannot be a <button>; it has role, tabIndex and Enter
           <g

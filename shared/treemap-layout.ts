@@ -1,10 +1,11 @@
-// Pure squarified layout of a MapNode tree (d3-hierarchy). Each group gets a header band for its label;
-// leaves fill the rest. Results are memoised per (tree object, size mode, zoom, size) because the map
-// re-renders on hover/search and must stay responsive with 10,000 leaves. Tiles below a minimum area are
-// culled (counted, not returned): they would be sub-pixel anyway.
+// Pure squarified layout of a MapNode tree (d3-hierarchy), the one layout of clawscope's map: the app
+// (web/views/map), the HTML export (server/export/treemap-svg.ts) and the benchmark use it. Each group gets a
+// header band for its label; leaves fill the rest. Results are memoised per (tree object, size mode, zoom, size)
+// because the map re-renders on hover/search and must stay responsive with 10,000 leaves. Tiles below a minimum
+// area are culled (counted, not returned): they would be sub-pixel anyway.
 
 import { type HierarchyRectangularNode, hierarchy, treemap, treemapSquarify } from "d3-hierarchy";
-import type { MapNode, SizeMode } from "../../shared/map.ts";
+import type { MapNode, SizeMode } from "./map.ts";
 
 export interface TileRect {
   id: string;
@@ -73,6 +74,14 @@ export function sizeOf(node: MapNode, mode: SizeMode): number {
 
 function isLeaf(n: MapNode): boolean {
   return !n.children || n.children.length === 0;
+}
+
+/** Σ of a subtree's leaf sizes in a mode (what the layout gives the node; legends and shares use it). */
+export function subtreeSize(n: MapNode, mode: SizeMode): number {
+  if (isLeaf(n)) return Math.max(0, sizeOf(n, mode));
+  let s = 0;
+  for (const c of n.children ?? []) s += subtreeSize(c, mode);
+  return s;
 }
 
 const cache = new WeakMap<MapNode, Map<string, TreemapLayout>>();
