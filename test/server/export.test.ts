@@ -599,7 +599,7 @@ describe("the export draws the app's map and timeline (shared layout, style and 
       service.close?.();
       if ("error" in data || "error" in r) throw new Error("export failed");
       const { map, prune } = data.value;
-      const figure = /<figure class="map">[\s\S]*?<\/figure>/.exec(r.html)?.[0] ?? "";
+      const figure = /<figure class="map">[\s\S]*?<\/figure>/.exec(r.value)?.[0] ?? "";
       const layout = layoutTreemap(map.root, { width: 1280, height: 860, mode: "estTokens" });
       const colors = groupColors(map.groups);
       const num = (n: number) => esc(String(Math.round(n * 100) / 100));
@@ -609,7 +609,7 @@ describe("the export draws the app's map and timeline (shared layout, style and 
         expect(figure, t.id).toContain(
           `<rect x="${num(t.x)}" y="${num(t.y)}" width="${num(t.w)}" height="${num(t.h)}" fill="${css(tileFill(t, colors))}"`,
         );
-      const timeline = /<figure class="timeline">[\s\S]*?<\/figure>/.exec(r.html)?.[0] ?? "";
+      const timeline = /<figure class="timeline">[\s\S]*?<\/figure>/.exec(r.value)?.[0] ?? "";
       expect(timeline.split("<g><title>#").length - 1).toBe(prune.calls.length);
       expect(timeline).toContain(`>pruning TTL ${esc(formatMs(prune.settings.ttlMs))}<`);
     },
