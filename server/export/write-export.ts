@@ -3,12 +3,11 @@
 // "Copy as issue" Markdown. writeExport is clawscope's ONLY file write: to the path the user chose, and never
 // inside the OpenClaw state dir (clawscope is read-only towards it).
 
-import { realpathSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import path from "node:path";
 import { ok, type Result } from "../../shared/result.ts";
 import type { Runtime } from "../runtime.ts";
 import type { SessionService } from "../session-service.ts";
+import { isInsideReal as isInside } from "../sources/fs-safety.ts";
 import { renderIssueMarkdown } from "./issue-markdown.ts";
 import { type ExportData, redactExportData } from "./redact.ts";
 import { renderExportHtml } from "./render-html.ts";
@@ -85,27 +84,8 @@ export function exportFileName(sessionId: string, redact: boolean): string {
     : `clawscope-report-${sessionId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 12)}.html`;
 }
 
-/** Resolves symlinks of the longest existing prefix, so `state/../x` or a symlinked folder cannot sneak in. */
-function realish(p: string): string {
-  const abs = path.resolve(p);
-  let dir = abs;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      return path.join(realpathSync(dir), ...rest);
-    } catch {
-      const parent = path.dirname(dir);
-      if (parent === dir) return abs;
-      rest.unshift(path.basename(dir));
-      dir = parent;
-    }
-  }
-}
-
-export function isInside(child: string, parent: string): boolean {
-  const rel = path.relative(realish(parent), realish(child));
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-}
+/** `child` is `parent` or inside it, through symlinks of the longest existing prefix (one definition: fs-safety.ts). */
+export { isInside };
 
 export class ExportError extends Error {}
 

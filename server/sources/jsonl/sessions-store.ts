@@ -21,12 +21,13 @@
 // `*.zst` (SQLite-era derived archives) and non-transcript files. Skipped transcript-like files are
 // returned in `skippedFiles` so callers can show them.
 
-import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { isObject, type JsonObject, num, obj, str, tryParseJson } from "../../../shared/json.ts";
 import type { ArchivedKind, ParseIssue, SessionSummary, Transcript } from "../../model/session.ts";
 import { isTranscriptOnlyAssistant as isTranscriptOnly } from "../../openclaw/transcript-only.ts";
 import { isSafeId } from "../discover.ts";
+import { isInside, realpathOrNull } from "../fs-safety.ts";
 
 export interface JsonlSessionRow {
   summary: SessionSummary;
@@ -364,19 +365,6 @@ function statFacts(file: string): { sizeBytes: number; mtimeMs: number } | null 
   }
 }
 
-function isInside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
-}
-
-function safeRealpath(p: string): string | null {
-  try {
-    return realpathSync(p);
-  } catch {
-    return null;
-  }
-}
-
 function relPosix(stateDir: string, abs: string): string {
   return path.relative(stateDir, abs).split(path.sep).join("/");
 }
@@ -397,12 +385,12 @@ function resolveEntryFile(
   const recorded = str(entry, "sessionFile");
   const sessionId = str(entry, "sessionId") ?? "";
   if (recorded && path.isAbsolute(recorded)) {
-    const real = safeRealpath(recorded);
+    const real = realpathOrNull(recorded);
     const agentsDir = path.join(realStateDir, "agents");
     if (real && isInside(real, agentsDir) && path.basename(path.dirname(real)) === "sessions") {
       // Same dir as the one being read (possibly through a symlinked state dir): use our own spelling
       // so the file is recognised as consumed; a sibling agent's sessions dir is used as is.
-      const realSessionsDir = safeRealpath(sessionsDir);
+      const realSessionsDir = realpathOrNull(sessionsDir);
       if (realSessionsDir && path.dirname(real) === realSessionsDir) {
         return { file: path.join(sessionsDir, path.basename(real)), rebased: null };
       }
@@ -437,7 +425,7 @@ export function listJsonlSessions(
   const doScan = opts.scan ?? true;
   const issues: ParseIssue[] = [];
   const skippedFiles: { name: string; reason: string }[] = [];
-  const realStateDir = safeRealpath(stateDir) ?? path.resolve(stateDir);
+  const realStateDir = realpathOrNull(stateDir) ?? path.resolve(stateDir);
   const storeSource = relPosix(stateDir, path.join(sessionsDir, "sessions.json"));
 
   // 1. sessions.json (a broken store still lets the directory listing work).
@@ -463,7 +451,7 @@ export function listJsonlSessions(
       existing.add(d.name);
     } else if (d.isSymbolicLink()) {
       // A symlinked transcript is listed only when it stays inside the state dir.
-      const real = safeRealpath(path.join(sessionsDir, d.name));
+      const real = realpathOrNull(path.join(sessionsDir, d.name));
       if (real && isInside(real, realStateDir)) existing.add(d.name);
       else if (classifyTranscriptFileName(d.name).kind !== "other") {
         skippedFiles.push({ name: d.name, reason: "symlink leaving the state dir" });

@@ -1,0 +1,135 @@
+// The JSONL era behind the state reader's SessionEra (spec storage.md §3, §7): rows from sessions-store.ts, one
+// session loaded through the transcript cache. Every opened file must resolve inside the state dir.
+
+import path from "node:path";
+import { str } from "../../../shared/json.ts";
+import type { LoadedSession, ParseIssue, Transcript } from "../../model/session.ts";
+import { detectJsonlVersion } from "../detect-version.ts";
+import type { DiscoveredAgent } from "../discover.ts";
+import { isInside, realpathOrNull } from "../fs-safety.ts";
+import { rebaseWorkspace } from "../rebase-workspace.ts";
+import {
+  errorMessage,
+  fail,
+  isLoadError,
+  type ListedRow,
+  type LoadError,
+  type LoadRef,
+  type SessionEra,
+} from "../session-era.ts";
+import type { TranscriptCache } from "../transcript-cache.ts";
+import { countLineErrors } from "./read-transcript.ts";
+import {
+  type JsonlSessionRow,
+  listJsonlSessions,
+  summaryTimesAndModel,
+  transcriptTail,
+} from "./sessions-store.ts";
+
+function emptyTranscript(): Transcript {
+  return { header: null, version: null, entries: [], activeBranch: [], leafIndex: null, issues: [] };
+}
+
+export class JsonlEra implements SessionEra {
+  constructor(
+    private readonly stateDir: string,
+    private readonly cache: TranscriptCache,
+  ) {}
+
+  list(agent: DiscoveredAgent, scan: boolean, issues: ParseIssue[]): ListedRow[] {
+    return this.rows(agent, scan, issues).map((r) => this.listed(r));
+  }
+
+  load(agent: DiscoveredAgent, ref: LoadRef): LoadedSession | LoadError {
+    if (!agent.sessionsDir) return fail("session-not-found", `agent ${ref.agentId} has no sessions`, 404);
+    const rows = this.rows(agent, false, []);
+    let row: JsonlSessionRow | undefined;
+    if (ref.archivedFile !== undefined) {
+      const name = ref.archivedFile;
+      row = rows.find((r) => r.file && path.basename(r.file) === name);
+    } else {
+      row =
+        rows.find((r) => r.summary.sessionId === ref.sessionId) ??
+        // A key whose transcript has another file name (Telegram topic file): accept its entry sessionId.
+        rows.find((r) => r.entry && str(r.entry, "sessionId") === ref.sessionId);
+    }
+    if (!row) return fail("session-not-found", `no session ${ref.sessionId} for agent ${ref.agentId}`, 404);
+    try {
+      return this.loadRow(row);
+    } catch (e) {
+      return fail("read-failed", `cannot load session: ${errorMessage(e)}`, 500);
+    }
+  }
+
+  private rows(agent: DiscoveredAgent, scan: boolean, issues: ParseIssue[]): JsonlSessionRow[] {
+    if (!agent.sessionsDir) return [];
+    try {
+      const listing = listJsonlSessions(this.stateDir, agent.agentId, agent.sessionsDir, { scan });
+      issues.push(...listing.issues);
+      for (const r of listing.rows) issues.push(...r.issues);
+      return listing.rows;
+    } catch (e) {
+      issues.push({
+        source: `agents/${agent.agentId}/sessions`,
+        code: "read-failed",
+        message: `cannot list sessions: ${errorMessage(e)}`,
+        severity: "error",
+      });
+      return [];
+    }
+  }
+
+  /** The lookup row; a transcript parsed earlier (still current) fills in its real parse-error count. */
+  private listed(r: JsonlSessionRow): ListedRow {
+    const real = r.file ? realpathOrNull(r.file) : null;
+    const errors = real !== null ? this.cache.errorCount(real) : null;
+    return {
+      summary: errors !== null ? { ...r.summary, parseErrorCount: errors } : r.summary,
+      sessionKeys: r.sessionKeys,
+      entrySessionId: r.entry ? (str(r.entry, "sessionId") ?? null) : null,
+    };
+  }
+
+  private loadRow(row: JsonlSessionRow): LoadedSession | LoadError {
+    const rebasedPaths: { recorded: string; actual: string }[] = [];
+    if (row.rebased) rebasedPaths.push(row.rebased);
+    const ws = rebaseWorkspace(row.entry, this.stateDir);
+    if (ws) rebasedPaths.push(ws);
+    if (row.file === null) {
+      // An entry without transcript still has its stored report (/context can render it).
+      return {
+        summary: row.summary,
+        entry: row.entry,
+        transcript: emptyTranscript(),
+        version: detectJsonlVersion(row.entry, null),
+        rebasedPaths,
+        issues: [...row.issues],
+      };
+    }
+    const real = realpathOrNull(row.file);
+    if (real === null) return fail("read-failed", `cannot open ${row.summary.location}`, 500);
+    if (!isInside(real, realpathOrNull(this.stateDir) ?? this.stateDir)) {
+      return fail("path-outside-state-dir", `${row.summary.location} resolves outside the state dir`, 422);
+    }
+    const entryKey = JSON.stringify(row.entry);
+    const parsed = this.cache.jsonl(real, row.summary.location, entryKey);
+    if (isLoadError(parsed)) return parsed;
+    // Rows listed without a scan get the data-derived fields from the parse (same rules as the list).
+    const derived = row.scanned
+      ? {}
+      : summaryTimesAndModel(row.entry, row.archivedAt, row.fileFacts, transcriptTail(parsed));
+    return {
+      summary: {
+        ...row.summary,
+        ...derived,
+        entryCount: parsed.entries.length,
+        parseErrorCount: countLineErrors(parsed),
+      },
+      entry: row.entry,
+      transcript: parsed,
+      version: this.cache.jsonlVersion(row.entry, entryKey, parsed),
+      rebasedPaths,
+      issues: [...row.issues, ...parsed.issues],
+    };
+  }
+}

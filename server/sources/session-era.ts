@@ -1,0 +1,44 @@
+// What the state reader asks of each storage era (spec storage.md §2: JSONL files ≤2026.7.1, the per-agent
+// SQLite store ≥2026.7.2). jsonl/jsonl-era.ts and sqlite/sqlite-era.ts implement it; state-reader.ts composes
+// them per agent and resolve-ref.ts looks references up in what they list.
+
+import type { LoadedSession, ParseIssue, SessionSummary } from "../model/session.ts";
+import type { DiscoveredAgent } from "./discover.ts";
+
+export interface LoadError {
+  error: { code: string; message: string; status: 404 | 422 | 500 };
+}
+
+export interface LoadRef {
+  agentId: string;
+  sessionId: string;
+  /** JSONL only: a file name inside the agent's sessions dir (e.g. `<id>.jsonl.reset.<ts>`), loaded directly. */
+  archivedFile?: string;
+}
+
+/** One listed session with what reference lookups need. */
+export interface ListedRow {
+  summary: SessionSummary;
+  /** Session keys that route to this row (storage.md §3.1), primary first. */
+  sessionKeys: string[];
+  /** The SessionEntry's own `sessionId` (JSONL rows whose file name differs, e.g. Telegram topic files). */
+  entrySessionId: string | null;
+}
+
+export interface SessionEra {
+  /** `scan: false` = lookups only (ids, keys, files): no transcript is read. Problems go to `issues`. */
+  list(agent: DiscoveredAgent, scan: boolean, issues: ParseIssue[]): ListedRow[];
+  load(agent: DiscoveredAgent, ref: LoadRef): LoadedSession | LoadError;
+}
+
+export function fail(code: string, message: string, status: 404 | 422 | 500): LoadError {
+  return { error: { code, message, status } };
+}
+
+export function isLoadError<T extends object>(v: T | LoadError): v is LoadError {
+  return "error" in v;
+}
+
+export function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
