@@ -66,3 +66,20 @@ export function decodeArchiveBytes(
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
+
+/** A `checksum-mismatch` warning when `expected` is set and matches neither the stored nor the decoded bytes. */
+export function checksumIssue(
+  expected: string | null,
+  stored: Uint8Array,
+  text: string,
+  location: string,
+): ParseIssue | null {
+  if (expected === null || expected === sha256Hex(stored)) return null;
+  if (expected === sha256Hex(Buffer.from(text, "utf8"))) return null;
+  return {
+    source: location,
+    code: "checksum-mismatch",
+    message: `archive_sha256 ${expected} matches neither the stored nor the decoded bytes`,
+    severity: "warning",
+  };
+}

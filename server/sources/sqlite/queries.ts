@@ -1,14 +1,17 @@
 // SELECT statements against `openclaw-agent.sqlite` (agent schema 14–23, spec storage.md §4.2–§4.3).
 // Called only inside the single read transaction of open-readonly.ts; they never write.
-// Columns are selected only when they exist (older/newer schemas), rows are narrowed with type guards.
-// A statement that fails on a damaged table becomes a located issue (the rest of the store still loads);
-// SQLITE_BUSY is re-thrown so the caller retries the whole transaction.
+//
+// One table-driven `selectRows`: each read is a table, a filter and a record of typed fields. A field is a
+// column (or an SQL expression) read as text / integer / blob; `key` fields drop the row when NULL, `opt` ones
+// read NULL when an older or newer schema lacks the column, a fallback replaces NULL. A statement that fails
+// on a damaged table becomes a located issue (the rest of the store still loads); SQLITE_BUSY is re-thrown so
+// the caller retries the whole transaction.
 
 import type Database from "better-sqlite3";
 import type { ParseIssue } from "../../model/session.ts";
 import type { ActiveRow, IndexStateRow } from "./active-branch.ts";
 import type { EventRow } from "./read-events.ts";
-import { hasColumns, hasOptional, type SchemaMeta, type TableColumns } from "./schema.ts";
+import { hasColumns, hasOptional, type OptionalTable, type SchemaMeta, type TableColumns } from "./schema.ts";
 import type { TrajectoryRow } from "./trajectory.ts";
 import type { ArchiveRow, ColdRow, EventStats, NodeRow, WindowRow } from "./windows.ts";
 
@@ -18,171 +21,217 @@ function isRow(v: unknown): v is Row {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function text(r: Row, k: string): string | null {
-  const v = r[k];
-  return typeof v === "string" ? v : null;
+function errorCode(e: unknown): string {
+  return typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
 }
 
-function int(r: Row, k: string): number | null {
-  const v = r[k];
-  return typeof v === "number" && Number.isFinite(v) ? v : typeof v === "bigint" ? Number(v) : null;
-}
-
-function blob(r: Row, k: string): Uint8Array | null {
-  const v = r[k];
-  return v instanceof Uint8Array ? v : null;
-}
-
-function isBusy(e: unknown): boolean {
-  const code = typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
+/** SQLITE_BUSY / SQLITE_LOCKED: the whole read transaction is retried (open-readonly.ts). */
+export function isBusy(e: unknown): boolean {
+  const code = errorCode(e);
   return code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
 }
 
-/** Run a SELECT; a failure other than BUSY becomes an issue and null. */
-function all(
-  db: Database.Database,
+interface KindValue {
+  text: string;
+  int: number;
+  blob: Uint8Array;
+}
+type Kind = keyof KindValue;
+
+/** One selected item. `Null` says whether the record field may be null. */
+interface Field<K extends Kind, Null extends boolean> {
+  sql: string;
+  kind: K;
+  /** Column that older/newer schemas may lack (selected as NULL then). */
+  optional: boolean;
+  /** NULL drops the row. */
+  key: boolean;
+  fallback: KindValue[K] | null;
+  nullable?: Null;
+}
+
+function field<K extends Kind, N extends boolean>(
+  kind: K,
   sql: string,
-  params: unknown[],
-  source: string,
-  issues: ParseIssue[],
-): Row[] | null {
+  f: Partial<Field<K, N>>,
+): Field<K, N> {
+  return { sql, kind, optional: false, key: false, fallback: null, ...f };
+}
+
+const key = <K extends Kind>(kind: K, sql: string) => field<K, false>(kind, sql, { key: true });
+const col = <K extends Kind>(kind: K, sql: string) => field<K, true>(kind, sql, {});
+const opt = <K extends Kind>(kind: K, sql: string) => field<K, true>(kind, sql, { optional: true });
+const orDefault = <K extends Kind>(kind: K, sql: string, fallback: KindValue[K]) =>
+  field<K, false>(kind, sql, { fallback });
+
+type Fields = Record<string, Field<Kind, boolean>>;
+type Out<F extends Fields> = {
+  [P in keyof F]: F[P] extends Field<infer K, infer N>
+    ? N extends true
+      ? KindValue[K] | null
+      : KindValue[K]
+    : never;
+};
+
+function narrow(kind: Kind, v: unknown): KindValue[Kind] | null {
+  if (kind === "text") return typeof v === "string" ? v : null;
+  if (kind === "blob") return v instanceof Uint8Array ? v : null;
+  return typeof v === "number" && Number.isFinite(v) ? v : typeof v === "bigint" ? Number(v) : null;
+}
+
+/** Every field holds a value of its kind, or null where the field may be null. */
+function isRecordOf<F extends Fields>(fields: F, r: Row): r is Row & Out<F> {
+  return Object.entries(fields).every(([name, f]) => {
+    const v = r[name];
+    return v === null ? !f.key && f.fallback === null : narrow(f.kind, v) !== null;
+  });
+}
+
+/** The record of SQL row `r` per `fields` (values narrowed, fallbacks applied), or null when a key is NULL. */
+function readRecord<F extends Fields>(fields: F, r: Row): Out<F> | null {
+  const out: Row = {};
+  for (const [name, f] of Object.entries(fields)) out[name] = narrow(f.kind, r[name]) ?? f.fallback;
+  return isRecordOf(fields, out) ? out : null;
+}
+
+/** Where a read goes and where its problems are reported (`<dbRel>#<table>`). */
+export interface ReadCtx {
+  db: Database.Database;
+  tables: TableColumns;
+  dbRel: string;
+  issues: ParseIssue[];
+}
+
+/** A filter: `WHERE …` with its parameters ("" = every row). */
+export interface Where {
+  sql: string;
+  params: unknown[];
+}
+
+export const ALL_ROWS: Where = { sql: "", params: [] };
+
+export function where(column: string, value: unknown): Where {
+  return { sql: `WHERE ${column} = ?`, params: [value] };
+}
+
+interface Select<F extends Fields> {
+  table: string;
+  fields: F;
+  where?: Where;
+  /** ORDER BY (and LIMIT) clause, fixed or chosen from the columns the table has. */
+  orderBy?: string | ((has: (column: string) => boolean) => string);
+  groupBy?: string;
+  /** The optional table this read needs: absent → null, no statement. */
+  needs?: OptionalTable;
+}
+
+/** Run one SELECT built from `q`; null when the table is absent or the statement failed (issue recorded). */
+function selectRows<F extends Fields>(ctx: ReadCtx, q: Select<F>): Out<F>[] | null {
+  if (q.needs && !hasOptional(ctx.tables, q.needs)) return null;
+  const cols = ctx.tables.get(q.table) ?? new Set<string>();
+  const has = (c: string): boolean => cols.has(c);
+  const items = Object.entries(q.fields).map(([name, f]) =>
+    f.optional && !has(f.sql) ? `NULL AS ${name}` : `${f.sql} AS ${name}`,
+  );
+  const order = typeof q.orderBy === "function" ? q.orderBy(has) : q.orderBy;
+  const sql = [
+    `SELECT ${items.join(", ")} FROM ${q.table}`,
+    q.where?.sql,
+    q.groupBy && `GROUP BY ${q.groupBy}`,
+    order && `ORDER BY ${order}`,
+  ];
+  let rows: Row[];
   try {
-    return db
-      .prepare(sql)
-      .all(...params)
+    rows = ctx.db
+      .prepare(sql.filter(Boolean).join(" "))
+      .all(...(q.where?.params ?? []))
       .filter(isRow);
   } catch (e) {
     if (isBusy(e)) throw e;
-    const code = typeof e === "object" && e !== null && "code" in e ? String(e.code) : "error";
-    issues.push({
-      source,
-      code: code.startsWith("SQLITE_CORRUPT") ? "database-corrupt" : "query-failed",
-      message: `reading ${source.split("#")[1] ?? source} failed: ${e instanceof Error ? e.message : String(e)}`,
+    ctx.issues.push({
+      source: `${ctx.dbRel}#${q.table}`,
+      code: errorCode(e).startsWith("SQLITE_CORRUPT") ? "database-corrupt" : "query-failed",
+      message: `reading ${q.table} failed: ${e instanceof Error ? e.message : String(e)}`,
       severity: "error",
     });
     return null;
   }
+  const out: Out<F>[] = [];
+  for (const r of rows) {
+    const rec = readRecord(q.fields, r);
+    if (rec !== null) out.push(rec);
+  }
+  return out;
 }
+
+const createdAtOrRowid = (has: (c: string) => boolean): string =>
+  has("created_at") ? "created_at" : "rowid";
+
+const WANTED_TABLES = new Set([
+  "schema_meta",
+  "session_nodes",
+  "session_windows",
+  "transcript_events",
+  "session_transcript_active_events",
+  "session_transcript_index_state",
+  "trajectory_runtime_events",
+  "session_transcript_archives",
+  "session_transcript_cold_archives",
+]);
 
 /** Tables the reader looks at, with their columns. Throws on a file that is not a database (caller classifies). */
 export function readTables(db: Database.Database): TableColumns {
-  const wanted = new Set([
-    "schema_meta",
-    "session_nodes",
-    "session_windows",
-    "transcript_events",
-    "session_transcript_active_events",
-    "session_transcript_index_state",
-    "trajectory_runtime_events",
-    "session_transcript_archives",
-    "session_transcript_cold_archives",
-  ]);
-  const tables: TableColumns = new Map();
-  const names = db
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
-    .all()
-    .filter(isRow)
-    .map((r) => text(r, "name"))
-    .filter((n): n is string => n !== null && wanted.has(n));
-  for (const name of names) {
-    const cols = db
-      .prepare("SELECT name FROM pragma_table_info(?)")
-      .all(name)
+  const names = (sql: string, ...params: string[]): string[] =>
+    db
+      .prepare(sql)
+      .all(...params)
       .filter(isRow)
-      .map((r) => text(r, "name"))
-      .filter((n): n is string => n !== null);
-    tables.set(name, new Set(cols));
+      .flatMap((r) => (typeof r.name === "string" ? [r.name] : []));
+  const tables: TableColumns = new Map();
+  for (const t of names("SELECT name FROM sqlite_master WHERE type = 'table'")) {
+    if (WANTED_TABLES.has(t)) tables.set(t, new Set(names("SELECT name FROM pragma_table_info(?)", t)));
   }
   return tables;
 }
 
-export function readSchemaMeta(
-  db: Database.Database,
-  tables: TableColumns,
-  source: string,
-  issues: ParseIssue[],
-): SchemaMeta | null {
-  if (!hasColumns(tables, "schema_meta", ["role", "schema_version"])) return null;
-  const appCol = tables.get("schema_meta")?.has("app_version") ? "app_version" : "NULL AS app_version";
-  const order = tables.get("schema_meta")?.has("meta_key") ? "ORDER BY meta_key = 'primary' DESC" : "";
-  const rows = all(
-    db,
-    `SELECT schema_version, ${appCol} FROM schema_meta WHERE role = 'agent' ${order} LIMIT 1`,
-    [],
-    source,
-    issues,
-  );
-  const r = rows?.[0];
-  if (!r) return null;
-  return { schemaVersion: int(r, "schema_version"), appVersion: text(r, "app_version") };
+export function readSchemaMeta(ctx: ReadCtx): SchemaMeta | null {
+  if (!hasColumns(ctx.tables, "schema_meta", ["role", "schema_version"])) return null;
+  const rows = selectRows(ctx, {
+    table: "schema_meta",
+    fields: { schemaVersion: col("int", "schema_version"), appVersion: opt("text", "app_version") },
+    where: { sql: "WHERE role = 'agent'", params: [] },
+    orderBy: (has) => (has("meta_key") ? "meta_key = 'primary' DESC LIMIT 1" : "rowid LIMIT 1"),
+  });
+  return rows?.[0] ?? null;
 }
 
-export function readNodes(
-  db: Database.Database,
-  tables: TableColumns,
-  where: string,
-  params: unknown[],
-  source: string,
-  issues: ParseIssue[],
-): NodeRow[] {
-  const updated = tables.get("session_nodes")?.has("updated_at") ? "updated_at" : "NULL AS updated_at";
-  const rows = all(
-    db,
-    `SELECT session_key, current_session_id, entry_json, ${updated} FROM session_nodes ${where} ORDER BY session_key`,
-    params,
-    source,
-    issues,
-  );
-  const out: NodeRow[] = [];
-  for (const r of rows ?? []) {
-    const sessionKey = text(r, "session_key");
-    const currentSessionId = text(r, "current_session_id");
-    if (sessionKey === null || currentSessionId === null) continue;
-    out.push({
-      sessionKey,
-      currentSessionId,
-      entryJson: text(r, "entry_json") ?? "",
-      updatedAt: int(r, "updated_at"),
-    });
-  }
-  return out;
+export function readNodes(ctx: ReadCtx, filter: Where): NodeRow[] {
+  const fields = {
+    sessionKey: key("text", "session_key"),
+    currentSessionId: key("text", "current_session_id"),
+    entryJson: orDefault("text", "entry_json", ""),
+    updatedAt: opt("int", "updated_at"),
+  };
+  return selectRows(ctx, { table: "session_nodes", fields, where: filter, orderBy: "session_key" }) ?? [];
 }
 
-export function readWindows(
-  db: Database.Database,
-  tables: TableColumns,
-  where: string,
-  params: unknown[],
-  source: string,
-  issues: ParseIssue[],
-): WindowRow[] | null {
-  if (!hasOptional(tables, "windows")) return null;
-  const cols = tables.get("session_windows") ?? new Set<string>();
-  const opt = (c: string): string => (cols.has(c) ? c : `NULL AS ${c}`);
-  const rows = all(
-    db,
-    `SELECT session_id, session_key, previous_session_id, ${opt("reason")}, ${opt("updated_at")}, ${opt("model")}, ${opt("model_provider")} FROM session_windows ${where} ORDER BY ${cols.has("created_at") ? "created_at" : "rowid"}`,
-    params,
-    source,
-    issues,
-  );
-  if (rows === null) return null;
-  const out: WindowRow[] = [];
-  for (const r of rows) {
-    const sessionId = text(r, "session_id");
-    const sessionKey = text(r, "session_key");
-    if (sessionId === null || sessionKey === null) continue;
-    out.push({
-      sessionId,
-      sessionKey,
-      previousSessionId: text(r, "previous_session_id"),
-      reason: text(r, "reason"),
-      updatedAt: int(r, "updated_at"),
-      model: text(r, "model"),
-      modelProvider: text(r, "model_provider"),
-    });
-  }
-  return out;
+export function readWindows(ctx: ReadCtx, filter: Where): WindowRow[] | null {
+  const fields = {
+    sessionId: key("text", "session_id"),
+    sessionKey: key("text", "session_key"),
+    previousSessionId: col("text", "previous_session_id"),
+    reason: opt("text", "reason"),
+    updatedAt: opt("int", "updated_at"),
+    model: opt("text", "model"),
+    modelProvider: opt("text", "model_provider"),
+  };
+  return selectRows(ctx, {
+    table: "session_windows",
+    needs: "windows",
+    fields,
+    where: filter,
+    orderBy: createdAtOrRowid,
+  });
 }
 
 /**
@@ -190,268 +239,139 @@ export function readWindows(
  * leaves `bytes` 0: count and max(seq) come from the primary-key index alone, while the byte sum reads
  * every row's text — a second pass over the session for a caller that reads the rows anyway (issue 9).
  */
-export function readEventStats(
-  db: Database.Database,
-  tables: TableColumns,
-  where: string,
-  params: unknown[],
-  source: string,
-  issues: ParseIssue[],
-  withBytes = true,
-): EventStats[] {
-  const zstd = tables.get("transcript_events")?.has("event_zstd") ? "+ coalesce(length(event_zstd), 0)" : "";
-  const bytes = withBytes ? `sum(coalesce(length(CAST(event_json AS BLOB)), 0) ${zstd})` : "0";
-  const rows = all(
-    db,
-    `SELECT session_id, count(*) AS n, max(seq) AS max_seq, ${bytes} AS bytes FROM transcript_events ${where} GROUP BY session_id`,
-    params,
-    source,
-    issues,
-  );
-  const out: EventStats[] = [];
-  for (const r of rows ?? []) {
-    const sessionId = text(r, "session_id");
-    if (sessionId === null) continue;
-    out.push({
-      sessionId,
-      count: int(r, "n") ?? 0,
-      maxSeq: int(r, "max_seq") ?? 0,
-      bytes: int(r, "bytes") ?? 0,
-    });
-  }
-  return out;
+export function readEventStats(ctx: ReadCtx, filter: Where, withBytes = true): EventStats[] {
+  const zstd = ctx.tables.get("transcript_events")?.has("event_zstd")
+    ? " + coalesce(length(event_zstd), 0)"
+    : "";
+  const fields = {
+    sessionId: key("text", "session_id"),
+    count: orDefault("int", "count(*)", 0),
+    maxSeq: orDefault("int", "max(seq)", 0),
+    bytes: orDefault("int", withBytes ? `sum(coalesce(length(CAST(event_json AS BLOB)), 0)${zstd})` : "0", 0),
+  };
+  return selectRows(ctx, { table: "transcript_events", fields, where: filter, groupBy: "session_id" }) ?? [];
 }
 
-export function readEventRows(
-  db: Database.Database,
-  tables: TableColumns,
-  sessionId: string,
-  source: string,
-  issues: ParseIssue[],
-): EventRow[] | null {
-  const cols = tables.get("transcript_events") ?? new Set<string>();
-  const z = cols.has("event_zstd") ? "event_zstd" : "NULL AS event_zstd";
-  const n = cols.has("event_utf8_bytes") ? "event_utf8_bytes" : "NULL AS event_utf8_bytes";
-  const rows = all(
-    db,
-    `SELECT seq, event_json, ${z}, ${n} FROM transcript_events WHERE session_id = ? ORDER BY seq`,
-    [sessionId],
-    source,
-    issues,
-  );
-  if (rows === null) return null;
-  const out: EventRow[] = [];
-  for (const r of rows) {
-    const seq = int(r, "seq");
-    if (seq === null) continue;
-    out.push({
-      seq,
-      eventJson: text(r, "event_json"),
-      eventZstd: blob(r, "event_zstd"),
-      utf8Bytes: int(r, "event_utf8_bytes"),
-    });
-  }
-  return out;
+export function readEventRows(ctx: ReadCtx, sessionId: string): EventRow[] | null {
+  const fields = {
+    seq: key("int", "seq"),
+    eventJson: col("text", "event_json"),
+    eventZstd: opt("blob", "event_zstd"),
+    utf8Bytes: opt("int", "event_utf8_bytes"),
+  };
+  return selectRows(ctx, {
+    table: "transcript_events",
+    fields,
+    where: where("session_id", sessionId),
+    orderBy: "seq",
+  });
 }
 
-export function readActiveRows(
-  db: Database.Database,
-  tables: TableColumns,
-  sessionId: string,
-  source: string,
-  issues: ParseIssue[],
-): ActiveRow[] | null {
-  if (!hasOptional(tables, "active")) return null;
-  const rows = all(
-    db,
-    "SELECT active_position, event_seq, context_eligible FROM session_transcript_active_events WHERE session_id = ? ORDER BY active_position",
-    [sessionId],
-    source,
-    issues,
-  );
-  if (rows === null) return null;
-  const out: ActiveRow[] = [];
-  for (const r of rows) {
-    const activePosition = int(r, "active_position");
-    const eventSeq = int(r, "event_seq");
-    if (activePosition === null || eventSeq === null) continue;
-    out.push({ activePosition, eventSeq, contextEligible: int(r, "context_eligible") });
-  }
-  return out;
+export function readActiveRows(ctx: ReadCtx, sessionId: string): ActiveRow[] | null {
+  return selectRows(ctx, {
+    table: "session_transcript_active_events",
+    needs: "active",
+    fields: {
+      activePosition: key("int", "active_position"),
+      eventSeq: key("int", "event_seq"),
+      contextEligible: col("int", "context_eligible"),
+    },
+    where: where("session_id", sessionId),
+    orderBy: "active_position",
+  });
 }
 
-export function readIndexState(
-  db: Database.Database,
-  tables: TableColumns,
-  sessionId: string,
-  source: string,
-  issues: ParseIssue[],
-): IndexStateRow | null {
-  if (!hasOptional(tables, "indexState")) return null;
-  const leaf = tables.get("session_transcript_index_state")?.has("leaf_event_id")
-    ? "leaf_event_id"
-    : "NULL AS leaf_event_id";
-  const r = all(
-    db,
-    `SELECT indexed_seq, ${leaf}, needs_rebuild FROM session_transcript_index_state WHERE session_id = ?`,
-    [sessionId],
-    source,
-    issues,
-  )?.[0];
-  if (!r) return null;
-  const indexedSeq = int(r, "indexed_seq");
-  if (indexedSeq === null) return null;
-  return { indexedSeq, leafEventId: text(r, "leaf_event_id"), needsRebuild: int(r, "needs_rebuild") ?? 0 };
+export function readIndexState(ctx: ReadCtx, sessionId: string): IndexStateRow | null {
+  const rows = selectRows(ctx, {
+    table: "session_transcript_index_state",
+    needs: "indexState",
+    fields: {
+      indexedSeq: key("int", "indexed_seq"),
+      leafEventId: opt("text", "leaf_event_id"),
+      needsRebuild: orDefault("int", "needs_rebuild", 0),
+    },
+    where: where("session_id", sessionId),
+  });
+  return rows?.[0] ?? null;
 }
 
 /** `model.completed` rows only; extraction in SQL keeps the (large) rest of each trajectory event out of JS. */
-export function readTrajectory(
-  db: Database.Database,
-  tables: TableColumns,
-  sessionId: string,
-  source: string,
-  issues: ParseIssue[],
-): TrajectoryRow[] {
-  if (!hasOptional(tables, "trajectory")) return [];
-  const cols = tables.get("trajectory_runtime_events") ?? new Set<string>();
-  const run = cols.has("run_id") ? "run_id" : "NULL AS run_id";
-  const created = cols.has("created_at") ? "created_at" : "NULL AS created_at";
-  const rows = all(
-    db,
-    `SELECT seq, ${run}, ${created}, json_extract(event_json, '$.ts') AS ts,
-       json_extract(event_json, '$.data.promptCache') AS pc, json_extract(event_json, '$.data.usage') AS usage
-     FROM trajectory_runtime_events
-     WHERE session_id = ? AND json_valid(event_json) AND json_extract(event_json, '$.type') = 'model.completed'
-     ORDER BY seq`,
-    [sessionId],
-    source,
-    issues,
-  );
-  const out: TrajectoryRow[] = [];
-  for (const r of rows ?? []) {
-    const seq = int(r, "seq");
-    if (seq === null) continue;
-    out.push({
-      seq,
-      runId: text(r, "run_id"),
-      createdAt: int(r, "created_at"),
-      ts: text(r, "ts"),
-      promptCacheJson: text(r, "pc"),
-      usageJson: text(r, "usage"),
-    });
-  }
-  return out;
+export function readTrajectory(ctx: ReadCtx, sessionId: string): TrajectoryRow[] {
+  const fields = {
+    seq: key("int", "seq"),
+    runId: opt("text", "run_id"),
+    createdAt: opt("int", "created_at"),
+    ts: col("text", "json_extract(event_json, '$.ts')"),
+    promptCacheJson: col("text", "json_extract(event_json, '$.data.promptCache')"),
+    usageJson: col("text", "json_extract(event_json, '$.data.usage')"),
+  };
+  const modelCompleted: Where = {
+    sql: "WHERE session_id = ? AND json_valid(event_json) AND json_extract(event_json, '$.type') = 'model.completed'",
+    params: [sessionId],
+  };
+  const q = {
+    table: "trajectory_runtime_events",
+    needs: "trajectory",
+    fields,
+    where: modelCompleted,
+  } as const;
+  return selectRows(ctx, { ...q, orderBy: "seq" }) ?? [];
 }
 
-export function readArchives(
-  db: Database.Database,
-  tables: TableColumns,
-  where: string,
-  params: unknown[],
-  source: string,
-  issues: ParseIssue[],
-): ArchiveRow[] | null {
-  if (!hasOptional(tables, "archives")) return null;
-  const created = tables.get("session_transcript_archives")?.has("created_at")
-    ? "created_at"
-    : "NULL AS created_at";
-  const rows = all(
-    db,
-    `SELECT session_id, session_key, reason, encoding, archive_name, ${created}, length(archive_blob) AS bytes FROM session_transcript_archives ${where} ORDER BY ${created === "created_at" ? "created_at" : "rowid"}`,
-    params,
-    source,
-    issues,
-  );
-  if (rows === null) return null;
-  const out: ArchiveRow[] = [];
-  for (const r of rows) {
-    const sessionId = text(r, "session_id");
-    const archiveName = text(r, "archive_name");
-    if (sessionId === null || archiveName === null) continue;
-    out.push({
-      sessionId,
-      sessionKey: text(r, "session_key") ?? "",
-      reason: text(r, "reason") ?? "",
-      encoding: text(r, "encoding") ?? "",
-      archiveName,
-      createdAt: int(r, "created_at"),
-      bytes: int(r, "bytes") ?? 0,
-    });
-  }
-  return out;
+export function readArchives(ctx: ReadCtx, filter: Where): ArchiveRow[] | null {
+  const fields = {
+    sessionId: key("text", "session_id"),
+    sessionKey: orDefault("text", "session_key", ""),
+    reason: orDefault("text", "reason", ""),
+    encoding: orDefault("text", "encoding", ""),
+    archiveName: key("text", "archive_name"),
+    createdAt: opt("int", "created_at"),
+    bytes: orDefault("int", "length(archive_blob)", 0),
+  };
+  const table = "session_transcript_archives";
+  return selectRows(ctx, { table, needs: "archives", fields, where: filter, orderBy: createdAtOrRowid });
 }
 
+/** The archive blob (a TEXT value holding the JSONL is taken as its UTF-8 bytes). */
 export function readArchiveBlob(
-  db: Database.Database,
+  ctx: ReadCtx,
   archiveName: string,
-  source: string,
-  issues: ParseIssue[],
 ): { blob: Uint8Array; encoding: string; sha256: string | null } | null {
-  const r = all(
-    db,
-    "SELECT archive_blob, encoding, archive_sha256 FROM session_transcript_archives WHERE archive_name = ?",
-    [archiveName],
-    source,
-    issues,
-  )?.[0];
-  if (!r) return null;
-  const b =
-    blob(r, "archive_blob") ??
-    (text(r, "archive_blob") === null ? null : Buffer.from(text(r, "archive_blob") ?? "", "utf8"));
-  if (b === null) return null;
-  return { blob: b, encoding: text(r, "encoding") ?? "", sha256: text(r, "archive_sha256") };
+  const fields = {
+    bytes: opt("blob", "archive_blob"),
+    text: col("text", "archive_blob"),
+    encoding: orDefault("text", "encoding", ""),
+    sha256: col("text", "archive_sha256"),
+  };
+  const r = selectRows(ctx, {
+    table: "session_transcript_archives",
+    fields,
+    where: where("archive_name", archiveName),
+  })?.[0];
+  const blob = r ? (r.bytes ?? (r.text === null ? null : Buffer.from(r.text, "utf8"))) : null;
+  return r && blob ? { blob, encoding: r.encoding, sha256: r.sha256 } : null;
 }
 
-export function readCold(
-  db: Database.Database,
-  tables: TableColumns,
-  where: string,
-  params: unknown[],
-  source: string,
-  issues: ParseIssue[],
-): ColdRow[] | null {
-  if (!hasOptional(tables, "cold")) return null;
-  const cols = tables.get("session_transcript_cold_archives") ?? new Set<string>();
-  const opt = (c: string): string => (cols.has(c) ? c : `NULL AS ${c}`);
-  const rows = all(
-    db,
-    `SELECT session_id, archive_name, storage, ${opt("archive_sha256")}, ${opt("event_count")}, ${opt("raw_bytes")}, ${opt("archive_bytes")}, ${opt("archived_at")} FROM session_transcript_cold_archives ${where}`,
-    params,
-    source,
-    issues,
-  );
-  if (rows === null) return null;
-  const out: ColdRow[] = [];
-  for (const r of rows) {
-    const sessionId = text(r, "session_id");
-    const archiveName = text(r, "archive_name");
-    if (sessionId === null || archiveName === null) continue;
-    out.push({
-      sessionId,
-      archiveName,
-      archiveSha256: text(r, "archive_sha256"),
-      eventCount: int(r, "event_count"),
-      rawBytes: int(r, "raw_bytes"),
-      archiveBytes: int(r, "archive_bytes"),
-      archivedAt: int(r, "archived_at"),
-      storage: text(r, "storage") ?? "",
-    });
-  }
-  return out;
+export function readCold(ctx: ReadCtx, filter: Where): ColdRow[] | null {
+  const fields = {
+    sessionId: key("text", "session_id"),
+    archiveName: key("text", "archive_name"),
+    archiveSha256: opt("text", "archive_sha256"),
+    eventCount: opt("int", "event_count"),
+    rawBytes: opt("int", "raw_bytes"),
+    archiveBytes: opt("int", "archive_bytes"),
+    archivedAt: opt("int", "archived_at"),
+    storage: orDefault("text", "storage", ""),
+  };
+  return selectRows(ctx, { table: "session_transcript_cold_archives", needs: "cold", fields, where: filter });
 }
 
-export function readColdBlob(
-  db: Database.Database,
-  sessionId: string,
-  source: string,
-  issues: ParseIssue[],
-): Uint8Array | null {
-  const r = all(
-    db,
-    "SELECT archive_blob FROM session_transcript_cold_archives WHERE session_id = ?",
-    [sessionId],
-    source,
-    issues,
-  )?.[0];
-  return r ? blob(r, "archive_blob") : null;
+export function readColdBlob(ctx: ReadCtx, sessionId: string): Uint8Array | null {
+  const fields = { blob: key("blob", "archive_blob") };
+  const rows = selectRows(ctx, {
+    table: "session_transcript_cold_archives",
+    fields,
+    where: where("session_id", sessionId),
+  });
+  return rows?.[0]?.blob ?? null;
 }
