@@ -21,13 +21,19 @@
 // `*.zst` (SQLite-era derived archives) and non-transcript files. Skipped transcript-like files are
 // returned in `skippedFiles` so callers can show them.
 
-import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
+import { type Dirent, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { isObject, type JsonObject, num, obj, str, tryParseJson } from "../../../shared/json.ts";
-import type { ArchivedKind, ParseIssue, SessionSummary, Transcript } from "../../model/session.ts";
-import { isTranscriptOnlyAssistant as isTranscriptOnly } from "../../openclaw/transcript-only.ts";
+import { type JsonObject, num, str } from "../../../shared/json.ts";
+import type { ArchivedKind, ParseIssue, SessionSummary } from "../../model/session.ts";
 import { isSafeId } from "../discover.ts";
 import { isInside, realpathOrNull } from "../fs-safety.ts";
+import { classifyTranscriptFileName } from "./file-names.ts";
+import { quickScanTranscript, summaryTimesAndModel, type TranscriptQuickScan } from "./quick-scan.ts";
+import { readSessionsStore } from "./sessions-json.ts";
+
+export { classifyTranscriptFileName, parseArchiveTimestamp, type TranscriptFileKind } from "./file-names.ts";
+export { quickScanBuffer, quickScanTranscript, summaryTimesAndModel, transcriptTail } from "./quick-scan.ts";
+export { parseSessionsStoreText, readSessionsStore } from "./sessions-json.ts";
 
 export interface JsonlSessionRow {
   summary: SessionSummary;
@@ -67,296 +73,12 @@ export interface JsonlSessionsListing {
   entryKeyCount: number;
 }
 
-export type TranscriptFileKind =
-  | { kind: "live"; id: string }
-  | { kind: "reset" | "deleted"; id: string; baseName: string; archivedAt: number | null }
-  | { kind: "skip"; reason: string }
-  | { kind: "other" };
-
-const ARCHIVE_RE = /^(.+)\.jsonl\.(reset|deleted)\.(\d{4}-\d{2}-\d{2}T[0-9:.-]+Z)$/;
-const CHECKPOINT_RE = /\.checkpoint\.[^.]+\.jsonl$/;
-
-/** `2026-04-05T04-22-28.629Z` (archive suffix: `:` and `.` replaced by `-`) → epoch ms. */
-export function parseArchiveTimestamp(ts: string): number | null {
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})[-:](\d{2})[-:](\d{2})(?:[-.](\d+))?Z$/.exec(ts);
-  if (!m) return null;
-  const ms = Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}${m[5] ? `.${m[5]}` : ""}Z`);
-  return Number.isFinite(ms) ? ms : null;
-}
-
-/** Classify a file name of a sessions dir (storage.md §3.2). Pure. */
-export function classifyTranscriptFileName(name: string): TranscriptFileKind {
-  if (name.endsWith(".trajectory.jsonl")) return { kind: "skip", reason: "trajectory (run trace)" };
-  if (CHECKPOINT_RE.test(name)) return { kind: "skip", reason: "pre-compaction checkpoint copy" };
-  if (/\.lock$/.test(name)) return { kind: "skip", reason: "writer lock" };
-  if (/\.jsonl\..*\bbak\b|\.bak$/.test(name)) return { kind: "skip", reason: "backup copy" };
-  if (/\.(tmp|zst)$/.test(name))
-    return { kind: "skip", reason: name.endsWith(".zst") ? "compressed archive" : "temp file" };
-  if (name.endsWith(".jsonl")) return { kind: "live", id: name.slice(0, -".jsonl".length) };
-  const m = ARCHIVE_RE.exec(name);
-  if (m?.[1] && m[3] && (m[2] === "reset" || m[2] === "deleted")) {
-    return {
-      kind: m[2],
-      id: `${m[1]}.${m[2]}.${m[3]}`,
-      baseName: `${m[1]}.jsonl`,
-      archivedAt: parseArchiveTimestamp(m[3]),
-    };
-  }
-  if (name.includes(".jsonl.")) return { kind: "skip", reason: "unrecognised transcript-like file" };
-  return { kind: "other" };
-}
-
-/** JSON.parse error → 1-based line (V8 messages carry `line N` or `position N`). */
-function jsonErrorLine(text: string, error: string): number | undefined {
-  const lineMatch = /\(line (\d+) column \d+\)/.exec(error);
-  if (lineMatch) return Number(lineMatch[1]);
-  const posMatch = /position (\d+)/.exec(error);
-  if (!posMatch) return undefined;
-  const pos = Number(posMatch[1]);
-  let line = 1;
-  for (let i = 0; i < pos && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-}
-
-/** Parse `sessions.json` text (key → SessionEntry). Pure; never throws. */
-export function parseSessionsStoreText(
-  text: string,
-  source: string,
-): { entries: [string, JsonObject][]; issues: ParseIssue[] } {
-  const parsed = tryParseJson(text);
-  if (!parsed.ok) {
-    const issue: ParseIssue = {
-      source,
-      code: "invalid-json",
-      message: `sessions.json is not valid JSON (${parsed.error}); sessions are listed from the transcript files only`,
-      severity: "error",
-    };
-    const line = jsonErrorLine(text, parsed.error);
-    if (line !== undefined) issue.line = line;
-    return { entries: [], issues: [issue] };
-  }
-  if (!isObject(parsed.value)) {
-    return {
-      entries: [],
-      issues: [
-        { source, code: "invalid-store", message: "sessions.json is not a JSON object", severity: "error" },
-      ],
-    };
-  }
-  const entries: [string, JsonObject][] = [];
-  const issues: ParseIssue[] = [];
-  for (const [key, value] of Object.entries(parsed.value)) {
-    if (!isObject(value)) {
-      issues.push({
-        source,
-        code: "invalid-entry",
-        message: `entry ${key} is not an object; skipped`,
-        severity: "error",
-      });
-      continue;
-    }
-    if (str(value, "sessionId") === undefined) {
-      issues.push({
-        source,
-        code: "invalid-entry",
-        message: `entry ${key} has no sessionId; skipped`,
-        severity: "error",
-      });
-      continue;
-    }
-    entries.push([key, value]);
-  }
-  return { entries, issues };
-}
-
-export interface TranscriptQuickScan {
+interface FileFacts {
   sizeBytes: number;
   mtimeMs: number;
-  /** Non-empty lines (header included); a trailing line without `\n` counts too. */
-  lineCount: number;
-  /** Envelope timestamp of the last line that parses, epoch ms. */
-  lastTimestamp: number | null;
-  /** provider/model of the last model assistant (transcript-only assistants skipped). */
-  provider: string | null;
-  model: string | null;
 }
 
-const scanCache = new Map<string, TranscriptQuickScan>();
-const SCAN_CACHE_MAX = 4096;
-const ASSISTANT_MARK = Buffer.from('"role":"assistant"');
-/** How many lines from the end are inspected for the last assistant (keeps the scan O(file) + small). */
-const MAX_TAIL_PARSES = 400;
-
-function isBlank(buf: Buffer, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const c = buf[i];
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
-  }
-  return true;
-}
-
-/** Count lines and find the last timestamp/model without parsing every line. */
-export function quickScanBuffer(buf: Buffer): Omit<TranscriptQuickScan, "sizeBytes" | "mtimeMs"> {
-  const lines: [number, number][] = [];
-  let start = 0;
-  while (start < buf.length) {
-    let end = buf.indexOf(0x0a, start);
-    if (end === -1) end = buf.length;
-    if (!isBlank(buf, start, end)) lines.push([start, end]);
-    start = end + 1;
-  }
-  let lastTimestamp: number | null = null;
-  let provider: string | null = null;
-  let model: string | null = null;
-  let parses = 0;
-  for (let i = lines.length - 1; i >= 0 && parses < MAX_TAIL_PARSES; i--) {
-    const range = lines[i];
-    if (!range) continue;
-    const needTimestamp = lastTimestamp === null;
-    const slice = buf.subarray(range[0], range[1]);
-    const maybeAssistant = model === null && slice.indexOf(ASSISTANT_MARK) !== -1;
-    if (!needTimestamp && !maybeAssistant) continue;
-    parses++;
-    const parsed = tryParseJson(slice.toString("utf8"));
-    if (!parsed.ok || !isObject(parsed.value)) continue;
-    if (needTimestamp) {
-      const ts = str(parsed.value, "timestamp");
-      const ms = ts !== undefined ? Date.parse(ts) : Number.NaN;
-      if (Number.isFinite(ms)) lastTimestamp = ms;
-    }
-    const message = obj(parsed.value, "message");
-    if (maybeAssistant && message && str(message, "role") === "assistant" && !isTranscriptOnly(message)) {
-      provider = str(message, "provider") ?? null;
-      model = str(message, "model") ?? null;
-    }
-    if (lastTimestamp !== null && model !== null) break;
-  }
-  return { lineCount: lines.length, lastTimestamp, provider, model };
-}
-
-/** Quick scan of a transcript file, cached by path + size + mtime. Null when unreadable. */
-export function quickScanTranscript(absPath: string): TranscriptQuickScan | null {
-  let size: number;
-  let mtimeMs: number;
-  try {
-    const st = statSync(absPath);
-    size = st.size;
-    mtimeMs = st.mtimeMs;
-  } catch {
-    return null;
-  }
-  const key = `${absPath}\u0000${size}\u0000${mtimeMs}`;
-  const hit = scanCache.get(key);
-  if (hit) return hit;
-  let buf: Buffer;
-  try {
-    buf = readFileSync(absPath);
-  } catch {
-    return null;
-  }
-  const scan: TranscriptQuickScan = { sizeBytes: size, mtimeMs, ...quickScanBuffer(buf) };
-  if (scanCache.size >= SCAN_CACHE_MAX) {
-    const oldest = scanCache.keys().next().value;
-    if (oldest !== undefined) scanCache.delete(oldest);
-  }
-  scanCache.set(key, scan);
-  return scan;
-}
-
-const storeCache = new Map<string, { entries: [string, JsonObject][]; issues: ParseIssue[] }>();
-const STORE_CACHE_MAX = 16;
-
-/**
- * Read + parse a `sessions.json`, cached by path + size + mtime (real stores reach several MB because
- * every entry carries its systemPromptReport, and every session load needs the store). A missing file
- * is an empty store without issue (an agent dir with transcripts only). Never throws.
- */
-export function readSessionsStore(
-  file: string,
-  source: string,
-): { entries: [string, JsonObject][]; issues: ParseIssue[] } {
-  let key: string;
-  try {
-    const st = statSync(file);
-    key = `${file}\u0000${st.size}\u0000${st.mtimeMs}`;
-  } catch {
-    return { entries: [], issues: [] };
-  }
-  const hit = storeCache.get(key);
-  if (hit) return hit;
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (e) {
-    return {
-      entries: [],
-      issues: [
-        {
-          source,
-          code: "read-failed",
-          message: `cannot read sessions.json: ${e instanceof Error ? e.message : String(e)}`,
-          severity: "error",
-        },
-      ],
-    };
-  }
-  const parsed = parseSessionsStoreText(text, source);
-  if (storeCache.size >= STORE_CACHE_MAX) {
-    const oldest = storeCache.keys().next().value;
-    if (oldest !== undefined) storeCache.delete(oldest);
-  }
-  storeCache.set(key, parsed);
-  return parsed;
-}
-
-/** What the list derives from a transcript's content (quick scan or full parse). */
-export interface TranscriptTail {
-  lastTimestamp: number | null;
-  provider: string | null;
-  model: string | null;
-}
-
-/** Same facts as the quick scan, from a parsed transcript. Pure. */
-export function transcriptTail(t: Transcript): TranscriptTail {
-  let lastTimestamp: number | null = null;
-  let provider: string | null = null;
-  let model: string | null = null;
-  for (let i = t.entries.length - 1; i >= 0; i--) {
-    const e = t.entries[i];
-    if (!e) continue;
-    if (lastTimestamp === null && e.timestamp !== null) {
-      const ms = Date.parse(e.timestamp);
-      if (Number.isFinite(ms)) lastTimestamp = ms;
-    }
-    const message = obj(e.raw, "message");
-    if (model === null && message && str(message, "role") === "assistant" && !isTranscriptOnly(message)) {
-      provider = str(message, "provider") ?? null;
-      model = str(message, "model") ?? null;
-    }
-    if (lastTimestamp !== null && model !== null) break;
-  }
-  return { lastTimestamp, provider, model };
-}
-
-/**
- * Summary fields that depend on the data (pure): `updatedAt` = entry `updatedAt` → last envelope
- * timestamp in the file → archive time from the file name → file mtime; model/provider = entry
- * (`model`, `modelProvider`) → last model assistant of the transcript.
- */
-export function summaryTimesAndModel(
-  entry: JsonObject | null,
-  archivedAt: number | null,
-  fileFacts: { mtimeMs: number } | null,
-  tail: TranscriptTail | null,
-): Pick<SessionSummary, "updatedAt" | "model" | "provider"> {
-  return {
-    updatedAt: num(entry, "updatedAt") ?? tail?.lastTimestamp ?? archivedAt ?? fileFacts?.mtimeMs ?? null,
-    model: str(entry, "model") ?? tail?.model ?? null,
-    provider: str(entry, "modelProvider") ?? tail?.provider ?? null,
-  };
-}
-
-function statFacts(file: string): { sizeBytes: number; mtimeMs: number } | null {
+function statFacts(file: string): FileFacts | null {
   try {
     const st = statSync(file);
     return { sizeBytes: st.size, mtimeMs: st.mtimeMs };
@@ -412,6 +134,212 @@ function resolveEntryFile(
   return { file: null, rebased: null };
 }
 
+interface Group {
+  keys: { key: string; entry: JsonObject }[];
+  file: string | null;
+  rebased: { recorded: string; actual: string } | null;
+  sessionId: string;
+}
+
+/** One listing of one sessions dir; the fields are what the steps of `listJsonlSessions` share. */
+class SessionsDirListing {
+  readonly issues: ParseIssue[] = [];
+  readonly skippedFiles: { name: string; reason: string }[] = [];
+  readonly rows: JsonlSessionRow[] = [];
+  private readonly realStateDir: string;
+  private readonly storeSource: string;
+  private readonly usedIds = new Set<string>();
+  private readonly consumedFiles = new Set<string>();
+
+  constructor(
+    private readonly stateDir: string,
+    private readonly agentId: string,
+    private readonly sessionsDir: string,
+    private readonly scan: boolean,
+  ) {
+    this.realStateDir = realpathOrNull(stateDir) ?? path.resolve(stateDir);
+    this.storeSource = relPosix(stateDir, path.join(sessionsDir, "sessions.json"));
+  }
+
+  /** sessions.json entries (a broken store still lets the directory listing work). */
+  readStore(): [string, JsonObject][] {
+    const store = readSessionsStore(path.join(this.sessionsDir, "sessions.json"), this.storeSource);
+    this.issues.push(...store.issues);
+    return store.entries;
+  }
+
+  /** File names of the dir; a symlinked transcript only when it stays inside the state dir. */
+  existingFiles(): Set<string> {
+    let dirents: Dirent[] = [];
+    try {
+      dirents = readdirSync(this.sessionsDir, { withFileTypes: true });
+    } catch (e) {
+      this.issues.push({
+        source: relPosix(this.stateDir, this.sessionsDir),
+        code: "read-failed",
+        message: `cannot list sessions dir: ${e instanceof Error ? e.message : String(e)}`,
+        severity: "error",
+      });
+    }
+    const existing = new Set<string>();
+    for (const d of dirents) {
+      if (d.isFile()) {
+        existing.add(d.name);
+      } else if (d.isSymbolicLink()) {
+        const real = realpathOrNull(path.join(this.sessionsDir, d.name));
+        if (real && isInside(real, this.realStateDir)) existing.add(d.name);
+        else if (classifyTranscriptFileName(d.name).kind !== "other") {
+          this.skippedFiles.push({ name: d.name, reason: "symlink leaving the state dir" });
+        }
+      }
+    }
+    return existing;
+  }
+
+  /** Entries → files, grouping the keys that share a transcript (primary = most recently updated). */
+  groupEntries(entries: [string, JsonObject][], existing: Set<string>): Group[] {
+    const groups = new Map<string, Group>();
+    for (const [key, entry] of entries) {
+      const sessionId = str(entry, "sessionId") ?? "";
+      const { file, rebased } = resolveEntryFile(entry, this.sessionsDir, this.realStateDir, existing);
+      const groupKey = file ?? `\u0000${sessionId}`;
+      const g = groups.get(groupKey);
+      if (g) g.keys.push({ key, entry });
+      else groups.set(groupKey, { keys: [{ key, entry }], file, rebased, sessionId });
+    }
+    for (const g of groups.values()) {
+      g.keys.sort(
+        (a, b) =>
+          (num(b.entry, "updatedAt") ?? 0) - (num(a.entry, "updatedAt") ?? 0) ||
+          (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+      );
+    }
+    return [...groups.values()];
+  }
+
+  /** The row of a group of sessions.json keys (with or without its transcript file). */
+  addEntryRow(g: Group): void {
+    const primary = g.keys[0];
+    if (!primary) return;
+    const rowIssues: ParseIssue[] = [];
+    let scan: TranscriptQuickScan | null = null;
+    let facts: { sizeBytes: number; mtimeMs: number } | null = null;
+    let archivedAt: number | null = null;
+    let id = g.sessionId;
+    if (g.file) {
+      if (path.dirname(g.file) === this.sessionsDir) this.consumedFiles.add(path.basename(g.file));
+      const kind = classifyTranscriptFileName(path.basename(g.file));
+      if (kind.kind === "live" || kind.kind === "reset" || kind.kind === "deleted") id = kind.id;
+      if (kind.kind === "reset" || kind.kind === "deleted") archivedAt = kind.archivedAt;
+      scan = this.scan ? quickScanTranscript(g.file) : null;
+      facts = scan ?? statFacts(g.file);
+      if (!facts)
+        rowIssues.push(
+          this.fileIssue(g.file, "read-failed", "transcript exists but cannot be read", "error"),
+        );
+    } else {
+      rowIssues.push({
+        source: this.storeSource,
+        code: "transcript-missing",
+        message: `entry ${g.keys.map((k) => k.key).join(", ")} → ${g.sessionId}.jsonl does not exist (no transcript yet, or archived)`,
+        severity: "warning",
+      });
+    }
+    if (!isSafeId(id)) {
+      rowIssues.push({
+        source: this.storeSource,
+        code: "unsafe-session-id",
+        message: `session id ${JSON.stringify(id)} is not addressable (allowed: letters, digits, . _ : -)`,
+        severity: "warning",
+      });
+    }
+    const location = relPosix(this.stateDir, g.file ?? path.join(this.sessionsDir, `${g.sessionId}.jsonl`));
+    this.rows.push({
+      summary: this.summary(id, primary.key, null, primary.entry, { archivedAt, facts, scan, location }),
+      entry: primary.entry,
+      sessionKeys: g.keys.map((k) => k.key),
+      file: g.file,
+      rebased: g.rebased,
+      issues: rowIssues,
+      scanned: this.scan,
+      archivedAt,
+      fileFacts: facts,
+    });
+  }
+
+  /** Files no entry points to: archives and orphans; skipped copies go to `skippedFiles`. */
+  addFileRows(existing: Set<string>): void {
+    for (const name of [...existing].sort()) {
+      const kind = classifyTranscriptFileName(name);
+      if (kind.kind === "skip") {
+        this.skippedFiles.push({ name, reason: kind.reason });
+        continue;
+      }
+      if (kind.kind === "other" || this.consumedFiles.has(name)) continue;
+      const file = path.join(this.sessionsDir, name);
+      const scan = this.scan ? quickScanTranscript(file) : null;
+      const facts = scan ?? statFacts(file);
+      const rowIssues: ParseIssue[] = [];
+      if (!facts) rowIssues.push(this.fileIssue(file, "read-failed", "transcript cannot be read", "error"));
+      if (!isSafeId(kind.id)) {
+        const message = `file name ${JSON.stringify(name)} gives no addressable session id`;
+        rowIssues.push(this.fileIssue(file, "unsafe-session-id", message, "warning"));
+      }
+      const archived: ArchivedKind = kind.kind === "live" ? "orphan" : kind.kind;
+      const archivedAt = kind.kind === "live" ? null : kind.archivedAt;
+      const location = relPosix(this.stateDir, file);
+      this.rows.push({
+        summary: this.summary(kind.id, null, archived, null, { archivedAt, facts, scan, location }),
+        entry: null,
+        sessionKeys: [],
+        file,
+        rebased: null,
+        issues: rowIssues,
+        scanned: this.scan,
+        archivedAt,
+        fileFacts: facts,
+      });
+    }
+  }
+
+  private summary(
+    id: string,
+    sessionKey: string | null,
+    archived: ArchivedKind | null,
+    entry: JsonObject | null,
+    f: {
+      archivedAt: number | null;
+      facts: FileFacts | null;
+      scan: TranscriptQuickScan | null;
+      location: string;
+    },
+  ): SessionSummary {
+    return {
+      agentId: this.agentId,
+      sessionId: this.uniqueId(id),
+      sessionKey,
+      storage: "jsonl",
+      archived,
+      ...summaryTimesAndModel(entry, f.archivedAt, f.facts, f.scan),
+      entryCount: f.scan ? f.scan.lineCount : null,
+      parseErrorCount: 0,
+      location: f.location,
+      sizeBytes: f.facts ? f.facts.sizeBytes : null,
+    };
+  }
+
+  private uniqueId(id: string): string {
+    let out = id;
+    for (let n = 2; this.usedIds.has(out); n++) out = `${id}.dup${n}`;
+    this.usedIds.add(out);
+    return out;
+  }
+
+  private fileIssue(file: string, code: string, message: string, severity: "error" | "warning"): ParseIssue {
+    return { source: relPosix(this.stateDir, file), code, message, severity };
+  }
+}
+
 /**
  * List one agent's JSONL sessions (see the header comment for what the rows mean).
  * `stateDir` and `sessionsDir` should be absolute. Never throws.
@@ -422,198 +350,15 @@ export function listJsonlSessions(
   sessionsDir: string,
   opts: ListJsonlOptions = {},
 ): JsonlSessionsListing {
-  const doScan = opts.scan ?? true;
-  const issues: ParseIssue[] = [];
-  const skippedFiles: { name: string; reason: string }[] = [];
-  const realStateDir = realpathOrNull(stateDir) ?? path.resolve(stateDir);
-  const storeSource = relPosix(stateDir, path.join(sessionsDir, "sessions.json"));
-
-  // 1. sessions.json (a broken store still lets the directory listing work).
-  const store = readSessionsStore(path.join(sessionsDir, "sessions.json"), storeSource);
-  const storeEntries = store.entries;
-  issues.push(...store.issues);
-
-  // 2. Directory listing.
-  let dirents: Dirent[] = [];
-  try {
-    dirents = readdirSync(sessionsDir, { withFileTypes: true });
-  } catch (e) {
-    issues.push({
-      source: relPosix(stateDir, sessionsDir),
-      code: "read-failed",
-      message: `cannot list sessions dir: ${e instanceof Error ? e.message : String(e)}`,
-      severity: "error",
-    });
-  }
-  const existing = new Set<string>();
-  for (const d of dirents) {
-    if (d.isFile()) {
-      existing.add(d.name);
-    } else if (d.isSymbolicLink()) {
-      // A symlinked transcript is listed only when it stays inside the state dir.
-      const real = realpathOrNull(path.join(sessionsDir, d.name));
-      if (real && isInside(real, realStateDir)) existing.add(d.name);
-      else if (classifyTranscriptFileName(d.name).kind !== "other") {
-        skippedFiles.push({ name: d.name, reason: "symlink leaving the state dir" });
-      }
-    }
-  }
-
-  // 3. Entries → files, grouping keys that share a transcript.
-  interface Group {
-    keys: { key: string; entry: JsonObject }[];
-    file: string | null;
-    rebased: { recorded: string; actual: string } | null;
-    sessionId: string;
-  }
-  const groups = new Map<string, Group>();
-  for (const [key, entry] of storeEntries) {
-    const sessionId = str(entry, "sessionId") ?? "";
-    const { file, rebased } = resolveEntryFile(entry, sessionsDir, realStateDir, existing);
-    const groupKey = file ?? `\u0000${sessionId}`;
-    const g = groups.get(groupKey);
-    if (g) g.keys.push({ key, entry });
-    else groups.set(groupKey, { keys: [{ key, entry }], file, rebased, sessionId });
-  }
-
-  const rows: JsonlSessionRow[] = [];
-  const usedIds = new Set<string>();
-  const consumedFiles = new Set<string>();
-  const uniqueId = (id: string): string => {
-    let out = id;
-    for (let n = 2; usedIds.has(out); n++) out = `${id}.dup${n}`;
-    usedIds.add(out);
-    return out;
-  };
-
-  for (const g of groups.values()) {
-    g.keys.sort(
-      (a, b) =>
-        (num(b.entry, "updatedAt") ?? 0) - (num(a.entry, "updatedAt") ?? 0) ||
-        (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
-    );
-    const primary = g.keys[0];
-    if (!primary) continue;
-    const rowIssues: ParseIssue[] = [];
-    let scan: TranscriptQuickScan | null = null;
-    let facts: { sizeBytes: number; mtimeMs: number } | null = null;
-    let archivedAt: number | null = null;
-    let id = g.sessionId;
-    if (g.file) {
-      if (path.dirname(g.file) === sessionsDir) consumedFiles.add(path.basename(g.file));
-      const kind = classifyTranscriptFileName(path.basename(g.file));
-      if (kind.kind === "live" || kind.kind === "reset" || kind.kind === "deleted") id = kind.id;
-      if (kind.kind === "reset" || kind.kind === "deleted") archivedAt = kind.archivedAt;
-      scan = doScan ? quickScanTranscript(g.file) : null;
-      facts = scan ?? statFacts(g.file);
-      if (!facts) {
-        rowIssues.push({
-          source: relPosix(stateDir, g.file),
-          code: "read-failed",
-          message: "transcript exists but cannot be read",
-          severity: "error",
-        });
-      }
-    } else {
-      rowIssues.push({
-        source: storeSource,
-        code: "transcript-missing",
-        message: `entry ${g.keys.map((k) => k.key).join(", ")} → ${g.sessionId}.jsonl does not exist (no transcript yet, or archived)`,
-        severity: "warning",
-      });
-    }
-    if (!isSafeId(id)) {
-      rowIssues.push({
-        source: storeSource,
-        code: "unsafe-session-id",
-        message: `session id ${JSON.stringify(id)} is not addressable (allowed: letters, digits, . _ : -)`,
-        severity: "warning",
-      });
-    }
-    const entry = primary.entry;
-    const summary: SessionSummary = {
-      agentId,
-      sessionId: uniqueId(id),
-      sessionKey: primary.key,
-      storage: "jsonl",
-      archived: null,
-      ...summaryTimesAndModel(entry, archivedAt, facts, scan),
-      entryCount: scan ? scan.lineCount : null,
-      parseErrorCount: 0,
-      location: relPosix(stateDir, g.file ?? path.join(sessionsDir, `${g.sessionId}.jsonl`)),
-      sizeBytes: facts ? facts.sizeBytes : null,
-    };
-    rows.push({
-      summary,
-      entry,
-      sessionKeys: g.keys.map((k) => k.key),
-      file: g.file,
-      rebased: g.rebased,
-      issues: rowIssues,
-      scanned: doScan,
-      archivedAt,
-      fileFacts: facts,
-    });
-  }
-
-  // 4. Files no entry points to: archives and orphans.
-  for (const name of [...existing].sort()) {
-    const kind = classifyTranscriptFileName(name);
-    if (kind.kind === "skip") {
-      skippedFiles.push({ name, reason: kind.reason });
-      continue;
-    }
-    if (kind.kind === "other" || consumedFiles.has(name)) continue;
-    const file = path.join(sessionsDir, name);
-    const scan = doScan ? quickScanTranscript(file) : null;
-    const facts = scan ?? statFacts(file);
-    const archived: ArchivedKind = kind.kind === "live" ? "orphan" : kind.kind;
-    const rowIssues: ParseIssue[] = [];
-    if (!facts) {
-      rowIssues.push({
-        source: relPosix(stateDir, file),
-        code: "read-failed",
-        message: "transcript cannot be read",
-        severity: "error",
-      });
-    }
-    if (!isSafeId(kind.id)) {
-      rowIssues.push({
-        source: relPosix(stateDir, file),
-        code: "unsafe-session-id",
-        message: `file name ${JSON.stringify(name)} gives no addressable session id`,
-        severity: "warning",
-      });
-    }
-    const archivedAt = kind.kind === "live" ? null : kind.archivedAt;
-    rows.push({
-      summary: {
-        agentId,
-        sessionId: uniqueId(kind.id),
-        sessionKey: null,
-        storage: "jsonl",
-        archived,
-        ...summaryTimesAndModel(null, archivedAt, facts, scan),
-        entryCount: scan ? scan.lineCount : null,
-        parseErrorCount: 0,
-        location: relPosix(stateDir, file),
-        sizeBytes: facts ? facts.sizeBytes : null,
-      },
-      entry: null,
-      sessionKeys: [],
-      file,
-      rebased: null,
-      issues: rowIssues,
-      scanned: doScan,
-      archivedAt,
-      fileFacts: facts,
-    });
-  }
-
-  rows.sort(
+  const listing = new SessionsDirListing(stateDir, agentId, sessionsDir, opts.scan ?? true);
+  const entries = listing.readStore();
+  const existing = listing.existingFiles();
+  for (const g of listing.groupEntries(entries, existing)) listing.addEntryRow(g);
+  listing.addFileRows(existing);
+  const rows = listing.rows.sort(
     (a, b) =>
       (b.summary.updatedAt ?? Number.NEGATIVE_INFINITY) - (a.summary.updatedAt ?? Number.NEGATIVE_INFINITY) ||
       (a.summary.sessionId < b.summary.sessionId ? -1 : a.summary.sessionId > b.summary.sessionId ? 1 : 0),
   );
-  return { rows, issues, skippedFiles, entryKeyCount: storeEntries.length };
+  return { rows, issues: listing.issues, skippedFiles: listing.skippedFiles, entryKeyCount: entries.length };
 }
