@@ -23,6 +23,7 @@ import { cacheClock, clockReplayAt } from "./live/cache-clock.ts";
 import { createEventBus, type EventBus } from "./live/event-bus.ts";
 import { buildContextMessages } from "./model/context-messages.ts";
 import type { ContextMessage, LoadedSession, Transcript } from "./model/session.ts";
+import { bootstrapFileNames } from "./openclaw/bootstrap-truncation.ts";
 import { buildCostReport, buildCostTotals, configPricing } from "./reports/cost.ts";
 import { buildContextMap, buildOpenClawMap, contextMapTokenTexts } from "./reports/map-tree.ts";
 import {
@@ -368,6 +369,8 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
           stateDir: opts.stateDir,
           recordedFiles,
           workspaceOverride: o?.allowWorkspaceOverride ? (query.workspace ?? null) : null,
+          // every family's names: the what-if may switch family
+          names: (["2026.3", "2026.7", "2026.9"] as const).flatMap((f) => bootstrapFileNames(f)),
         });
         const family = query.family;
         return buildTruncationReport({

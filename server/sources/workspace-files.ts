@@ -1,11 +1,10 @@
 // Read-only reading of a workspace's bootstrap files (AGENTS.md, USER.md, …) for the truncation
-// report. Recorded paths name the machine that wrote the report; when they do not exist here they
+// report; which names to read is the caller's (the bootstrap rule lives in openclaw/). Recorded paths name the machine that wrote the report; when they do not exist here they
 // are rebased onto the actual state dir — spec storage.md §7.
 
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { arr, isObject, type JsonObject, str } from "../../shared/json.ts";
-import { bootstrapFileNames } from "../openclaw/bootstrap-truncation.ts";
 
 export interface RebasedPath {
   recorded: string;
@@ -31,14 +30,6 @@ export interface WorkspaceFilesRead {
 
 /** Bootstrap files are small; refuse anything absurd rather than loading it into memory. */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
-
-/** Every bootstrap name any supported OpenClaw family injects (what-if may switch family). */
-export function allBootstrapFileNames(): string[] {
-  const names = new Set<string>();
-  for (const fam of ["2026.3", "2026.7", "2026.9"] as const)
-    for (const n of bootstrapFileNames(fam)) names.add(n);
-  return [...names];
-}
 
 /**
  * The state dir a recorded workspaceDir lived in: the prefix before its last component when that
@@ -109,7 +100,10 @@ export function readWorkspaceFiles(opts: {
   recordedFiles?: readonly { name: string; path: string }[];
   /** `--workspace DIR`: read from here instead of the recorded/rebased dir. */
   workspaceOverride?: string | null;
-  /** Names to read in addition to the report rows (default: every family's bootstrap names). */
+  /**
+   * Bootstrap file names to read besides the report rows — the caller's list (OpenClaw's rule lives in
+   * openclaw/; this I/O module knows none). Default: the report rows only.
+   */
   names?: readonly string[];
 }): WorkspaceFilesRead {
   const recordedDir = opts.recordedWorkspaceDir;
@@ -162,7 +156,7 @@ export function readWorkspaceFiles(opts: {
     seen.add(key);
     wanted.push({ key, name: f.name, recordedPath: f.path || null });
   }
-  for (const name of opts.names ?? allBootstrapFileNames()) {
+  for (const name of opts.names ?? []) {
     if (seen.has(name)) continue;
     seen.add(name);
     wanted.push({ key: name, name, recordedPath: null });
