@@ -11,8 +11,8 @@
 // walking the tree and adding one watch per subdirectory — a state dir holds workspaces (git checkouts,
 // node_modules) and media folders that would cost thousands of inotify watches for nothing.
 //
-// Mapping (debounced 150 ms, at most 400 ms after the first change so a steady writer still updates the UI
-// within a second): a `<id>.jsonl` whose size/mtime changed → session-changed; created/removed transcripts,
+// Changes are debounced 150 ms (at most 400 ms after the first change, so a steady writer still updates the UI
+// within a second) and mapped by change-map.ts (pure): a `<id>.jsonl` whose size/mtime changed → session-changed; created/removed transcripts,
 // archives, sessions.json, new dirs, config → sessions-changed; a sessions.json entry whose JSON changed →
 // session-changed for its sessionId; a SQLite write → one cheap probe of `count(*)`/`max(seq)` per session
 // and the session_nodes rows (sqlite/incremental.ts `probeStore`), compared with the previous probe.
@@ -26,18 +26,18 @@ import { closeSync, type FSWatcher, openSync, readdirSync, readSync, statSync, w
 import path from "node:path";
 import { str } from "../../shared/json.ts";
 import type { LiveEvent } from "../../shared/live.ts";
-import { classifyTranscriptFileName, readSessionsStore } from "../sources/jsonl/sessions-store.ts";
+import { classifyTranscriptFileName } from "../sources/jsonl/file-names.ts";
+import { readSessionsStore } from "../sources/jsonl/sessions-json.ts";
 import { HALF_LINE_GRACE_MS } from "../sources/jsonl/tail.ts";
 import { probeStore, type StoreProbe } from "../sources/sqlite/incremental.ts";
-
-/** OpenClaw's config file names in the state dir (same list as server/sources/openclaw-config.ts). */
-const CONFIG_NAMES: ReadonlySet<string> = new Set([
-  "openclaw.json",
-  "clawdbot.json",
-  "moldbot.json",
-  "moltbot.json",
-]);
-const STORE_FILE = /^openclaw-agent\.sqlite(?:-wal|-journal)?$/;
+import {
+  ChangeSet,
+  type DirKind,
+  entryChanges,
+  scopeOf,
+  storeChanges,
+  transcriptChanges,
+} from "./change-map.ts";
 
 export interface WatchChange {
   /** Deduplicated events, `sessions-changed` first when present. */
@@ -62,8 +62,6 @@ export interface StateWatcher {
   /** Directories watched and how (diagnostics, tests). */
   watched(): { dir: string; how: "fs-watch" | "poll" }[];
 }
-
-type DirKind = "root" | "agents" | "agent" | "sessions" | "store" | "config";
 
 interface Target {
   dir: string;
@@ -117,10 +115,6 @@ function endsMidLine(file: string, size: number): boolean {
   } finally {
     if (fd !== null) closeSync(fd);
   }
-}
-
-function eventKey(e: LiveEvent): string {
-  return e.type === "session-changed" ? `s\u0000${e.agentId}\u0000${e.sessionId}` : "list";
 }
 
 export function watchStateDir(stateDirInput: string, opts: StateWatcherOptions): StateWatcher {
@@ -264,123 +258,66 @@ export function watchStateDir(stateDirInput: string, opts: StateWatcherOptions):
     }
   };
 
+  /** The names of a sessions dir to look at: those that changed, or (a dir-level event) every one known. */
+  const namesToCheck = (dir: string, names: Set<string | null>): string[] => {
+    if (!names.has(null)) return [...names].filter((n): n is string => n !== null);
+    const known = [...fileSigs.keys()].filter((f) => path.dirname(f) === dir).map((f) => path.basename(f));
+    return [...new Set([...listDir(dir).keys(), ...known])];
+  };
+
+  const checkSessionsDir = (
+    out: ChangeSet,
+    agentId: string,
+    dir: string,
+    names: Set<string | null>,
+  ): void => {
+    const files = namesToCheck(dir, names);
+    if (names.has(null) || files.includes("sessions.json")) {
+      const after = sessionEntries(agentId, dir);
+      entryChanges(out, agentId, entryMaps.get(agentId) ?? new Map(), after);
+      entryMaps.set(agentId, after);
+    }
+    const facts = files.map((name) => {
+      const file = path.join(dir, name);
+      return { name, before: fileSigs.get(file), after: signature(file) };
+    });
+    for (const c of transcriptChanges(out, agentId, facts)) {
+      const file = path.join(dir, c.name);
+      if (c.signature === null) {
+        fileSigs.delete(file);
+        continue;
+      }
+      fileSigs.set(file, c.signature);
+      watchHalfLine(file, c.signature, agentId, c.sessionId);
+    }
+  };
+
+  const checkStore = (out: ChangeSet, agentId: string): void => {
+    const db = path.join(stateDir, "agents", agentId, "agent", "openclaw-agent.sqlite");
+    const after = signature(db) === null ? null : probeStore(db);
+    storeChanges(out, agentId, probes.get(agentId) ?? null, after);
+    probes.set(agentId, after);
+  };
+
+  /** One debounced batch → events (change-map.ts decides what each change means). */
   const flush = (): void => {
     timer = null;
     if (closed) return;
-    const batch = [...pending.values()];
+    const batch = [...pending.values()].map(({ target, name }) => ({ ...target, name }));
     pending.clear();
-    const events = new Map<string, LiveEvent>();
-    const add = (e: LiveEvent) => events.set(eventKey(e), e);
-    let list = false;
-    let config = false;
-    let resync = false;
-    const stores = new Set<string>();
-    const sessionsDirs = new Map<string, { agentId: string; dir: string; names: Set<string | null> }>();
-    for (const { target, name } of batch) {
-      switch (target.kind) {
-        case "root":
-          if (name === null || CONFIG_NAMES.has(name) || (configPath && name === path.basename(configPath)))
-            config = true;
-          if (name === null || name === "agents") resync = true;
-          break;
-        case "config":
-          if (name === null || (configPath && name === path.basename(configPath))) config = true;
-          break;
-        case "agents":
-        case "agent":
-          resync = true;
-          break;
-        case "sessions": {
-          if (target.agentId === null) break;
-          const s = sessionsDirs.get(target.dir) ?? {
-            agentId: target.agentId,
-            dir: target.dir,
-            names: new Set(),
-          };
-          s.names.add(name);
-          sessionsDirs.set(target.dir, s);
-          break;
-        }
-        case "store":
-          if (target.agentId !== null && (name === null || STORE_FILE.test(name))) stores.add(target.agentId);
-          break;
-      }
-    }
-    if (resync) {
+    const scope = scopeOf(batch, configPath ? path.basename(configPath) : null);
+    const out = new ChangeSet();
+    if (scope.resync) {
       sync();
-      list = true;
+      out.list = true;
     }
-    for (const { agentId, dir, names } of sessionsDirs.values()) {
-      const all = names.has(null);
-      const files = all
-        ? [
-            ...new Set([
-              ...listDir(dir).keys(),
-              ...[...fileSigs.keys()].filter((f) => path.dirname(f) === dir).map((f) => path.basename(f)),
-            ]),
-          ]
-        : [...names].filter((n): n is string => n !== null);
-      if (all || files.includes("sessions.json")) {
-        list = true;
-        const before = entryMaps.get(agentId) ?? new Map<string, string>();
-        const after = sessionEntries(agentId, dir);
-        for (const [id, json] of after)
-          if (before.get(id) !== json) add({ type: "session-changed", agentId, sessionId: id });
-        for (const id of before.keys()) if (!after.has(id)) list = true;
-        entryMaps.set(agentId, after);
-      }
-      for (const name of files) {
-        const kind = classifyTranscriptFileName(name);
-        if (kind.kind === "reset" || kind.kind === "deleted") {
-          list = true;
-          continue;
-        }
-        if (kind.kind !== "live") continue;
-        const file = path.join(dir, name);
-        const sig = signature(file);
-        const old = fileSigs.get(file);
-        if (sig === old) continue; // an event without a change (touch by a reader, duplicate inotify event)
-        if (sig === null) {
-          fileSigs.delete(file);
-          list = true;
-          continue;
-        }
-        if (old === undefined) list = true;
-        fileSigs.set(file, sig);
-        add({ type: "session-changed", agentId, sessionId: kind.id });
-        watchHalfLine(file, sig, agentId, kind.id);
-      }
-    }
-    for (const agentId of stores) {
-      const db = path.join(stateDir, "agents", agentId, "agent", "openclaw-agent.sqlite");
-      const before = probes.get(agentId) ?? null;
-      const after = signature(db) === null ? null : probeStore(db);
-      probes.set(agentId, after);
-      if (after === null || before === null) {
-        if (after !== before) list = true;
-        continue;
-      }
-      for (const [id, marker] of after.events) {
-        if (before.events.get(id) === marker) continue;
-        if (!before.events.has(id)) list = true;
-        add({ type: "session-changed", agentId, sessionId: id });
-      }
-      for (const id of before.events.keys()) if (!after.events.has(id)) list = true;
-      for (const [id, node] of after.nodes) {
-        if (before.nodes.get(id) === node) continue;
-        list = true;
-        add({ type: "session-changed", agentId, sessionId: id });
-      }
-      if (before.nodes.size !== after.nodes.size) list = true;
-    }
-    if (config) list = true;
-    if (list) events.set("list", { type: "sessions-changed" });
-    if (events.size === 0) return;
-    const ordered = [...events.values()].sort(
-      (a, b) => Number(b.type === "sessions-changed") - Number(a.type === "sessions-changed"),
-    );
+    for (const [dir, { agentId, names }] of scope.sessionsDirs) checkSessionsDir(out, agentId, dir, names);
+    for (const agentId of scope.stores) checkStore(out, agentId);
+    if (scope.config) out.list = true;
+    const events = out.ordered();
+    if (events.length === 0) return;
     try {
-      opts.onChange({ events: ordered, configChanged: config });
+      opts.onChange({ events, configChanged: scope.config });
     } catch {
       // a failing listener must not stop the watcher
     }

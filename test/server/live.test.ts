@@ -709,3 +709,47 @@ describe.skipIf(!haveDemo)("cache clock (TTL countdown data)", () => {
     await changed;
   });
 });
+
+describe("watcher: replaced transcripts, start-up that cannot fail", () => {
+  it("a transcript replaced by rename (atomic write) → session-changed; renamed to an archive → sessions-changed", async () => {
+    const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-live-replace-"));
+    tmpDirs.push(stateDir);
+    const sessions = path.join(stateDir, "agents", "main", "sessions");
+    fs.mkdirSync(sessions, { recursive: true });
+    const file = path.join(sessions, "s-1.jsonl");
+    fs.writeFileSync(file, `${JSON.stringify({ type: "session", version: 3, id: "s-1" })}\n`);
+    const bus = createEventBus();
+    const rec = recorder(bus);
+    const live = attachLive({ service: { invalidate: () => undefined }, bus, stateDir });
+    cleanups.push(() => live.close());
+    const changed = rec.next(isSession("main", "s-1"));
+    const tmp = `${file}.tmp`;
+    fs.writeFileSync(
+      tmp,
+      `${JSON.stringify({ type: "session", version: 3, id: "s-1" })}\n${messageLine("r1", null, "x")}\n`,
+    );
+    fs.renameSync(tmp, file);
+    await changed;
+    const listed = rec.next((e) => e.type === "sessions-changed");
+    fs.renameSync(file, `${file}.reset.2026-03-14T19-52-43.739Z`);
+    await listed;
+  });
+
+  it("never throws at start-up: missing state dir, a file instead of a dir, a broken sessions.json", () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-live-start-"));
+    tmpDirs.push(root);
+    const asFile = path.join(root, "file");
+    fs.writeFileSync(asFile, "x");
+    const broken = path.join(root, "state", "agents", "main", "sessions");
+    fs.mkdirSync(broken, { recursive: true });
+    fs.writeFileSync(path.join(broken, "sessions.json"), "{ not json");
+    fs.writeFileSync(
+      path.join(root, "state", "agents", "main", "agent"),
+      "a file where the store dir should be",
+    );
+    for (const stateDir of [path.join(root, "missing"), asFile, path.join(root, "state")]) {
+      const live = attachLive({ service: { invalidate: () => undefined }, bus: createEventBus(), stateDir });
+      live.close();
+    }
+  });
+});
