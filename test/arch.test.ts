@@ -36,7 +36,6 @@ const TEMP_LONG_FILES: readonly string[] = [
   "server/bench/generate-session.ts", // arch-sources
   "server/bench/run-bench.ts", // arch-sources
   "server/export/redact.ts", // arch-map
-  "server/live/watcher.ts", // arch-sources (→ live/change-map.ts)
   "server/openclaw/bootstrap-truncation.ts", // arch-rules (→ openclaw/bootstrap/)
   "server/openclaw/cache-verdict.ts", // arch-replay-cost (→ openclaw/cache/)
   "server/openclaw/context-map.ts", // arch-map (→ openclaw/context-map/)
@@ -46,20 +45,12 @@ const TEMP_LONG_FILES: readonly string[] = [
   "server/reports/prune-replay.ts", // arch-replay-cost (→ reports/prune-replay/)
   "server/reports/truncation.ts", // arch-rules (→ reports/truncation/)
   "server/session-service.ts", // arch-shell (→ service/session-service.ts + service/report-memo.ts)
-  "server/sources/jsonl/read-transcript.ts", // arch-sources
-  "server/sources/jsonl/sessions-store.ts", // arch-sources
-  "server/sources/jsonl/tail.ts", // arch-sources
-  "server/sources/sqlite/queries.ts", // arch-sources
-  "server/sources/sqlite/sqlite-source.ts", // arch-sources
-  "server/sources/state-reader.ts", // arch-sources
   "server/tokens/tokenizer.ts", // arch-sources
   "web/views/pruning/pruning-view.tsx", // arch-shell (→ views/pruning/*.tsx)
 ];
 
 /** Imports that break a layering rule, as [importing file, imported file]. */
 const TEMP_LAYER_BREAKS: readonly (readonly [string, string])[] = [
-  // arch-sources: the caller hands the bootstrap file list in.
-  ["server/sources/workspace-files.ts", "server/openclaw/bootstrap-truncation.ts"],
   // arch-shell: the typed client moves into web/api/client.ts (routes.ts is deleted).
   ["web/api/routes.ts", "server/http/app.ts"],
   // arch-shell: writeExport takes (service, stateDir), not the Runtime.
