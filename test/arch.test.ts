@@ -45,7 +45,6 @@ const TEMP_LONG_FILES: readonly string[] = [
   "server/reports/prune-replay.ts", // arch-replay-cost (→ reports/prune-replay/)
   "server/reports/truncation.ts", // arch-rules (→ reports/truncation/)
   "server/session-service.ts", // arch-shell (→ service/session-service.ts + service/report-memo.ts)
-  "server/tokens/tokenizer.ts", // arch-sources
   "web/views/pruning/pruning-view.tsx", // arch-shell (→ views/pruning/*.tsx)
 ];
 

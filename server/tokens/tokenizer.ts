@@ -6,60 +6,20 @@
 // other models OpenClaw drives they only APPROXIMATE the real count (the provider's billed `usage` is the truth).
 // OpenClaw itself never tokenises: its own numbers are chars/4 estimates (spec context-report.md §3).
 //
-// js-tiktoken's BPE is quadratic in the length of one pre-tokenised piece (a 16,000-letter run takes ~30 s), so
-// any run of more than `maxRunChars` non-whitespace characters (base64 images, minified code, hashes) is never
-// tokenised: it counts as ceil(chars/4) and the result says how many chars were estimated.
+// Long unbroken runs are never tokenised (text-plan.ts: js-tiktoken's BPE is quadratic in a piece's length).
 
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
+import { countPlanned, DEFAULT_MAX_RUN_CHARS, type Encoder, planText, type TextPlan } from "./text-plan.ts";
 import { LruCache, type TokenCount, textKey } from "./token-cache.ts";
+import { isReplyList, WORKER_SOURCE } from "./tokenizer-worker.ts";
+
+export { countPlanned, DEFAULT_MAX_RUN_CHARS, type Encoder, planText, type TextPlan } from "./text-plan.ts";
 
 export type TokenizerEncoding = "cl100k_base" | "o200k_base";
 export const DEFAULT_ENCODING: TokenizerEncoding = "cl100k_base";
-export const DEFAULT_MAX_RUN_CHARS = 1000;
 /** Main-thread time per batch spent reading lazy texts back before the batch is sent anyway. */
 const LAZY_READ_BUDGET_MS = 20;
-
-export interface TextPlan {
-  /** Parts to tokenise, in order. */
-  pieces: string[];
-  /** Chars of the long runs left out of `pieces`. */
-  estimatedChars: number;
-  /** Σ ceil(run length / 4) over those runs. */
-  estimatedTokens: number;
-}
-
-/** Splits a text into tokenisable pieces and long unbroken runs (estimated). Pure. */
-export function planText(text: string, maxRunChars = DEFAULT_MAX_RUN_CHARS): TextPlan {
-  const pieces: string[] = [];
-  let estimatedChars = 0;
-  let estimatedTokens = 0;
-  const re = new RegExp(`\\S{${maxRunChars + 1},}`, "g");
-  let last = 0;
-  for (const m of text.matchAll(re)) {
-    const at = m.index ?? 0;
-    if (at > last) pieces.push(text.slice(last, at));
-    estimatedChars += m[0].length;
-    estimatedTokens += Math.ceil(m[0].length / 4);
-    last = at + m[0].length;
-  }
-  if (last < text.length) pieces.push(text.slice(last));
-  return { pieces, estimatedChars, estimatedTokens };
-}
-
-/** Anything with `encode(text, allowedSpecial, disallowedSpecial)` (js-tiktoken's Tiktoken). */
-export interface Encoder {
-  encode(text: string, allowedSpecial?: string[] | "all", disallowedSpecial?: string[] | "all"): number[];
-}
-
-/** Counts one planned text. Special-token strings inside the text count as plain text (never throw). */
-export function countPlanned(encoder: Encoder, plan: TextPlan): TokenCount {
-  let tokens = plan.estimatedTokens;
-  for (const p of plan.pieces) tokens += encoder.encode(p, [], []).length;
-  return { tokens, estimatedChars: plan.estimatedChars };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 
 export interface CountRequestResult {
   /** Counts available now (cached), by item id. */
@@ -116,44 +76,6 @@ interface Job {
   failed?: boolean;
   /** Chars of the text (batch sizing). */
   chars: number;
-}
-
-interface WorkerReply {
-  key: string;
-  tokens: number;
-}
-
-// The worker is plain CommonJS evaluated from a string, so it runs the same under tsx, vitest and plain node
-// (no TypeScript loader needed in the worker). It receives resolved module paths.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const { Tiktoken } = require(workerData.lite);
-const ranks = require(workerData.ranks);
-const enc = new Tiktoken(ranks.default || ranks);
-parentPort.on("message", (jobs) => {
-  const out = [];
-  for (const j of jobs) {
-    let tokens = 0;
-    for (const p of j.pieces) tokens += enc.encode(p, [], []).length;
-    out.push({ key: j.key, tokens });
-  }
-  parentPort.postMessage(out);
-});
-`;
-
-function isReplyList(value: unknown): value is WorkerReply[] {
-  return (
-    Array.isArray(value) &&
-    value.every(
-      (v: unknown) =>
-        typeof v === "object" &&
-        v !== null &&
-        "key" in v &&
-        "tokens" in v &&
-        typeof v.key === "string" &&
-        typeof v.tokens === "number",
-    )
-  );
 }
 
 /** Background token counter with a content-hash cache. One per process is enough. */
@@ -414,12 +336,4 @@ export class TokenCounter {
 /** Convenience constructor. */
 export function createTokenCounter(options?: TokenCounterOptions): TokenCounter {
   return new TokenCounter(options);
-}
-
-let shared: TokenCounter | null = null;
-
-/** The process-wide counter (worker mode, cl100k_base), created on first use so importing this file costs nothing. */
-export function sharedTokenCounter(): TokenCounter {
-  shared ??= new TokenCounter();
-  return shared;
 }
