@@ -1,5 +1,5 @@
 // Issue 9, cold SQLite load: the speed changes of the sources layer keep the results of the slower code.
-// - XXH64 in WebAssembly (xxh64-wasm.ts) equals the JavaScript reference on every tail length and offset;
+// - XXH64 from @node-rs/xxhash equals the JavaScript reference on every tail length and offset;
 // - a load takes the stored byte total from the rows it read instead of a second SQL pass, and it equals
 //   the SQL sum the session list still uses (full and incremental reads).
 
@@ -12,8 +12,7 @@ import {
   sqliteEventsState,
   sqliteExtras,
 } from "../../server/sources/sqlite/sqlite-source.ts";
-import { xxh64, xxh64Js, zstdContentChecksum } from "../../server/sources/sqlite/xxh64.ts";
-import { checksumWasm, MAX_WASM_BYTES, xxh64Wasm } from "../../server/sources/sqlite/xxh64-wasm.ts";
+import { XXH64_SOURCE, xxh64, xxh64Js, zstdContentChecksum } from "../../server/sources/sqlite/xxh64.ts";
 import {
   cleanupTmp,
   copyState,
@@ -25,32 +24,28 @@ import {
 
 afterAll(cleanupTmp);
 
-describe("XXH64 in WebAssembly", () => {
-  it("equals the JavaScript reference for every length up to 3 stripes + tail and any byte offset", () => {
+describe("XXH64 (@node-rs/xxhash, JavaScript reference as the fallback)", () => {
+  it("uses the native binding here, and it equals the reference for every length up to 3 stripes + tail and any byte offset", () => {
+    expect(XXH64_SOURCE).toBe("@node-rs/xxhash");
     for (let len = 0; len <= 3 * 32 + 31; len += 1) {
       for (const offset of [0, 1, 3, 7]) {
         const data = randomBytes(len + offset).subarray(offset);
         const js = xxh64Js(data);
-        expect(xxh64Wasm(data)).toBe(js);
-        expect(checksumWasm(data)).toBe(Number(js & 0xffffffffn));
+        expect(xxh64(data)).toBe(js);
+        expect(zstdContentChecksum(data)).toBe(Number(js & 0xffffffffn));
       }
     }
   });
 
-  it("equals the reference on large inputs, growing its memory, and leaves the largest to JavaScript", () => {
+  it("equals the reference on large inputs", () => {
     const big = randomBytes(3 * 1024 * 1024 + 5);
-    expect(xxh64Wasm(big)).toBe(xxh64Js(big));
-    const small = randomBytes(100);
-    expect(xxh64Wasm(small)).toBe(xxh64Js(small)); // memory reused after growing
-    const huge = new Uint8Array(MAX_WASM_BYTES + 1);
-    expect(xxh64Wasm(huge)).toBeNull();
-    expect(checksumWasm(huge)).toBeNull();
-    expect(zstdContentChecksum(huge)).toBe(Number(xxh64Js(huge) & 0xffffffffn));
+    expect(xxh64(big)).toBe(xxh64Js(big));
   });
 
   it("keeps the published test vectors", () => {
     expect(xxh64(Buffer.from("")).toString(16)).toBe("ef46db3751d8e999");
     expect(xxh64(Buffer.from("abc")).toString(16)).toBe("44bc2cf5ad770999");
+    expect(xxh64Js(Buffer.from("abc")).toString(16)).toBe("44bc2cf5ad770999");
   });
 });
 

@@ -1,11 +1,31 @@
 // XXH64 (seed 0) — the zstd content checksum is its low 32 bits (RFC 8878 §3.1.1). OpenClaw 2026.9.x writes
 // every compressed transcript event as a checksummed frame (storage.md §4.2; frame header 0x64 in all
 // fixtures); fzstd does not verify it, so a damaged blob could otherwise decode to same-length wrong text.
-// 64-bit arithmetic on (hi, lo) int32 pairs (kept signed so V8 keeps them unboxed); a BigInt version was
-// ~10× slower (≈0.3 s per MB). This version is the reference and the fallback: the exported functions
-// hash with the WebAssembly build of xxh64-wasm.ts (native 64-bit multiply, ≈10× faster) when they can.
+//
+// The hash comes from @node-rs/xxhash (the maintained native xxHash binding, prebuilt per platform and shipped
+// inside the registry package). On a platform without a prebuilt binding the pure-JavaScript reference below
+// is used: 64-bit arithmetic on (hi, lo) int32 pairs (kept signed so V8 keeps them unboxed; a BigInt version
+// was ~10× slower). It is also what the tests check the binding against.
 
-import { checksumWasm, xxh64Wasm } from "./xxh64-wasm.ts";
+import { createRequire } from "node:module";
+
+type Hash64 = (data: Uint8Array) => bigint;
+
+/** The native binding's xxh64, or null when no binding loads here. */
+function loadNative(): Hash64 | null {
+  try {
+    const binding: typeof import("@node-rs/xxhash") = createRequire(import.meta.url)("@node-rs/xxhash");
+    const hash = binding.xxh64;
+    return typeof hash === "function" ? (data) => hash(data) : null;
+  } catch {
+    return null;
+  }
+}
+
+const native = loadNative();
+
+/** Where the hash comes from (diagnostics, tests). */
+export const XXH64_SOURCE: "@node-rs/xxhash" | "javascript" = native ? "@node-rs/xxhash" : "javascript";
 
 // Scratch result of the 64-bit helpers (avoids allocating a pair per operation).
 let RH = 0;
@@ -169,10 +189,10 @@ export function xxh64Js(data: Uint8Array): bigint {
 }
 
 export function xxh64(data: Uint8Array): bigint {
-  return xxh64Wasm(data) ?? xxh64Js(data);
+  return native ? native(data) : xxh64Js(data);
 }
 
 /** The 32-bit value stored at the end of a checksummed zstd frame. */
 export function zstdContentChecksum(data: Uint8Array): number {
-  return checksumWasm(data) ?? Number(xxh64Js(data) & 0xffffffffn);
+  return Number(xxh64(data) & 0xffffffffn);
 }
