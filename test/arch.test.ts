@@ -33,8 +33,6 @@ import {
 
 /** Production files over MAX_LINES (the review's §1.2 list). */
 const TEMP_LONG_FILES: readonly string[] = [
-  "server/bench/generate-session.ts", // arch-sources
-  "server/bench/run-bench.ts", // arch-sources
   "server/export/redact.ts", // arch-map
   "server/openclaw/bootstrap-truncation.ts", // arch-rules (→ openclaw/bootstrap/)
   "server/openclaw/cache-verdict.ts", // arch-replay-cost (→ openclaw/cache/)

@@ -7,78 +7,21 @@
 //   seed=N (default 9), keep (leave the temp dir), only=jsonl,sqlite,warm,append,prune,treemap,tokenizer,memory.
 // Internal: `rss-probe DIR AGENT SESSION` (child process that measures server RSS with one session open).
 
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
-import { decompress } from "fzstd";
 import { isObject } from "../../shared/json.ts";
-import type { MapNode } from "../../shared/map.ts";
-import { layoutTreemap } from "../../shared/treemap-layout.ts";
 import { replayPruning } from "../reports/prune-replay.ts";
 import { createSessionService, type SessionService } from "../session-service.ts";
 import { openStateReader } from "../sources/state-reader.ts";
 import { createTokenCounter, type TokenCounter } from "../tokens/tokenizer.ts";
+import { bareSqliteDecode, jqInstalled, jqUsage, naiveUsage } from "./baselines.ts";
+import { benchTokenizer } from "./bench-tokenizer.ts";
+import { benchTreemap } from "./bench-treemap.ts";
 import { type WrittenSession, writeJsonlStateDir, writeSqliteStateDir } from "./generate-session.ts";
-
-interface Row {
-  operation: string;
-  size: string;
-  median: string;
-  baseline: string;
-  ratio: string;
-  target: string;
-  verdict: string;
-}
-
-const rows: Row[] = [];
-const MB = 1024 * 1024;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  if (s.length === 0) return Number.NaN;
-  return s.length % 2 === 1 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
-}
-
-function ms(x: number): string {
-  if (!Number.isFinite(x)) return "—";
-  return x >= 1000 ? `${(x / 1000).toFixed(2)} s` : x >= 10 ? `${x.toFixed(0)} ms` : `${x.toFixed(1)} ms`;
-}
-
-/** CPU ms (user + system of this process, all its threads) of each run of the last timeRuns call. */
-let lastCpu: number[] = [];
-
-function timeRuns(runs: number, f: (i: number) => void): number[] {
-  const out: number[] = [];
-  lastCpu = [];
-  for (let i = 0; i < runs; i++) {
-    const c = process.cpuUsage();
-    const t = performance.now();
-    f(i);
-    out.push(performance.now() - t);
-    const d = process.cpuUsage(c);
-    lastCpu.push((d.user + d.system) / 1000);
-  }
-  return out;
-}
-
-/** Verdict on the wall-clock median, with what CPU time says when the machine is shared. */
-function verdict(wall: number, cpu: number, limit: number): string {
-  if (wall <= limit) return "met";
-  return cpu <= limit ? "MISSED on wall clock (met in CPU time)" : "MISSED";
-}
-
-function log(s: string): void {
-  process.stderr.write(`${s}\n`);
-}
-
-function add(r: Row): void {
-  rows.push(r);
-  log(`  ${r.operation}: ${r.median} (baseline ${r.baseline}, ratio ${r.ratio}) → ${r.verdict}`);
-}
+import { add, lastCpu, log, MB, median, ms, printTable, timeRuns, verdict } from "./measure.ts";
 
 /** Everything the dashboard computes for one session view: usage/run report, map, pruning replay, cost. */
 function fullReport(service: SessionService, agentId: string, sessionId: string): void {
@@ -103,64 +46,6 @@ let sharedCounter: TokenCounter | null = null;
 function newService(stateDir: string): SessionService {
   sharedCounter ??= createTokenCounter({ mode: "inline" });
   return createSessionService({ stateDir, demo: false, reason: "bench", tokenCounter: sharedCounter });
-}
-
-// ------------------------------------------------------------------------------------------------------
-// Baselines
-
-function jqInstalled(): boolean {
-  const r = spawnSync("jq", ["--version"], { encoding: "utf8" });
-  return r.status === 0;
-}
-
-/** The issue's jq recipe (usage only), through sh so the pipe is the same as typed in a shell. */
-function jqUsage(file: string): string {
-  const q =
-    '\'select(.type=="message" and .message.role=="assistant") | .message.usage | [.input,.output,.cacheRead,.cacheWrite]\'';
-  return execFileSync("sh", ["-c", `jq -c ${q} "$1" | jq -s 'transpose | map(add)'`, "sh", file], {
-    encoding: "utf8",
-    maxBuffer: 64 * MB,
-  });
-}
-
-/** Naive Node: read the whole file, JSON.parse every line, sum assistant usage. */
-function naiveUsage(file: string): number {
-  const text = readFileSync(file, "utf8");
-  let total = 0;
-  for (const line of text.split("\n")) {
-    if (line === "") continue;
-    const v: unknown = JSON.parse(line);
-    if (isObject(v) && v.type === "message" && isObject(v.message) && v.message.role === "assistant") {
-      const u = v.message.usage;
-      if (isObject(u) && typeof u.output === "number") total += u.output;
-    }
-  }
-  return total;
-}
-
-/** Bare SELECT + decode (zstd → UTF-8 → JSON.parse) of every event row of the session. */
-function bareSqliteDecode(dbFile: string, sessionId: string): number {
-  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
-  const dec = new TextDecoder();
-  let n = 0;
-  try {
-    const stmt = db.prepare(
-      "SELECT seq, event_json, event_zstd FROM transcript_events WHERE session_id = ? ORDER BY seq",
-    );
-    for (const r of stmt.iterate(sessionId)) {
-      if (!isObject(r)) continue;
-      const text =
-        typeof r.event_json === "string"
-          ? r.event_json
-          : r.event_zstd instanceof Uint8Array
-            ? dec.decode(decompress(r.event_zstd))
-            : "";
-      if (isObject(JSON.parse(text))) n++;
-    }
-  } finally {
-    db.close();
-  }
-  return n;
 }
 
 // ------------------------------------------------------------------------------------------------------
@@ -322,141 +207,6 @@ function benchPrune(tmp: string, runs: number, seed: number): void {
   });
 }
 
-/** A context-map-shaped tree: 5 groups, conversation split by kind, 10,000 leaves in all. */
-function syntheticMap(leaves: number, seed: number): MapNode {
-  let a = seed;
-  const rnd = (): number => {
-    a = (a * 1103515245 + 12345) % 2147483648;
-    return a / 2147483648;
-  };
-  const leaf = (id: string, group: string): MapNode => {
-    const chars = Math.floor(50 + rnd() ** 3 * 200_000);
-    const est = Math.ceil(chars / 4);
-    return { id, name: id, group, chars, estTokens: est, tiktokenTokens: null, source: "bench" };
-  };
-  const groupOf = (key: string, kids: MapNode[]): MapNode => ({
-    id: key,
-    name: key,
-    group: key,
-    chars: kids.reduce((n, k) => n + k.chars, 0),
-    estTokens: kids.reduce((n, k) => n + k.estTokens, 0),
-    tiktokenTokens: null,
-    source: "bench",
-    children: kids,
-  });
-  const keys = ["system", "workspace", "skills", "tools", "conversation"];
-  const shares = [0.01, 0.01, 0.03, 0.01, 0.94];
-  const groups = keys.map((k, gi) => {
-    const n = Math.max(1, Math.round(leaves * (shares[gi] ?? 0)));
-    if (k !== "conversation")
-      return groupOf(
-        k,
-        Array.from({ length: n }, (_, i) => leaf(`${k}/${i}`, k)),
-      );
-    const kinds = ["user", "assistant", "tool-results"];
-    return groupOf(
-      k,
-      kinds.map((kind, ki) =>
-        groupOf(
-          `${k}/${kind}`,
-          Array.from({ length: Math.round(n / 3) + (ki === 0 ? n % 3 : 0) }, (_, i) =>
-            leaf(`${k}/${kind}/${i}`, k),
-          ),
-        ),
-      ),
-    );
-  });
-  return groupOf("", groups);
-}
-
-function countLeaves(n: MapNode): number {
-  return n.children ? n.children.reduce((s, c) => s + countLeaves(c), 0) : 1;
-}
-
-function benchTreemap(runs: number): void {
-  log("treemap layout…");
-  const trees = Array.from({ length: runs * 2 + 1 }, (_, i) => syntheticMap(10_000, i + 1));
-  const leaves = countLeaves(trees[0] ?? syntheticMap(1, 1));
-  // A fresh tree object per run: layoutTreemap memoises per tree, we measure the computation.
-  const times = timeRuns(trees.length, (i) => {
-    const t = trees[i];
-    if (t) layoutTreemap(t, { width: 1280, height: 720, mode: "estTokens" });
-  });
-  const layoutCpu = median(lastCpu.slice(1));
-  const cached = median(
-    timeRuns(runs, () => {
-      const t = trees[0];
-      if (t) layoutTreemap(t, { width: 1280, height: 720, mode: "estTokens" });
-    }),
-  );
-  const m = median(times.slice(1));
-  add({
-    operation: "treemap layout (web/treemap/layout.ts)",
-    size: `${leaves.toLocaleString("en")} leaves`,
-    median: `${ms(m)} (CPU ${ms(layoutCpu)})`,
-    baseline: `memoised re-layout ${ms(cached)}`,
-    ratio: `${(m / Math.max(cached, 0.001)).toFixed(0)}×`,
-    target: "≤ 30 ms",
-    verdict: verdict(m, layoutCpu, 30),
-  });
-}
-
-async function benchTokenizer(seed: number): Promise<void> {
-  log("tokenizer…");
-  // 10 MB of text in ~500 texts: prose/log lines plus base64 and long unbroken runs.
-  const items: { id: string; text: string }[] = [];
-  let total = 0;
-  let i = 0;
-  const words = "the context window cache prune token session replay tool result model usage".split(" ");
-  let a = seed;
-  const rnd = (): number => {
-    a = (a * 1103515245 + 12345) % 2147483648;
-    return a / 2147483648;
-  };
-  while (total < 10 * 1000 * 1000) {
-    const parts: string[] = [];
-    const len = 5_000 + Math.floor(rnd() * 35_000);
-    let n = 0;
-    while (n < len) {
-      const w = rnd() < 0.002 ? "Q".repeat(20_000) : (words[Math.floor(rnd() * words.length)] ?? "x");
-      parts.push(w);
-      n += w.length + 1;
-    }
-    const text = `${i}: ${parts.join(" ")}`;
-    items.push({ id: `t${i++}`, text });
-    total += text.length;
-  }
-  const counter = createTokenCounter({ mode: "worker" });
-  const t0 = performance.now();
-  const first = counter.requestCounts(items);
-  const requestPath = performance.now() - t0;
-  // progress() as the UI polls it, sampled after every finished batch (the background pass can take < 1 s)
-  const seen: string[] = [];
-  const off = counter.onBatch(() => {
-    const p = counter.progress();
-    seen.push(`${p.done}/${p.total}`);
-  });
-  await counter.idle();
-  off();
-  const background = performance.now() - t0;
-  const t1 = performance.now();
-  const again = counter.requestCounts(items);
-  const cachedPath = performance.now() - t1;
-  await counter.close();
-  add({
-    operation: "tokenizer counts (js-tiktoken in a worker)",
-    size: `${(total / 1e6).toFixed(1)} MB of text, ${items.length} texts`,
-    median: `request path ${ms(requestPath)} (${first.pending} queued); background ${ms(background)}`,
-    baseline: `cached re-request ${ms(cachedPath)} (${again.counts.size}/${items.length} hits)`,
-    ratio: `progress after each batch ${seen.slice(0, 3).join(", ")}${seen.length > 4 ? ", …" : ""}${seen.length > 3 ? `, ${seen[seen.length - 1]}` : ""} (${seen.length} batches)`,
-    target: "never on the request path; cached by content; progress visible",
-    verdict:
-      again.counts.size === items.length && first.counts.size === 0 && requestPath < background / 10
-        ? "met"
-        : "MISSED",
-  });
-}
-
 function benchMemory(s: WrittenSession): void {
   log("server memory (child process)…");
   const script = process.argv[1] ?? "server/bin.mjs";
@@ -504,18 +254,6 @@ function rssProbe(stateDir: string, agentId: string, sessionId: string): void {
   process.stdout.write(
     `RSS ${mb(mem.rss)} PEAK ${Math.round(peak)} HEAP ${mb(mem.heapUsed)} HEAPTOTAL ${mb(mem.heapTotal)} EXTERNAL ${mb(mem.external)} BEFORE ${mb(before)}\n`,
   );
-}
-
-function printTable(meta: string): string {
-  const header = ["operation", "size", "median", "baseline (same run)", "ratio", "target", "verdict"];
-  const lines = [
-    `| ${header.join(" | ")} |`,
-    `|${header.map(() => "---").join("|")}|`,
-    ...rows.map(
-      (r) => `| ${[r.operation, r.size, r.median, r.baseline, r.ratio, r.target, r.verdict].join(" | ")} |`,
-    ),
-  ];
-  return `${meta}\n\n${lines.join("\n")}\n`;
 }
 
 export async function runBench(args: string[]): Promise<void> {

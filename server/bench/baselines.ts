@@ -1,0 +1,64 @@
+// The bench's baselines, measured in the same run as what they are compared with (docs/performance.md): the
+// issue's jq recipe, a naive Node read + JSON.parse, and a bare SQLite SELECT + decode of the same rows.
+
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import Database from "better-sqlite3";
+import { decompress } from "fzstd";
+import { isObject } from "../../shared/json.ts";
+import { MB } from "./measure.ts";
+
+export function jqInstalled(): boolean {
+  const r = spawnSync("jq", ["--version"], { encoding: "utf8" });
+  return r.status === 0;
+}
+
+/** The issue's jq recipe (usage only), through sh so the pipe is the same as typed in a shell. */
+export function jqUsage(file: string): string {
+  const q =
+    '\'select(.type=="message" and .message.role=="assistant") | .message.usage | [.input,.output,.cacheRead,.cacheWrite]\'';
+  return execFileSync("sh", ["-c", `jq -c ${q} "$1" | jq -s 'transpose | map(add)'`, "sh", file], {
+    encoding: "utf8",
+    maxBuffer: 64 * MB,
+  });
+}
+
+/** Naive Node: read the whole file, JSON.parse every line, sum assistant usage. */
+export function naiveUsage(file: string): number {
+  const text = readFileSync(file, "utf8");
+  let total = 0;
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    const v: unknown = JSON.parse(line);
+    if (isObject(v) && v.type === "message" && isObject(v.message) && v.message.role === "assistant") {
+      const u = v.message.usage;
+      if (isObject(u) && typeof u.output === "number") total += u.output;
+    }
+  }
+  return total;
+}
+
+/** Bare SELECT + decode (zstd → UTF-8 → JSON.parse) of every event row of the session. */
+export function bareSqliteDecode(dbFile: string, sessionId: string): number {
+  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+  const dec = new TextDecoder();
+  let n = 0;
+  try {
+    const stmt = db.prepare(
+      "SELECT seq, event_json, event_zstd FROM transcript_events WHERE session_id = ? ORDER BY seq",
+    );
+    for (const r of stmt.iterate(sessionId)) {
+      if (!isObject(r)) continue;
+      const text =
+        typeof r.event_json === "string"
+          ? r.event_json
+          : r.event_zstd instanceof Uint8Array
+            ? dec.decode(decompress(r.event_zstd))
+            : "";
+      if (isObject(JSON.parse(text))) n++;
+    }
+  } finally {
+    db.close();
+  }
+  return n;
+}
