@@ -16,6 +16,7 @@ import type { PruneReplayDTO } from "../../shared/prune.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { SessionSummary } from "../../shared/session.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
+import { DEFAULT_PLACEHOLDER } from "../openclaw/pruning-settings.ts";
 
 /** What every non-allow-listed string becomes. */
 export const REDACTED = "[redacted]";
@@ -114,8 +115,7 @@ const sessionKeyRule: Rule = (v) =>
     })
     .join(":");
 
-/** OpenClaw's default hard-clear placeholder (pruning.md); a custom one is user text. */
-const DEFAULT_PLACEHOLDER = "[Old tool result content cleared]";
+/** OpenClaw's default hard-clear placeholder (pruning.md) stays; a custom one is user text. */
 const placeholderRule: Rule = (v) => (v === DEFAULT_PLACEHOLDER ? v : REDACTED);
 
 /** clawscope's own fixed map labels (server/reports/map-tree.ts). */

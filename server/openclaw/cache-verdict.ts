@@ -6,11 +6,11 @@
 // Expected read of n ≈ the prefix m left cached = P(m) − input(m) (§5 "expected read of call n").
 
 import type { CacheVerdict, PrefixChangeCause, VerdictEvidence } from "../../shared/cost.ts";
-import { arr, isObject, type JsonObject, type JsonValue, obj, str } from "../../shared/json.ts";
+import { arr, isObject, type JsonObject, obj, str } from "../../shared/json.ts";
 import type { ModelCall } from "../model/model-calls.ts";
 import type { Transcript, TranscriptEntry } from "../model/session.ts";
 import { indexById } from "../model/tree.ts";
-import { parseDurationMs as parseOpenClawDuration } from "./pruning-settings.ts";
+import type { CacheRetention } from "./config/agent-settings.ts";
 import { isTranscriptOnlyAssistant } from "./transcript-only.ts";
 
 export interface CacheTtl {
@@ -18,8 +18,6 @@ export interface CacheTtl {
   ms: number | null;
   source: string;
 }
-
-export type CacheRetention = "none" | "short" | "long";
 
 /** §1/§2.1: `short` = 5-minute ephemeral cache, `long` = 1 hour (Anthropic `ttl:"1h"`). */
 export const CACHE_TTL_MS: Record<CacheRetention, number | null> = {
@@ -438,89 +436,6 @@ export function observeCacheTtl(
   if (fullMisses < 2 || !below || !Number.isFinite(minMiss)) return null;
   if (maxHit !== null && maxHit >= minMiss) return null;
   return { maxHitGapMs: maxHit, minFullMissGapMs: minMiss, fullMisses, hits, ttlMs: minMiss - 1 };
-}
-
-// ---- cacheRetention and durations from config (spec cache-and-cost.md §2.1, §7) ----
-
-/**
- * OpenClaw duration values (`"20s"`, `"30m"`, `"1h30m"`, `"0m"`) → ms, by OpenClaw's own rule
- * (pruning-settings.ts `parseDurationMs`, bare numbers = minutes — FINDINGS.md §6 [code 9.6]); a JSON number
- * counts as minutes too. Anything else → null (shown as unknown rather than guessed).
- */
-export function parseDurationMs(value: JsonValue | undefined): number | null {
-  if (typeof value === "number") return Number.isFinite(value) && value >= 0 ? value * 60_000 : null;
-  return typeof value === "string" ? parseOpenClawDuration(value, "m") : null;
-}
-
-function retentionOf(params: JsonObject | undefined): { value: CacheRetention; key: string } | null {
-  if (!params) return null;
-  const r = str(params, "cacheRetention");
-  if (r === "none" || r === "short" || r === "long") return { value: r, key: "cacheRetention" };
-  const legacy = str(params, "cacheControlTtl");
-  if (legacy === "5m") return { value: "short", key: "cacheControlTtl" };
-  if (legacy === "1h") return { value: "long", key: "cacheControlTtl" };
-  return null;
-}
-
-/** `agents.list[]` (7.1) or `agents.entries.<id>` (9.x) block of one agent. */
-export function agentBlock(
-  config: JsonObject | null,
-  agentId: string,
-): { block: JsonObject; path: string } | null {
-  const agents = obj(config, "agents");
-  const list = arr(agents, "list");
-  if (list) {
-    for (let i = 0; i < list.length; i++) {
-      const a = list[i];
-      if (isObject(a) && str(a, "id") === agentId) return { block: a, path: `agents.list[${i}]` };
-    }
-  }
-  const entry = obj(obj(agents, "entries"), agentId);
-  return entry ? { block: entry, path: `agents.entries.${agentId}` } : null;
-}
-
-/**
- * Effective `cacheRetention` (§2.1): merge order, later wins: `agents.defaults.params` →
- * `agents.defaults.models["provider/model"].params` → per-agent model params → per-agent `params`.
- * Unset on direct `anthropic` / `anthropic-vertex` → `short`. Elsewhere unset → null (unknown).
- */
-export function resolveCacheRetention(
-  config: JsonObject | null,
-  agentId: string,
-  provider: string | null,
-  model: string | null,
-): { value: CacheRetention | null; source: string } {
-  const defaults = obj(obj(config, "agents"), "defaults");
-  const key = provider && model ? `${provider}/${model}` : null;
-  const layers: { params: JsonObject | undefined; path: string }[] = [
-    { params: obj(defaults, "params"), path: "agents.defaults.params" },
-  ];
-  if (key) {
-    layers.push({
-      params: obj(obj(obj(defaults, "models"), key), "params"),
-      path: `agents.defaults.models["${key}"].params`,
-    });
-  }
-  const agent = agentBlock(config, agentId);
-  if (agent) {
-    if (key) {
-      layers.push({
-        params: obj(obj(obj(agent.block, "models"), key), "params"),
-        path: `${agent.path}.models["${key}"].params`,
-      });
-    }
-    layers.push({ params: obj(agent.block, "params"), path: `${agent.path}.params` });
-  }
-  let found: { value: CacheRetention; source: string } | null = null;
-  for (const l of layers) {
-    const r = retentionOf(l.params);
-    if (r) found = { value: r.value, source: `config ${l.path}.${r.key}` };
-  }
-  if (found) return found;
-  if (provider === "anthropic" || provider === "anthropic-vertex") {
-    return { value: "short", source: `unset → short on direct ${provider} (OpenClaw default, spec §2.1)` };
-  }
-  return { value: null, source: "unset (provider default unknown; 5-minute lifetime assumed)" };
 }
 
 /** Cache lifetime for a retention value; unknown → 5 minutes (labelled as assumed). */

@@ -14,9 +14,9 @@
 import { arr, isObject, type JsonObject, type JsonValue, str } from "../../shared/json.ts";
 import type { Transcript, TranscriptEntry } from "../model/session.ts";
 import type { ContextFamily, TranscriptCounts } from "./context-text.ts";
+import { stripHeartbeatToken } from "./heartbeat.ts";
 
 const SILENT_REPLY_TOKEN = "NO_REPLY";
-const HEARTBEAT_TOKEN = "HEARTBEAT_OK";
 /** A toolResult is real when one of the 20 messages before it is a real user/custom/bash/summary message. */
 const TOOL_RESULT_LOOKBACK = 20;
 /** Blocks that do not make a message "real" (tool-call metadata, reasoning). */
@@ -24,58 +24,13 @@ const NON_CONVERSATION_BLOCKS = new Set(["toolCall", "toolUse", "functionCall", 
 const ANCHOR_ROLES = new Set(["user", "custom", "bashExecution", "branchSummary", "compactionSummary"]);
 const CONVERSATION_ROLES = new Set([...ANCHOR_ROLES, "assistant"]);
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-/** Heartbeat token stripped at the start/end (up to 4 trailing non-word chars), as OpenClaw's message mode does. */
-function stripHeartbeatAtEdges(raw: string): { text: string; didStrip: boolean } {
-  let text = raw.trim();
-  if (!text?.includes(HEARTBEAT_TOKEN)) return { text, didStrip: false };
-  const tail = new RegExp(`${escapeRegExp(HEARTBEAT_TOKEN)}[^\\w]{0,4}$`);
-  let didStrip = false;
-  let changed = true;
-  while (changed) {
-    changed = false;
-    const next = text.trim();
-    if (next.startsWith(HEARTBEAT_TOKEN)) {
-      text = next.slice(HEARTBEAT_TOKEN.length).trimStart();
-      didStrip = true;
-      changed = true;
-      continue;
-    }
-    if (tail.test(next)) {
-      const at = next.lastIndexOf(HEARTBEAT_TOKEN);
-      text = `${next.slice(0, at).trimEnd()}${next.slice(at + HEARTBEAT_TOKEN.length)}`.trimEnd();
-      didStrip = true;
-      changed = true;
-    }
-  }
-  return { text: text.replace(/\s+/g, " ").trim(), didStrip };
-}
-
-/** Whether a heartbeat-only text remains after stripping (markup-wrapped tokens like `**HEARTBEAT_OK**` too). */
-function heartbeatRemainder(trimmed: string): { didStrip: boolean; rest: string } {
-  const unwrapped = trimmed
-    .replace(/<[^>]*>/g, " ")
-    .replace(/&nbsp;/gi, " ")
-    .replace(/^[*`~_]+/, "")
-    .replace(/[*`~_]+$/, "");
-  if (!trimmed.includes(HEARTBEAT_TOKEN) && !unwrapped.includes(HEARTBEAT_TOKEN)) {
-    return { didStrip: false, rest: trimmed };
-  }
-  const original = stripHeartbeatAtEdges(trimmed);
-  const normalized = stripHeartbeatAtEdges(unwrapped);
-  const picked = original.didStrip && original.text ? original : normalized;
-  return picked.didStrip ? { didStrip: true, rest: picked.text.trim() } : { didStrip: false, rest: trimmed };
-}
-
+/** OpenClaw's hasMeaningfulText: not empty, not the silent reply, not only a heartbeat acknowledgement. */
 function hasMeaningfulText(text: string): boolean {
   const trimmed = text.trim();
   if (!trimmed) return false;
   if (new RegExp(`^\\s*${SILENT_REPLY_TOKEN}\\s*$`).test(trimmed)) return false;
-  const hb = heartbeatRemainder(trimmed);
-  return hb.didStrip ? hb.rest.length > 0 : true;
+  const hb = stripHeartbeatToken(trimmed, { mode: "message" });
+  return !hb.didStrip || hb.text.trim().length > 0;
 }
 
 function hasMeaningfulContent(content: JsonValue | undefined): boolean {

@@ -1,11 +1,13 @@
 // The context window W (tokens) the pruner uses; charWindow = W × 4.
 // Order (spec pruning.md §1.3, §2.4; storage.md §6.1): configured model `contextWindow`
-// (`models.providers[<provider>].models[id == modelId]`; 2026.7 also a model-level `contextTokens`)
+// (`models.providers[<provider>].models[id == modelId]`, config/agent-settings.ts; 2026.7 also a model-level
+// `contextTokens`)
 // → the stored SessionEntry (`contextBudgetStatus.contextTokenBudget` — the run's budget in 2026.9.x —
 // then `contextTokens`) → 200000; then capped by `agents.defaults.contextTokens` when smaller.
 // Pure.
 
-import { arr, isObject, type JsonObject, num, obj } from "../../shared/json.ts";
+import { type JsonObject, num, obj } from "../../shared/json.ts";
+import { configuredModel, defaultsContextTokens } from "./config/agent-settings.ts";
 
 export const FALLBACK_CONTEXT_WINDOW = 200_000;
 
@@ -29,29 +31,8 @@ function positive(v: number | undefined): number | undefined {
   return v !== undefined && v > 0 ? v : undefined;
 }
 
-/** `models.providers[provider].models[id == modelId]` (provider key matched case-insensitively). */
-export function findConfiguredModel(
-  config: JsonObject | null,
-  provider: string | null,
-  modelId: string | null,
-): JsonObject | null {
-  if (!provider || !modelId) return null;
-  const providers = obj(obj(config, "models"), "providers");
-  if (!providers) return null;
-  let p = providers[provider];
-  if (!isObject(p)) {
-    const key = Object.keys(providers).find((k) => k.toLowerCase() === provider.toLowerCase());
-    p = key === undefined ? undefined : providers[key];
-  }
-  if (!isObject(p)) return null;
-  for (const m of arr(p, "models") ?? []) {
-    if (isObject(m) && m.id === modelId) return m;
-  }
-  return null;
-}
-
 export function resolveContextWindow(input: ContextWindowInput): ContextWindow {
-  const model = findConfiguredModel(input.config, input.provider, input.modelId);
+  const model = configuredModel(input.config, input.provider, input.modelId);
   let tokens: number | undefined;
   let source = "";
   const modelPath = `models.providers.${input.provider ?? "?"}.models[${input.modelId ?? "?"}]`;
@@ -85,7 +66,7 @@ export function resolveContextWindow(input: ContextWindowInput): ContextWindow {
     tokens = FALLBACK_CONTEXT_WINDOW;
     source = "default 200000";
   }
-  const cap = positive(num(obj(obj(input.config, "agents"), "defaults"), "contextTokens"));
+  const cap = positive(defaultsContextTokens(input.config));
   if (cap !== undefined && cap < tokens) {
     tokens = cap;
     source = "agents.defaults.contextTokens (cap)";

@@ -3,8 +3,9 @@
 // direct Anthropic API key). Provider plugins may decide otherwise at runtime — unknowable offline,
 // so this is the built-in rule set. Pure.
 
-import { isObject, type JsonObject, obj, str } from "../../shared/json.ts";
+import { type JsonObject, str } from "../../shared/json.ts";
 import type { PruneAlgorithm } from "../../shared/prune.ts";
+import { providerBlock } from "./config/agent-settings.ts";
 
 export interface EligibilityInput {
   algorithm: PruneAlgorithm;
@@ -19,14 +20,6 @@ export interface Eligibility {
   /** client = local pruning rounds; server-side = Anthropic context_management clearing (9.x); none = no rounds. */
   path: "client" | "server-side" | "none";
   reason: string;
-}
-
-function providerConfig(config: JsonObject | null, provider: string): JsonObject | null {
-  const providers = obj(obj(config, "models"), "providers");
-  if (!providers) return null;
-  const key = Object.keys(providers).find((k) => k.toLowerCase() === provider);
-  const p = key === undefined ? undefined : providers[key];
-  return isObject(p) ? p : null;
 }
 
 function isGeminiCacheModel(api: string, model: string): boolean {
@@ -85,7 +78,7 @@ function isDirectAnthropic(
   api: string,
 ): { direct: boolean; why: string } {
   if (provider !== "anthropic" || api !== "anthropic-messages") return { direct: false, why: "" };
-  const p = providerConfig(config, provider);
+  const p = providerBlock(config, provider);
   const baseUrl = str(p, "baseUrl")?.trim() ?? "";
   if (baseUrl) {
     let host = "";
@@ -108,7 +101,7 @@ function isDirectAnthropic(
 export function resolveEligibility(input: EligibilityInput): Eligibility {
   const provider = (input.provider ?? "").trim().toLowerCase();
   const model = (input.modelId ?? "").trim().toLowerCase();
-  const configuredApi = provider ? str(providerConfig(input.config, provider), "api") : undefined;
+  const configuredApi = provider ? str(providerBlock(input.config, provider), "api") : undefined;
   const api = (input.api ?? configuredApi ?? "").trim().toLowerCase();
   if (!provider) return { path: "none", reason: "provider unknown" };
   const why = eligibleReason(input, provider, model, api);

@@ -5,8 +5,10 @@
 
 import { isObject, type JsonObject } from "../../shared/json.ts";
 import type { PruneAlgorithm, PruneOverrides, PruneSettingsDTO, SettingSource } from "../../shared/prune.ts";
+import { contextPruningBlock, DEFAULT_PRUNING_TTL_MS } from "./config/agent-settings.ts";
+import { parseDurationMs } from "./duration.ts";
 
-export const DEFAULT_TTL_MS = 5 * 60_000;
+/** OpenClaw's hard-clear placeholder (CACHE_TTL_DEFAULT_PLACEHOLDER, pruning.md §1.1): the one copy of the literal. */
 export const DEFAULT_PLACEHOLDER = "[Old tool result content cleared]";
 /** Built-in values (≤7.1 defaults = 9.x constants), pruning.md §1.1 / §2.1. */
 export const PRUNE_DEFAULTS = {
@@ -19,37 +21,6 @@ export const PRUNE_DEFAULTS = {
 /** The Anthropic plugin's smart default ttl when mode/ttl are unset (cache-and-cost.md §7). */
 export const SMART_DEFAULT_TTL_MS = 60 * 60_000;
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/**
- * OpenClaw's parseDurationMs (src/cli/parse-duration.ts): one token `^\d+(\.\d+)?(ms|s|m|h|d)?$`
- * (bare number → `defaultUnit`) or a composite of unit-bearing tokens (`1h30m`, `2m500ms`),
- * case-insensitive, trimmed. Returns null when unparseable.
- */
-export function parseDurationMs(raw: string, defaultUnit: "ms" | "s" | "m" | "h" | "d" = "m"): number | null {
-  const text = raw.trim().toLowerCase();
-  if (!text) return null;
-  const single = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text);
-  if (single) {
-    const value = Number(single[1]);
-    const mult = UNIT_MS[single[2] ?? defaultUnit];
-    if (!Number.isFinite(value) || value < 0 || mult === undefined) return null;
-    return Math.round(value * mult);
-  }
-  let total = 0;
-  let consumed = 0;
-  for (const m of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)) {
-    if (m.index !== consumed) return null;
-    const value = Number(m[1]);
-    const mult = UNIT_MS[m[2] ?? ""];
-    if (!Number.isFinite(value) || mult === undefined) return null;
-    total += value * mult;
-    consumed += m[0].length;
-  }
-  if (consumed === 0 || consumed !== text.length) return null;
-  return Math.round(total);
-}
-
 function finite(v: unknown): number | undefined {
   return typeof v === "number" && Number.isFinite(v) ? v : undefined;
 }
@@ -57,14 +28,6 @@ function finite(v: unknown): number | undefined {
 function stringList(v: unknown): string[] | undefined {
   if (!Array.isArray(v)) return undefined;
   return v.filter((x): x is string => typeof x === "string");
-}
-
-/** `agents.defaults.contextPruning` of a parsed openclaw.json, or null. */
-export function contextPruningConfig(config: JsonObject | null): JsonObject | null {
-  const agents = config?.agents;
-  const defaults = isObject(agents) ? agents.defaults : undefined;
-  const cp = isObject(defaults) ? defaults.contextPruning : undefined;
-  return isObject(cp) ? cp : null;
 }
 
 export interface ResolveSettingsInput {
@@ -81,7 +44,7 @@ export interface ResolveSettingsInput {
 /** Effective settings for a replay: config (per generation) → smart defaults → built-ins, then overrides. */
 export function resolvePruneSettings(input: ResolveSettingsInput): PruneSettingsDTO {
   const { algorithm } = input;
-  const cp = contextPruningConfig(input.config);
+  const cp = contextPruningBlock(input.config);
   const o = input.overrides ?? {};
   const sources: Record<string, SettingSource> = {};
   const warnings: string[] = [];
@@ -101,7 +64,7 @@ export function resolvePruneSettings(input: ResolveSettingsInput): PruneSettings
   }
 
   // ttl
-  let ttlMs = DEFAULT_TTL_MS;
+  let ttlMs = DEFAULT_PRUNING_TTL_MS;
   let ttlRaw: string | null = null;
   sources.ttl = "default";
   const ttlCfg = cp?.ttl;

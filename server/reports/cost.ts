@@ -14,7 +14,6 @@ import type {
   CostTotalsRowDTO,
   CounterfactualDTO,
   GapCostDTO,
-  HeartbeatFlag,
   HeartbeatInfo,
   PruningRoundCostDTO,
   WriteTierInfo,
@@ -33,17 +32,26 @@ import { type ModelCall, modelCallsOf } from "../model/model-calls.ts";
 import type { LoadedSession, Transcript, TranscriptEntry } from "../model/session.ts";
 import { indexById } from "../model/tree.ts";
 import {
-  agentBlock,
-  type CacheRetention,
   type CacheTtl,
   type CallVerdict,
   cacheTtlForRetention,
   classifyCacheCalls,
   formatMs,
   observeCacheTtl,
-  parseDurationMs,
-  resolveCacheRetention,
 } from "../openclaw/cache-verdict.ts";
+import {
+  type CacheRetention,
+  configuredPruning,
+  heartbeatEvery,
+  resolveCacheRetention,
+} from "../openclaw/config/agent-settings.ts";
+import {
+  HEARTBEAT_EVERY_UNSET,
+  HEARTBEAT_SIGNALS,
+  HeartbeatDetector,
+  heartbeatCadenceFlags,
+  isCronSessionKey,
+} from "../openclaw/heartbeat.ts";
 
 export interface PruningRoundInput {
   /** Entry id of the assistant message (model call) whose request the round changed. */
@@ -65,10 +73,6 @@ export interface CostReportInput {
 
 /** ESTIMATE used to turn removed chars into tokens (labelled wherever it is used). */
 const CHARS_PER_TOKEN = 4;
-
-function messageOf(e: TranscriptEntry): JsonObject | undefined {
-  return e.type === "message" ? obj(e.raw, "message") : undefined;
-}
 
 /** Explicit `models.providers.<p>.models[].cost` prices from config (spec §4 precedence, below agent models.json). */
 export function configPricing(config: JsonObject | null): PricingOverrides {
@@ -182,110 +186,6 @@ function writeRate(rates: PriceRates, tier: WriteTierInfo): number {
   return tier.tier === "1h" ? 2 * rates.input : rates.cacheWrite;
 }
 
-interface HeartbeatDetect {
-  signals: string[];
-}
-
-function textOf(m: JsonObject): string {
-  const c = m.content;
-  if (typeof c === "string") return c;
-  if (!Array.isArray(c)) return "";
-  const parts: string[] = [];
-  for (const b of c) if (isObject(b) && str(b, "type") === "text") parts.push(str(b, "text") ?? "");
-  return parts.join("\n");
-}
-
-/**
- * Heartbeat signals for one call (documented, text-based, UNVERIFIED against every OpenClaw version):
- * - the run's prompt (nearest user message on the call's path) mentions `HEARTBEAT.md` or `HEARTBEAT_OK`
- *   (OpenClaw's default heartbeat prompt asks to read HEARTBEAT.md and reply HEARTBEAT_OK);
- * - the call's reply text is exactly `HEARTBEAT_OK`.
- */
-function heartbeatSignals(
-  transcript: Transcript,
-  byId: Map<string, number>,
-  call: ModelCall,
-  walk: PromptWalkMemo,
-): HeartbeatDetect {
-  const signals: string[] = [];
-  const e = transcript.entries[call.entryIndex];
-  const m = e ? messageOf(e) : undefined;
-  if (m && textOf(m).trim() === "HEARTBEAT_OK") signals.push("reply is HEARTBEAT_OK");
-  const prompt = e ? promptAbove(transcript, byId, e, walk) : undefined;
-  if (prompt !== undefined && walk.mentions(prompt)) {
-    signals.push("prompt mentions HEARTBEAT.md / HEARTBEAT_OK");
-  }
-  return { signals };
-}
-
-/**
- * Per-report memo of the parent walk: entry index → index of the nearest user message among its strict
- * ancestors (-1 = none), and per user message whether it mentions the heartbeat. Every call of a turn
- * walks the same chain, so a long session pays each link once instead of once per call.
- */
-interface PromptWalkMemo {
-  above: Map<number, number>;
-  mentions(userIndex: number): boolean;
-}
-
-function promptWalkMemo(transcript: Transcript): PromptWalkMemo {
-  const mention = new Map<number, boolean>();
-  return {
-    above: new Map(),
-    mentions(i) {
-      let v = mention.get(i);
-      if (v === undefined) {
-        const pe = transcript.entries[i];
-        const pm = pe ? messageOf(pe) : undefined;
-        const t = pm ? textOf(pm) : "";
-        v = t.includes("HEARTBEAT.md") || t.includes("HEARTBEAT_OK");
-        mention.set(i, v);
-      }
-      return v;
-    },
-  };
-}
-
-/**
- * The nearest user message above `start` on its parent chain (the run's prompt), or undefined. Same walk
- * as following parentId until a user message, a missing parent or a cycle; results of walks that ended
- * without a cycle are memoised for every entry passed (they share the answer).
- */
-function promptAbove(
-  transcript: Transcript,
-  byId: Map<string, number>,
-  start: TranscriptEntry,
-  walk: PromptWalkMemo,
-): number | undefined {
-  const path: number[] = [];
-  const seen = new Set<number>();
-  let cur: TranscriptEntry | undefined = start;
-  let found = -1;
-  let cyclic = false;
-  while (cur && cur.parentId !== null) {
-    if (seen.has(cur.index)) {
-      cyclic = true;
-      break;
-    }
-    const known = walk.above.get(cur.index);
-    if (known !== undefined) {
-      found = known;
-      break;
-    }
-    seen.add(cur.index);
-    path.push(cur.index);
-    const pi = byId.get(cur.parentId);
-    cur = pi === undefined ? undefined : transcript.entries[pi];
-    const pm = cur ? messageOf(cur) : undefined;
-    if (cur && pm && str(pm, "role") === "user") {
-      found = cur.index;
-      break;
-    }
-  }
-  if (!cyclic) for (const i of path) walk.above.set(i, found);
-  return found === -1 ? undefined : found;
-}
-
 /**
  * byId per entry list (transcripts are replaced, not mutated, when a file grows; the length check guards
  * against an in-place append anyway): what-if and re-renders of one session index it once.
@@ -313,91 +213,31 @@ function mostUsedModel(calls: readonly ModelCall[]): { provider: string | null; 
   return best ?? { provider: null, model: null };
 }
 
-/** Heartbeat cadence vs cache TTL vs pruning ttl (spec cache-and-cost.md §7 table). */
+/** Heartbeat totals and the cadence flags (spec cache-and-cost.md §7; rules in openclaw/heartbeat.ts). */
 function heartbeatInfo(
   config: JsonObject | null,
-  agentId: string,
-  sessionKey: string | null,
+  session: LoadedSession,
   cacheTtlMs: number | null,
   heartbeatCalls: CostCallDTO[],
   gapCosts: GapCostDTO[],
   mainProvider: string | null,
 ): HeartbeatInfo {
   const rewrites = gapCosts.filter((g) => heartbeatCalls.some((c) => c.entryId === g.callEntryId));
-  const defaults = obj(obj(config, "agents"), "defaults");
-  const agent = agentBlock(config, agentId);
-  let everyValue = obj(defaults, "heartbeat")?.every;
-  let everySource = "agents.defaults.heartbeat.every";
-  const agentEvery = agent ? obj(agent.block, "heartbeat")?.every : undefined;
-  if (agentEvery !== undefined && agent) {
-    everyValue = agentEvery;
-    everySource = `${agent.path}.heartbeat.every`;
-  }
-  const everyMs = parseDurationMs(everyValue);
-  const pruning = obj(defaults, "contextPruning");
-  const pruningMode = str(pruning, "mode") ?? null;
-  let pruningTtlMs: number | null = null;
-  if (pruningMode === "cache-ttl") {
-    // Manual `cache-ttl` without `ttl` → 5m (spec §7); smart defaults may have written 1h instead.
-    pruningTtlMs = pruning?.ttl === undefined ? 5 * 60_000 : parseDurationMs(pruning.ttl);
-  }
-  const flags: HeartbeatFlag[] = [];
-  if (everyValue === undefined) {
-    everySource = "unset: smart defaults may apply (30m API key, 1h OAuth; spec §7)";
-    flags.push({
-      kind: "heartbeat-unknown",
-      severity: "info",
-      message:
-        mainProvider === "anthropic"
-          ? "heartbeat.every is not set; smart defaults may apply — with API-key auth they are 30 min heartbeats, a 5-minute cache and a 1 h pruning ttl: the re-write-every-heartbeat cost trap (spec §7)"
-          : "heartbeat.every is not set; smart defaults may apply",
-    });
-  } else if (everyMs === 0) {
-    flags.push({ kind: "heartbeat-off", severity: "info", message: "heartbeat.every is 0: heartbeats off" });
-  } else if (everyMs !== null && cacheTtlMs !== null) {
-    if (everyMs < cacheTtlMs) {
-      flags.push({
-        kind: "heartbeat-keeps-cache-warm",
-        severity: "info",
-        message: `heartbeat every ${formatMs(everyMs)} < cache TTL ${formatMs(cacheTtlMs)}: the cache stays warm; pruning never fires while heartbeats run; cost = the heartbeat calls (mostly reads)`,
-      });
-    } else if (pruningMode === "cache-ttl" && pruningTtlMs !== null && everyMs < pruningTtlMs) {
-      flags.push({
-        kind: "cost-trap-rewrite-every-heartbeat",
-        severity: "warning",
-        message: `cache TTL ${formatMs(cacheTtlMs)} < heartbeat every ${formatMs(everyMs)} < pruning ttl ${formatMs(pruningTtlMs)}: every heartbeat re-writes the whole unpruned prompt (×1.25) and pruning never fires`,
-      });
-    }
-  }
-  if (
-    pruningMode === "cache-ttl" &&
-    pruningTtlMs !== null &&
-    cacheTtlMs !== null &&
-    pruningTtlMs !== cacheTtlMs
-  ) {
-    flags.push({
-      kind: "pruning-ttl-mismatch",
-      severity: "warning",
-      message: `pruning ttl ${formatMs(pruningTtlMs)} ≠ cache TTL ${formatMs(cacheTtlMs)}: pruning ${pruningTtlMs < cacheTtlMs ? "busts a still-warm cache" : "fires too late to save the re-write"}; match ttl to the cache TTL`,
-    });
-  }
+  const every = heartbeatEvery(config, session.summary.agentId, session.version.family);
+  const pruning = configuredPruning(config);
   return {
-    cronSession: sessionKey?.includes(":cron:") === true,
+    cronSession: isCronSessionKey(session.summary.sessionKey),
     heartbeatCalls: heartbeatCalls.length,
     heartbeatCostUsd: heartbeatCalls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0),
     heartbeatRewrites: rewrites.length,
     heartbeatRewritePremiumUsd: rewrites.reduce((sum, g) => sum + (g.premiumUsd ?? 0), 0),
-    signals: [
-      "session key contains `:cron:` → cron run",
-      "run prompt mentions HEARTBEAT.md / HEARTBEAT_OK → heartbeat call",
-      "reply text exactly HEARTBEAT_OK → heartbeat call",
-    ],
-    heartbeatEveryMs: everyMs,
-    heartbeatEverySource: everySource,
+    signals: [...HEARTBEAT_SIGNALS],
+    heartbeatEveryMs: every.ms,
+    heartbeatEverySource: every.value === undefined ? HEARTBEAT_EVERY_UNSET : every.source,
     cacheTtlMs,
-    pruningMode,
-    pruningTtlMs,
-    flags,
+    pruningMode: pruning.mode,
+    pruningTtlMs: pruning.ttlMs,
+    flags: heartbeatCadenceFlags({ every, cacheTtlMs, pruning, mainProvider }),
   };
 }
 
@@ -458,7 +298,7 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
     const k = `${c.provider}/${c.model}`;
     let r = retentionCache.get(k);
     if (!r) {
-      r = resolveCacheRetention(config, agentId, c.provider, c.model);
+      r = resolveCacheRetention(config, agentId, c.provider, c.model, session.version.family);
       retentionCache.set(k, r);
     }
     return r;
@@ -492,8 +332,7 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
     family: session.version.family,
   });
 
-  const byId = entriesById(transcript, session.summary.location);
-  const walk = promptWalkMemo(transcript);
+  const heartbeats = new HeartbeatDetector(transcript, entriesById(transcript, session.summary.location));
   const priced: PricedCall[] = [];
   let prevStart: number | null = null;
   for (let i = 0; i < rows.length; i++) {
@@ -548,7 +387,7 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
         : (Math.min(deficit, row.usage.cacheWrite) * (writeRate(price.rates, tier) - price.rates.cacheRead)) /
           1e6;
     }
-    const hb = heartbeatSignals(transcript, byId, row, walk);
+    const heartbeatSignals = heartbeats.signalsOf(row.entryIndex);
     const dto: CostCallDTO = {
       entryId: row.entryId,
       responseId: row.responseId,
@@ -577,8 +416,8 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
       oneHourWriteCorrectionUsd,
       evidence: v.evidence,
       missCostUsd,
-      heartbeat: hb.signals.length > 0,
-      heartbeatSignals: hb.signals,
+      heartbeat: heartbeatSignals.length > 0,
+      heartbeatSignals,
     };
     if (row.atMs !== null) prevStart = row.atMs;
     priced.push({ row, dto, price, verdict: v });
@@ -727,7 +566,7 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
       pricedNote,
     ],
   );
-  const pruningMode = str(obj(obj(obj(config, "agents"), "defaults"), "contextPruning"), "mode") ?? null;
+  const pruningMode = configuredPruning(config).mode;
   const roundsWithChars = roundCalls.filter((k) => k.row.entryId !== null && charsById.has(k.row.entryId));
   if (roundCalls.length > 0 && pruningMode !== "off") {
     // Pruning was on: what if it had been off?
@@ -837,7 +676,13 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
 
   // ---- heartbeat ----
   const main = mostUsedModel(rows);
-  const mainRetention = resolveCacheRetention(config, agentId, main.provider, main.model);
+  const mainRetention = resolveCacheRetention(
+    config,
+    agentId,
+    main.provider,
+    main.model,
+    session.version.family,
+  );
   const ttl: CacheTtl =
     input.cacheTtlMs !== undefined
       ? { ms: input.cacheTtlMs, source: "override" }
@@ -845,15 +690,7 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
         ? { ms: observed.ttlMs, source: observedSource }
         : cacheTtlForRetention(mainRetention.value, mainRetention.source);
   const hbCalls = callDtos.filter((c) => c.heartbeat);
-  const heartbeat = heartbeatInfo(
-    config,
-    agentId,
-    session.summary.sessionKey,
-    ttl.ms,
-    hbCalls,
-    gapCosts,
-    main.provider,
-  );
+  const heartbeat = heartbeatInfo(config, session, ttl.ms, hbCalls, gapCosts, main.provider);
 
   return {
     calls: callDtos,

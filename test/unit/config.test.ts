@@ -5,13 +5,16 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveHome, resolveStateDir } from "../../server/config.ts";
 import {
-  agentOverride,
-  effectiveAgentSettings,
-  modelContextWindow,
-  parseOpenClawConfigText,
-  readOpenClawConfig,
-} from "../../server/sources/openclaw-config.ts";
-import { isObject } from "../../shared/json.ts";
+  agentBlock,
+  configuredModel,
+  configuredPruning,
+  contextPruningBlock,
+  heartbeatEvery,
+  normalizeAgentId,
+  providerBlock,
+  resolveCacheRetention,
+} from "../../server/openclaw/config/agent-settings.ts";
+import { parseOpenClawConfigText, readOpenClawConfig } from "../../server/sources/openclaw-config.ts";
 
 const HOME = "/home/alice";
 
@@ -148,16 +151,20 @@ describe.skipIf(!haveJ1)("readOpenClawConfig (j1 fixture)", () => {
     expect(r.issues).toEqual([]);
     const expected: unknown = JSON.parse(readFileSync(path.join(J1_STATE, "openclaw.json"), "utf8"));
     expect(r.config).toEqual(expected);
-    const s = effectiveAgentSettings(r.config, "main", { stateDir: J1_STATE });
-    expect(s.contextPruning).toEqual({ value: { mode: "cache-ttl", ttl: "20s" }, from: "defaults" });
-    expect(s.heartbeatEvery).toEqual({ value: "0m", from: "defaults" });
-    expect(s.workspace).toEqual({ value: "/home/user/.openclaw/workspace", from: "defaults" });
-    expect(s.bootstrapMaxChars).toEqual({ value: null, from: "unset" });
-    expect(s.bootstrapTotalMaxChars).toEqual({ value: null, from: "unset" });
-    expect(s.contextTokens).toEqual({ value: null, from: "unset" });
-    expect(s.cacheRetention).toEqual({ value: null, from: "unset" });
-    expect(modelContextWindow(r.config, "anthropic", "claude-mock-1")).toBe(100000);
-    expect(modelContextWindow(r.config, "anthropic", "other")).toBeNull();
+    const config = r.config;
+    expect(contextPruningBlock(config)).toEqual({ mode: "cache-ttl", ttl: "20s" });
+    expect(configuredPruning(config)).toEqual({ mode: "cache-ttl", ttlMs: 20_000 });
+    expect(heartbeatEvery(config, "main", "2026.7")).toEqual({
+      value: "0m",
+      ms: 0,
+      source: "agents.defaults.heartbeat.every",
+    });
+    expect(resolveCacheRetention(config, "main", "anthropic", "claude-mock-1", "2026.7")).toEqual({
+      value: "short",
+      source: "unset → short on direct anthropic (OpenClaw default, spec §2.1)",
+    });
+    expect(configuredModel(config, "anthropic", "claude-mock-1")?.contextWindow).toBe(100000);
+    expect(configuredModel(config, "anthropic", "other")).toBeNull();
   });
 
   it("honours OPENCLAW_CONFIG_PATH and reports a missing one", () => {
@@ -181,25 +188,19 @@ describe.skipIf(!haveJ1)("readOpenClawConfig (j1 fixture)", () => {
   });
 });
 
-describe("effectiveAgentSettings", () => {
+describe("agent settings (openclaw/config/agent-settings.ts)", () => {
   const config = {
     agents: {
       defaults: {
-        bootstrapMaxChars: 20000.7,
-        bootstrapTotalMaxChars: 0,
         contextTokens: 150000,
         heartbeat: { every: "30m" },
         params: { cacheRetention: "short" },
         models: { "anthropic/claude-x": { params: { cacheRetention: "long" } } },
         contextPruning: { mode: "cache-ttl", ttl: "1h" },
-        workspace: "/ws",
-        bootstrapPromptTruncationWarning: "once",
-        compaction: { enabled: false },
       },
-      list: [{ id: "ops", bootstrapMaxChars: 8000, workspace: "/ops-ws", contextPruning: { mode: "off" } }],
+      list: [{ id: "ops", heartbeat: { every: "10m" }, contextPruning: { mode: "off" } }],
       entries: {
-        coder: {
-          bootstrapTotalMaxChars: 30000,
+        Coder: {
           heartbeat: { every: "0m" },
           params: { cacheRetention: "none" },
         },
@@ -207,46 +208,89 @@ describe("effectiveAgentSettings", () => {
     },
   };
 
-  it("applies per-agent overrides from agents.entries (9.x) and agents.list[] (≤7.1)", () => {
-    const ops = effectiveAgentSettings(config, "ops", { stateDir: "/state" });
-    expect(ops.bootstrapMaxChars).toEqual({ value: 8000, from: "agent" });
-    expect(ops.workspace).toEqual({ value: "/ops-ws", from: "agent" });
-    // ≤2026.7.1 reads only agents.defaults.contextPruning (pruning.md §1.1).
-    expect(ops.contextPruning).toEqual({ value: { mode: "cache-ttl", ttl: "1h" }, from: "defaults" });
-    const coder = effectiveAgentSettings(config, "coder", { stateDir: "/state" });
-    expect(coder.bootstrapTotalMaxChars).toEqual({ value: 30000, from: "agent" });
-    expect(coder.heartbeatEvery).toEqual({ value: "0m", from: "agent" });
-    expect(coder.cacheRetention).toEqual({ value: "none", from: "agent" });
-    expect(coder.workspace).toEqual({ value: "/ws/coder", from: "derived" });
-    expect(coder.bootstrapPromptTruncationWarning).toEqual({ value: "once", from: "defaults" });
-    expect(coder.compaction).toEqual({ value: { enabled: false }, from: "defaults" });
-    expect(effectiveAgentSettings({}, "coder").compaction).toEqual({ value: null, from: "unset" });
-    expect(agentOverride(config, "nobody")).toBeNull();
+  it("2026.9.x: agents.entries owns the roster when present; the legacy agents.list is not read", () => {
+    // OpenClaw 2026.9.6 src/agents/agent-roster.ts readAgentRosterProperty: `entries` first, exclusively.
+    expect(agentBlock(config, "coder", "2026.9")?.path).toBe("agents.entries.Coder");
+    expect(agentBlock(config, "ops", "2026.9")).toBeNull();
+    // Without `entries`, 2026.9.x reads the legacy roster.
+    expect(agentBlock({ agents: { list: [{ id: "ops" }] } }, "ops", "2026.9")?.path).toBe("agents.list[0]");
+    expect(agentBlock({ agents: { entries: null, list: [{ id: "ops" }] } }, "ops", "2026.9")).toBeNull();
   });
 
-  it("floors limits, ignores non-positive ones, merges cacheRetention in order", () => {
-    const main = effectiveAgentSettings(config, "main", { modelRef: "anthropic/claude-x" });
-    expect(main.bootstrapMaxChars).toEqual({ value: 20000, from: "defaults" });
-    expect(main.bootstrapTotalMaxChars).toEqual({ value: null, from: "unset" });
-    expect(main.contextTokens).toEqual({ value: 150000, from: "defaults" });
-    expect(main.cacheRetention).toEqual({ value: "long", from: "defaults" });
-    expect(effectiveAgentSettings(config, "main").cacheRetention).toEqual({
-      value: "short",
-      from: "defaults",
-    });
-    expect(main.workspace).toEqual({ value: "/ws", from: "defaults" });
+  it("≤ 2026.7.1: only agents.list[] (entries did not exist)", () => {
+    expect(agentBlock(config, "ops", "2026.7")?.path).toBe("agents.list[0]");
+    expect(agentBlock(config, "coder", "2026.7")).toBeNull();
+    expect(agentBlock(config, "ops", "2026.3")?.path).toBe("agents.list[0]");
+    expect(agentBlock(config, "nobody", "2026.7")).toBeNull();
+    expect(agentBlock(null, "main", "2026.9")).toBeNull();
   });
 
-  it("derives workspaces from the state dir when nothing is configured (storage.md §1)", () => {
-    expect(effectiveAgentSettings({}, "main", { stateDir: "/s" }).workspace).toEqual({
-      value: "/s/workspace",
-      from: "derived",
+  it("agent ids compare normalised (OpenClaw normalizeAgentId)", () => {
+    expect(normalizeAgentId(" Ops ")).toBe("ops");
+    expect(normalizeAgentId("My Agent!")).toBe("my-agent");
+    expect(normalizeAgentId("---")).toBe("main");
+    expect(agentBlock(config, " OPS", "2026.7")?.path).toBe("agents.list[0]");
+  });
+
+  it("heartbeat.every: the agent's own block wins over the defaults", () => {
+    expect(heartbeatEvery(config, "coder", "2026.9")).toEqual({
+      value: "0m",
+      ms: 0,
+      source: "agents.entries.Coder.heartbeat.every",
     });
-    expect(effectiveAgentSettings(null, "ops", { stateDir: "/s" }).workspace).toEqual({
-      value: "/s/workspace-ops",
-      from: "derived",
+    expect(heartbeatEvery(config, "ops", "2026.7")).toEqual({
+      value: "10m",
+      ms: 600_000,
+      source: "agents.list[0].heartbeat.every",
     });
-    expect(effectiveAgentSettings(null, "ops").workspace).toEqual({ value: null, from: "unset" });
-    expect(isObject(effectiveAgentSettings(null, "x").contextPruning.value)).toBe(false);
+    expect(heartbeatEvery(config, "ops", "2026.9").source).toBe("agents.defaults.heartbeat.every");
+    expect(heartbeatEvery({}, "main", "2026.9")).toEqual({
+      value: undefined,
+      ms: null,
+      source: "agents.defaults.heartbeat.every",
+    });
+  });
+
+  it("contextPruning: only agents.defaults (pruning.md §1.1); cache-ttl without ttl is 5 minutes", () => {
+    expect(contextPruningBlock(config)).toEqual({ mode: "cache-ttl", ttl: "1h" });
+    expect(configuredPruning(config)).toEqual({ mode: "cache-ttl", ttlMs: 3_600_000 });
+    const bare = { agents: { defaults: { contextPruning: { mode: "cache-ttl" } } } };
+    expect(configuredPruning(bare)).toEqual({ mode: "cache-ttl", ttlMs: 300_000 });
+    expect(
+      configuredPruning({ agents: { defaults: { contextPruning: { mode: "off", ttl: "1h" } } } }),
+    ).toEqual({
+      mode: "off",
+      ttlMs: null,
+    });
+    expect(configuredPruning(null)).toEqual({ mode: null, ttlMs: null });
+  });
+
+  it("cacheRetention merges in order (cache-and-cost.md §2.1), the agent's block per release", () => {
+    expect(resolveCacheRetention(config, "main", "anthropic", "claude-x", "2026.9")).toEqual({
+      value: "long",
+      source: 'config agents.defaults.models["anthropic/claude-x"].params.cacheRetention',
+    });
+    expect(resolveCacheRetention(config, "main", "anthropic", "other", "2026.9").value).toBe("short");
+    expect(resolveCacheRetention(config, "coder", "anthropic", "claude-x", "2026.9")).toEqual({
+      value: "none",
+      source: "config agents.entries.Coder.params.cacheRetention",
+    });
+    // 2026.7.1 knows no agents.entries: the defaults apply to "coder".
+    expect(resolveCacheRetention(config, "coder", "anthropic", "claude-x", "2026.7").value).toBe("long");
+  });
+
+  it("configured models: provider ids compare lower-cased (OpenClaw normalizeProviderId), model ids exactly", () => {
+    const models = {
+      models: {
+        providers: {
+          Anthropic: { api: "anthropic-messages", models: [{ id: "claude-x", contextWindow: 1 }] },
+        },
+      },
+    };
+    expect(providerBlock(models, "anthropic")?.api).toBe("anthropic-messages");
+    expect(configuredModel(models, "anthropic", "claude-x")?.contextWindow).toBe(1);
+    expect(configuredModel(models, "ANTHROPIC", "claude-x")?.contextWindow).toBe(1);
+    expect(configuredModel(models, "anthropic", "Claude-X")).toBeNull();
+    expect(configuredModel(models, null, "claude-x")).toBeNull();
   });
 });

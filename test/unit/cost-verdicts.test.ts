@@ -2,11 +2,9 @@
 import { describe, expect, it } from "vitest";
 import type { LoadedSession, TranscriptEntry } from "../../server/model/session.ts";
 import { computeActiveBranch } from "../../server/model/tree.ts";
-import {
-  cacheTtlForRetention,
-  parseDurationMs,
-  resolveCacheRetention,
-} from "../../server/openclaw/cache-verdict.ts";
+import { cacheTtlForRetention } from "../../server/openclaw/cache-verdict.ts";
+import { resolveCacheRetention } from "../../server/openclaw/config/agent-settings.ts";
+import { durationFromJson } from "../../server/openclaw/duration.ts";
 import {
   buildCostReport,
   buildCostTotals,
@@ -752,26 +750,26 @@ describe("config helpers", () => {
         list: [{ id: "main", params: { cacheRetention: "short" } }, { id: "other" }],
       },
     };
-    expect(resolveCacheRetention(cfg, "main", "anthropic", "m")).toEqual({
+    expect(resolveCacheRetention(cfg, "main", "anthropic", "m", "2026.7")).toEqual({
       value: "short",
       source: "config agents.list[0].params.cacheRetention",
     });
-    expect(resolveCacheRetention(cfg, "other", "anthropic", "m")).toEqual({
+    expect(resolveCacheRetention(cfg, "other", "anthropic", "m", "2026.7")).toEqual({
       value: "long",
       source: 'config agents.defaults.models["anthropic/m"].params.cacheControlTtl',
     });
-    expect(resolveCacheRetention(cfg, "other", "anthropic", "z").value).toBe("none");
-    expect(resolveCacheRetention(null, "main", "amazon-bedrock", "x").value).toBeNull();
+    expect(resolveCacheRetention(cfg, "other", "anthropic", "z", "2026.7").value).toBe("none");
+    expect(resolveCacheRetention(null, "main", "amazon-bedrock", "x", "2026.9").value).toBeNull();
     expect(cacheTtlForRetention("long", "x").ms).toBe(3_600_000);
     expect(cacheTtlForRetention(null, "unset (assumed 5 min)")).toEqual({
       ms: 300_000,
       source: "unset (assumed 5 min)",
     });
-    expect(parseDurationMs("20s")).toBe(20_000);
-    expect(parseDurationMs("1h")).toBe(3_600_000);
-    expect(parseDurationMs("0m")).toBe(0);
-    expect(parseDurationMs("30")).toBe(30 * 60_000);
-    expect(parseDurationMs(5)).toBe(5 * 60_000);
-    expect(parseDurationMs("soon")).toBeNull();
+    expect(durationFromJson("20s")).toBe(20_000);
+    expect(durationFromJson("1h")).toBe(3_600_000);
+    expect(durationFromJson("0m")).toBe(0);
+    expect(durationFromJson("30")).toBe(30 * 60_000);
+    expect(durationFromJson(5)).toBe(5 * 60_000);
+    expect(durationFromJson("soon")).toBeNull();
   });
 });

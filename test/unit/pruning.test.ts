@@ -12,6 +12,7 @@ import {
 import type { LoadedSession, Transcript, TranscriptEntry, VersionInfo } from "../../server/model/session.ts";
 import { computeActiveBranch } from "../../server/model/tree.ts";
 import { resolveContextWindow } from "../../server/openclaw/context-window.ts";
+import { parseDurationMs } from "../../server/openclaw/duration.ts";
 import { resolveEligibility } from "../../server/openclaw/eligibility.ts";
 import {
   estimateMessageChars,
@@ -22,7 +23,7 @@ import {
 import { makePrunerView, type PrunerSettings, softTrimCharsFor } from "../../server/openclaw/pruner-view.ts";
 import { pruneStateless } from "../../server/openclaw/pruning-2026-7.ts";
 import { pruneSticky, sourceHash } from "../../server/openclaw/pruning-2026-9.ts";
-import { parseDurationMs, resolvePruneSettings } from "../../server/openclaw/pruning-settings.ts";
+import { resolvePruneSettings } from "../../server/openclaw/pruning-settings.ts";
 import { IMAGE_REMOVED_MARKER, joinToolResultText, softTrimText } from "../../server/openclaw/soft-trim.ts";
 import { globMatches, makeToolPredicate } from "../../server/openclaw/tool-glob.ts";
 import { previewToolResultAtCall, replayPruning } from "../../server/reports/prune-replay.ts";
