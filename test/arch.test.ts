@@ -85,15 +85,6 @@ const TEMP_LITERAL_COPIES: Readonly<Record<string, readonly string[]>> = {
   // arch-rules: openclaw/texts.ts
   "Context treemap unavailable.": ["server/openclaw/context-map.ts", "server/openclaw/context-text.ts"],
   "Unknown /context mode.": ["server/openclaw/context-text.ts", "server/reports/map-tree.ts"],
-  // arch-map: export/redact.ts takes the placeholder from the pruning rule
-  "[Old tool result content cleared]": ["server/export/redact.ts", "server/openclaw/pruning-settings.ts"],
-  // arch-replay-cost / arch-map: openclaw/summary-text.ts
-  "The conversation history before this point was compacted": [
-    "server/model/context-messages.ts",
-    "server/openclaw/context-map.ts",
-  ],
-  // arch-replay-cost: openclaw/heartbeat.ts
-  HEARTBEAT_OK: ["server/openclaw/compactable-count.ts", "server/reports/cost.ts"],
 };
 
 /** Files with an `as` cast (other than `as const`) or a `<T>x` assertion. */

@@ -12,25 +12,18 @@
 import { isObject, type JsonObject, str } from "../../shared/json.ts";
 import { isTranscriptOnlyAssistant } from "../openclaw/transcript-only.ts";
 import type { ContextMessage, Transcript, TranscriptEntry } from "./session.ts";
-
-/** Wire texts of the summary messages (transcript.md §6; same in pi and 2026.9.6). */
-export const COMPACTION_SUMMARY_PREFIX =
-  "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
-export const COMPACTION_SUMMARY_SUFFIX = "\n</summary>";
-export const BRANCH_SUMMARY_PREFIX =
-  "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
-export const BRANCH_SUMMARY_SUFFIX = "</summary>";
+import { summaryWireText } from "./summary-text.ts";
 
 function summaryMessage(
   role: "compactionSummary" | "branchSummary",
   entry: TranscriptEntry,
   summary: string,
 ): JsonObject {
-  const text =
-    role === "compactionSummary"
-      ? `${COMPACTION_SUMMARY_PREFIX}${summary}${COMPACTION_SUMMARY_SUFFIX}`
-      : `${BRANCH_SUMMARY_PREFIX}${summary}${BRANCH_SUMMARY_SUFFIX}`;
-  const message: JsonObject = { role, summary, content: [{ type: "text", text }] };
+  const message: JsonObject = {
+    role,
+    summary,
+    content: [{ type: "text", text: summaryWireText(role, summary) }],
+  };
   if (entry.timestamp !== null) message.timestamp = entry.timestamp;
   return message;
 }

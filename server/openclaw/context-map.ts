@@ -25,6 +25,12 @@ import type {
   OpenClawMapPicture,
   Rect,
 } from "../../shared/openclaw-map.ts";
+import {
+  BRANCH_SUMMARY_PREFIX,
+  BRANCH_SUMMARY_SUFFIX,
+  COMPACTION_SUMMARY_PREFIX,
+  COMPACTION_SUMMARY_SUFFIX,
+} from "../model/summary-text.ts";
 import { classWeight2026_9, isAsciiTextBlock } from "./estimate.ts";
 import { formatInt as formatGrouped, tokensFromChars } from "./format.ts";
 
@@ -137,13 +143,13 @@ function assistantChars(message: JsonObject): number {
   return total;
 }
 
-/** Wire prefix/suffix of summaries (transcript.md §6). */
-export const COMPACTION_SUMMARY_PREFIX =
-  "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
-export const COMPACTION_SUMMARY_SUFFIX = "\n</summary>";
-export const BRANCH_SUMMARY_PREFIX =
-  "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
-export const BRANCH_SUMMARY_SUFFIX = "</summary>";
+/** Wire prefix/suffix of summaries (transcript.md §6), from their one home. */
+export {
+  BRANCH_SUMMARY_PREFIX,
+  BRANCH_SUMMARY_SUFFIX,
+  COMPACTION_SUMMARY_PREFIX,
+  COMPACTION_SUMMARY_SUFFIX,
+} from "../model/summary-text.ts";
 
 /** Summary text of a compactionSummary / branchSummary message (`summary` field, else its text content). */
 export function summaryText(message: JsonObject): string {

@@ -4,12 +4,9 @@
 
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import {
-  BRANCH_SUMMARY_PREFIX,
-  buildContextMessages,
-  COMPACTION_SUMMARY_PREFIX,
-} from "../../server/model/context-messages.ts";
+import { buildContextMessages } from "../../server/model/context-messages.ts";
 import type { LoadedSession, Transcript, TranscriptEntry, VersionInfo } from "../../server/model/session.ts";
+import { BRANCH_SUMMARY_PREFIX, COMPACTION_SUMMARY_PREFIX } from "../../server/model/summary-text.ts";
 import { computeActiveBranch } from "../../server/model/tree.ts";
 import { resolveContextWindow } from "../../server/openclaw/context-window.ts";
 import { parseDurationMs } from "../../server/openclaw/duration.ts";
