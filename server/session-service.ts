@@ -14,6 +14,7 @@ import type {
   PruneReplayDTO,
   ToolResultPreviewDTO,
 } from "../shared/prune.ts";
+import { lastValue, type PruneQuery, parsePruneQuery } from "../shared/prune-params.ts";
 import { fail, ok, type Result } from "../shared/result.ts";
 import type { RunReportDTO } from "../shared/run-report.ts";
 import type { ParseIssue, SessionRef, SessionSummary } from "../shared/session.ts";
@@ -61,18 +62,26 @@ export interface SessionService {
   truncation(
     agentId: string,
     sessionId: string,
-    query: Record<string, string>,
+    query: TruncationQuery,
     opts?: { allowWorkspaceOverride?: boolean },
   ): Result<TruncationReportDTO>;
   /** `calls=summary` leaves every call's `toolResults` / `details` empty (see PruneReplayDTO.callsDetail). */
-  prune(agentId: string, sessionId: string, query: Record<string, string[]>): Result<PruneReplayDTO>;
+  prune(
+    agentId: string,
+    sessionId: string,
+    query: PruneQuery & { calls?: QueryValue },
+  ): Result<PruneReplayDTO>;
   /** One call's tool-result states (`call` = index into the replay's calls; what-if query as for prune). */
-  pruneCall(agentId: string, sessionId: string, query: Record<string, string[]>): Result<PruneCallDetailDTO>;
+  pruneCall(
+    agentId: string,
+    sessionId: string,
+    query: PruneQuery & { call?: QueryValue },
+  ): Result<PruneCallDetailDTO>;
   /** Before/after text of one tool result at one call (`call` = index into the replay's calls). */
   prunePreview(
     agentId: string,
     sessionId: string,
-    query: Record<string, string[]>,
+    query: PruneQuery & { call?: QueryValue; toolCallId?: QueryValue },
   ): Result<ToolResultPreviewDTO>;
   cost(agentId: string, sessionId: string): Result<CostReportDTO>;
   costAll(includeArchived: boolean): CostAllDTO;
@@ -99,68 +108,11 @@ function isFamily(v: string | undefined): v is TruncationFamily {
   return v === "2026.3" || v === "2026.7" || v === "2026.9";
 }
 
-/** Query (`?ttl=…&allow=a&allow=b`) → pruning what-if overrides; unknown or empty values are ignored. */
-export function pruneOverridesFromQuery(q: Record<string, string[]>): PruneOverrides {
-  const one = (k: string): string | undefined => {
-    const v = q[k]?.[q[k].length - 1];
-    return v === undefined || v === "" ? undefined : v;
-  };
-  const many = (k: string): string[] | undefined => {
-    const v = (q[k] ?? [])
-      .flatMap((s) => s.split(","))
-      .map((s) => s.trim())
-      .filter((s) => s !== "");
-    return v.length > 0 ? v : undefined;
-  };
-  const o: PruneOverrides = {};
-  const algorithm = one("algorithm");
-  if (algorithm === "auto" || isFamily(algorithm)) o.algorithm = algorithm;
-  const ttl = one("ttl");
-  if (ttl !== undefined) o.ttl = ttl;
-  const mode = one("mode");
-  if (mode === "off" || mode === "cache-ttl") o.mode = mode;
-  const numeric: [keyof PruneOverrides, string][] = [
-    ["keepLastAssistants", "keepLastAssistants"],
-    ["softTrimRatio", "softTrimRatio"],
-    ["hardClearRatio", "hardClearRatio"],
-    ["minPrunableToolChars", "minPrunableToolChars"],
-    ["softTrimMaxChars", "softTrimMaxChars"],
-    ["softTrimHeadChars", "softTrimHeadChars"],
-    ["softTrimTailChars", "softTrimTailChars"],
-    ["contextWindow", "contextWindow"],
-  ];
-  for (const [key, param] of numeric) {
-    const n = toInt(one(param));
-    if (n === undefined) continue;
-    if (key === "keepLastAssistants") o.keepLastAssistants = n;
-    else if (key === "softTrimRatio") o.softTrimRatio = n;
-    else if (key === "hardClearRatio") o.hardClearRatio = n;
-    else if (key === "minPrunableToolChars") o.minPrunableToolChars = n;
-    else if (key === "softTrimMaxChars") o.softTrimMaxChars = n;
-    else if (key === "softTrimHeadChars") o.softTrimHeadChars = n;
-    else if (key === "softTrimTailChars") o.softTrimTailChars = n;
-    else if (key === "contextWindow") o.contextWindow = n;
-  }
-  const hardClear = one("hardClear");
-  if (hardClear === "on" || hardClear === "true") o.hardClear = true;
-  if (hardClear === "off" || hardClear === "false") o.hardClear = false;
-  const placeholder = one("placeholder");
-  if (placeholder !== undefined) o.placeholder = placeholder;
-  const allow = many("allow");
-  if (allow) o.allow = allow;
-  const deny = many("deny");
-  if (deny) o.deny = deny;
-  return o;
-}
+/** The what-if of /truncation (absent = the report's own caps and family); `workspace` only from the CLI. */
+export type TruncationQuery = Partial<Record<"maxPerFile" | "maxTotal" | "family" | "workspace", string>>;
 
-/** `at` query (ISO or ms) → ms. */
-function parseAt(v: string | undefined): number | undefined {
-  if (v === undefined || v === "") return undefined;
-  const n = Number(v);
-  if (Number.isFinite(n)) return n;
-  const t = Date.parse(v);
-  return Number.isFinite(t) ? t : undefined;
-}
+type QueryValue = string | string[];
+const firstValue = (v: QueryValue | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 /** Per-transcript memo: a Transcript object is immutable once loaded (the reader replaces it on change). */
 class Memo<T> {
@@ -391,30 +343,30 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
       });
     },
     prune(agentId, sessionId, query) {
-      const at = parseAt(query.at?.[query.at.length - 1]);
-      const summary = query.calls?.[query.calls.length - 1] === "summary";
+      const { overrides, at } = parsePruneQuery(query);
+      const summary = lastValue(query.calls) === "summary";
       return withSession(agentId, sessionId, (s) => {
-        const replay = pruneFor(s, pruneOverridesFromQuery(query), at);
+        const replay = pruneFor(s, overrides, at);
         return summary ? pruneReplaySummary(replay) : replay;
       });
     },
     pruneCall(agentId, sessionId, query) {
       const s = load(agentId, sessionId);
       if (!s.ok) return s;
-      const callIndex = Number(query.call?.[0]);
+      const callIndex = Number(firstValue(query.call));
       if (!Number.isInteger(callIndex)) return fail("bad-request", "call (index) is required", 400);
-      const at = parseAt(query.at?.[query.at.length - 1]);
-      const detail = pruneCallDetail(pruneFor(s.value, pruneOverridesFromQuery(query), at), callIndex);
+      const { overrides, at } = parsePruneQuery(query);
+      const detail = pruneCallDetail(pruneFor(s.value, overrides, at), callIndex);
       if (!detail) return fail("not-found", `no call ${callIndex} in the replay`, 404);
       return ok(detail);
     },
     prunePreview(agentId, sessionId, query) {
       const s = load(agentId, sessionId);
       if (!s.ok) return s;
-      const at = parseAt(query.at?.[query.at.length - 1]);
-      const replay = pruneFor(s.value, pruneOverridesFromQuery(query), at);
-      const callIndex = Number(query.call?.[0]);
-      const toolCallId = query.toolCallId?.[0];
+      const { overrides, at } = parsePruneQuery(query);
+      const replay = pruneFor(s.value, overrides, at);
+      const callIndex = Number(firstValue(query.call));
+      const toolCallId = firstValue(query.toolCallId);
       if (!Number.isInteger(callIndex) || !toolCallId) {
         return fail("bad-request", "call (index) and toolCallId are required", 400);
       }

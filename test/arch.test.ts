@@ -48,8 +48,6 @@ const TEMP_LONG_FILES: readonly string[] = [
 
 /** Imports that break a layering rule, as [importing file, imported file]. */
 const TEMP_LAYER_BREAKS: readonly (readonly [string, string])[] = [
-  // arch-shell: the typed client moves into web/api/client.ts (routes.ts is deleted).
-  ["web/api/routes.ts", "server/http/app.ts"],
   // arch-shell: writeExport takes (service, stateDir), not the Runtime.
   ["server/export/write-export.ts", "server/runtime.ts"],
 ];
@@ -88,10 +86,7 @@ const TEMP_LITERAL_COPIES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Files with an `as` cast (other than `as const`) or a `<T>x` assertion. */
-const TEMP_CASTS: readonly string[] = [
-  "web/api/client.ts", // arch-shell: the typed client (res.json() typed by the route chain)
-  "web/router.ts", // arch-shell
-];
+const TEMP_CASTS: readonly string[] = [];
 
 // ---------------------------------------------------------------------------------------------------------------
 // The rules.

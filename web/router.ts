@@ -106,7 +106,7 @@ export function hrefWithGlobals(path: string, extra: Record<string, string> = {}
 }
 
 export function isTab(v: string | null): v is Tab {
-  return v !== null && (TABS as readonly string[]).includes(v);
+  return TABS.some((t) => t === v);
 }
 
 /** Intercept plain left clicks on internal links so they use pushState. */

@@ -1,9 +1,10 @@
 // `clawscope prune` flags → the same query shape the HTTP route takes, so both paths share one parser
-// (pruneOverridesFromQuery in session-service.ts).
+// (parsePruneQuery in shared/prune-params.ts).
 
+import type { PruneQuery } from "../../shared/prune-params.ts";
 import type { CliValues } from "../cli.ts";
 
-export function pruneQueryFromCli(values: CliValues): Record<string, string[]> {
+export function pruneQueryFromCli(values: CliValues): PruneQuery {
   const q: Record<string, string[]> = {};
   const set = (key: string, v: string | undefined) => {
     if (v !== undefined) q[key] = [v];

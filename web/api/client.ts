@@ -1,7 +1,10 @@
-// Fetch wrapper for the clawscope API. Every error becomes an ApiError carrying the server's
-// `{error: {code, message, issues?}}` body (located parse issues are shown by the error panel).
-// Paths come from routes.ts (typed by the server's AppType); the DTO types come from shared/.
+// The typed clawscope API client: hc<AppType> over a fetch that turns every failure into an ApiError carrying
+// the server's `{error: {code, message, issues?}}` body (located parse issues are shown by the error panel).
+// Paths, query keys and response bodies are typed by the server's route chain (server/http/routes/*); a
+// renamed route or query key is a compile error here, not a 404 at run time.
 
+import { hc } from "hono/client";
+import type { AppType } from "../../server/http/app.ts";
 import { isArray, isObject, num, str } from "../../shared/json.ts";
 import type { ParseIssue } from "../../shared/session.ts";
 
@@ -39,77 +42,61 @@ function toIssues(value: unknown): ParseIssue[] {
   return out;
 }
 
-/** GET a JSON endpoint. The caller states the DTO type it expects (the server owns the shape). */
-export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(path, { headers: { accept: "application/json" }, signal });
-  } catch (e) {
-    if (e instanceof DOMException && e.name === "AbortError") throw e;
-    throw new ApiError(
-      0,
-      "network",
-      `Cannot reach the clawscope server (${e instanceof Error ? e.message : String(e)})`,
-      [],
-    );
-  }
+/** The ApiError of a non-2xx response, from its ErrorBody (or its text when it has none). */
+async function errorOf(res: Response): Promise<ApiError> {
   const text = await res.text();
   let body: unknown = null;
   try {
-    body = text === "" ? null : JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     body = null;
   }
-  if (!res.ok) {
-    const err = isObject(body) && isObject(body.error) ? body.error : null;
-    throw new ApiError(
-      res.status,
-      str(err, "code") ?? `http-${res.status}`,
-      str(err, "message") ?? (text.slice(0, 300) || res.statusText),
-      toIssues(err?.issues),
-    );
-  }
-  if (body === null)
-    throw new ApiError(res.status, "invalid-json", `The server sent a non-JSON answer for ${path}`, []);
-  // The DTO shape is the server's contract (shared/*.ts); it is not re-validated field by field here.
-  return body as T;
+  const err = isObject(body) && isObject(body.error) ? body.error : null;
+  return new ApiError(
+    res.status,
+    str(err, "code") ?? `http-${res.status}`,
+    str(err, "message") ?? (text.slice(0, 300) || res.statusText),
+    toIssues(err?.issues),
+  );
 }
 
-/** Build a query string from defined, non-empty values. */
-export function queryString(params: Record<string, string | number | boolean | null | undefined>): string {
-  const sp = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) {
-    if (v === null || v === undefined || v === "") continue;
-    sp.set(k, String(v));
-  }
-  const s = sp.toString();
-  return s ? `?${s}` : "";
-}
-
-/** GET a text endpoint (Markdown); errors become an ApiError like getJson's. */
-export async function getText(path: string, signal?: AbortSignal): Promise<string> {
-  let res: Response;
-  try {
-    res = await fetch(path, { signal });
-  } catch (e) {
-    if (e instanceof DOMException && e.name === "AbortError") throw e;
-    throw new ApiError(0, "network", `Cannot reach the clawscope server (${String(e)})`, []);
-  }
-  const text = await res.text();
-  if (!res.ok) {
-    let body: unknown = null;
+/** Creates the client over any fetch (the browser's; route tests pass `app.request`). */
+export function createClient(origin: string, baseFetch: typeof fetch = fetch) {
+  const throwingFetch: typeof fetch = async (input, init) => {
+    let res: Response;
     try {
-      body = JSON.parse(text);
-    } catch {
-      body = null;
+      res = await baseFetch(input, init);
+    } catch (e) {
+      if (e instanceof DOMException && e.name === "AbortError") throw e;
+      const why = e instanceof Error ? e.message : String(e);
+      throw new ApiError(0, "network", `Cannot reach the clawscope server (${why})`, []);
     }
-    const err = isObject(body) && isObject(body.error) ? body.error : null;
-    throw new ApiError(
-      res.status,
-      str(err, "code") ?? `http-${res.status}`,
-      str(err, "message") ?? (text.slice(0, 300) || res.statusText),
-      toIssues(err?.issues),
-    );
+    if (!res.ok) throw await errorOf(res);
+    return res;
+  };
+  return hc<AppType>(origin, { fetch: throwingFetch });
+}
+
+export const api = createClient(
+  typeof window === "undefined" ? "http://localhost" : window.location.origin,
+).api;
+
+/** Route params: hc pastes them verbatim, and agent and session ids are file names (any character). */
+export const sessionParam = (agentId: string, sessionId: string) => ({
+  param: { agent: encodeURIComponent(agentId), session: encodeURIComponent(sessionId) },
+});
+
+/**
+ * The body of a successful response. throwingFetch has already thrown for every other status, so the check
+ * only narrows the route's response union to its 200 member (typed by the route chain).
+ */
+export async function body<T, E>(
+  res: { ok: true; json(): Promise<T> } | { ok: false; status: number; json(): Promise<E> },
+): Promise<T> {
+  if (!res.ok) throw new ApiError(res.status, `http-${res.status}`, "unexpected error response", []);
+  try {
+    return await res.json();
+  } catch {
+    throw new ApiError(200, "invalid-json", "The server sent a non-JSON answer", []);
   }
-  return text;
 }

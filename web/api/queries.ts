@@ -1,23 +1,10 @@
 // queryOptions factories: one per endpoint, so views share cache entries and live.ts can invalidate by key prefix.
+// Each queryFn calls the typed client; the data types come from the server's route chain, not from a cast.
 
 import { queryOptions } from "@tanstack/react-query";
-import type { CostAllDTO, CostReportDTO } from "../../shared/cost.ts";
-import type { CacheClockDTO } from "../../shared/live.ts";
-import type { ContextMapDTO } from "../../shared/map.ts";
-import type { PruneCallDetailDTO, PruneReplayDTO, ToolResultPreviewDTO } from "../../shared/prune.ts";
-import type { RunReportDTO } from "../../shared/run-report.ts";
-import type { TruncationReportDTO } from "../../shared/truncation.ts";
-import { getJson, queryString } from "./client.ts";
-import {
-  allCostRoute,
-  clockRoute,
-  pruneCallRoute,
-  prunePreviewRoute,
-  sessionRoute as sessionApiPath,
-  sessionsRoute,
-  stateRoute,
-} from "./routes.ts";
-import type { SessionsDTO, StateDTO } from "./types.ts";
+import type { InferRequestType } from "hono/client";
+import type { PruneParams } from "../../shared/prune-params.ts";
+import { api, body, sessionParam } from "./client.ts";
 
 export const keys = {
   state: ["state"] as const,
@@ -26,23 +13,34 @@ export const keys = {
   session: (agentId: string, sessionId: string) => ["session", agentId, sessionId] as const,
 };
 
+const session = api.sessions[":agent"][":session"];
+
+/** Defined, non-empty values only (an empty URL field means "as configured", not `key=`). */
+function defined<T extends Record<string, string | undefined>>(params: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const [k, v] of Object.entries(params))
+    if (v !== undefined && v !== "") Object.assign(out, { [k]: v });
+  return out;
+}
+
 export const stateQuery = () =>
   queryOptions({
     queryKey: keys.state,
-    queryFn: ({ signal }) => getJson<StateDTO>(stateRoute(), signal),
+    queryFn: async ({ signal }) => body(await api.state.$get(undefined, { init: { signal } })),
     staleTime: Number.POSITIVE_INFINITY,
   });
 
 export const sessionsQuery = () =>
   queryOptions({
     queryKey: keys.sessions,
-    queryFn: ({ signal }) => getJson<SessionsDTO>(sessionsRoute(), signal),
+    queryFn: async ({ signal }) => body(await api.sessions.$get(undefined, { init: { signal } })),
   });
 
 export const mapQuery = (agentId: string, sessionId: string) =>
   queryOptions({
     queryKey: [...keys.session(agentId, sessionId), "map"] as const,
-    queryFn: ({ signal }) => getJson<ContextMapDTO>(sessionApiPath(agentId, sessionId, "map"), signal),
+    queryFn: async ({ signal }) =>
+      body(await session.map.$get(sessionParam(agentId, sessionId), { init: { signal } })),
     // The tokenizer counts arrive later: poll while they are pending.
     refetchInterval: (q) => (q.state.data?.tokenizer.state === "pending" ? 2000 : false),
   });
@@ -50,48 +48,25 @@ export const mapQuery = (agentId: string, sessionId: string) =>
 export const reportQuery = (agentId: string, sessionId: string) =>
   queryOptions({
     queryKey: [...keys.session(agentId, sessionId), "report"] as const,
-    queryFn: ({ signal }) => getJson<RunReportDTO>(sessionApiPath(agentId, sessionId, "report"), signal),
+    queryFn: async ({ signal }) =>
+      body(await session.report.$get(sessionParam(agentId, sessionId), { init: { signal } })),
   });
 
-/** What-if parameters of /truncation (absent = the report's own caps and family). */
-export interface TruncationParams {
-  maxPerFile?: string;
-  maxTotal?: string;
-  family?: string;
-}
+/** What-if parameters of /truncation (absent = the report's own caps and family): the route's own query. */
+export type TruncationParams = InferRequestType<typeof session.truncation.$get>["query"];
 
 export const truncationQuery = (agentId: string, sessionId: string, p: TruncationParams) =>
   queryOptions({
     queryKey: [...keys.session(agentId, sessionId), "truncation", p] as const,
-    queryFn: ({ signal }) =>
-      getJson<TruncationReportDTO>(
-        `${sessionApiPath(agentId, sessionId, "truncation")}${queryString({ ...p })}`,
-        signal,
+    queryFn: async ({ signal }) =>
+      body(
+        await session.truncation.$get(
+          { ...sessionParam(agentId, sessionId), query: defined(p) },
+          { init: { signal } },
+        ),
       ),
     placeholderData: (prev) => prev,
   });
-
-/** What-if parameters of /prune, as URL strings (absent = as configured). */
-export type PruneParams = Partial<Record<PruneParamKey, string>>;
-export const PRUNE_PARAM_KEYS = [
-  "ttl",
-  "mode",
-  "keepLastAssistants",
-  "softTrimRatio",
-  "hardClearRatio",
-  "minPrunableToolChars",
-  "softTrimMaxChars",
-  "softTrimHeadChars",
-  "softTrimTailChars",
-  "hardClear",
-  "placeholder",
-  "allow",
-  "deny",
-  "contextWindow",
-  "algorithm",
-  "at",
-] as const;
-export type PruneParamKey = (typeof PRUNE_PARAM_KEYS)[number];
 
 /**
  * The replay without per-call tool-result states (`calls=summary`: they are O(calls × tool results), tens of
@@ -100,10 +75,12 @@ export type PruneParamKey = (typeof PRUNE_PARAM_KEYS)[number];
 export const pruneQuery = (agentId: string, sessionId: string, p: PruneParams) =>
   queryOptions({
     queryKey: [...keys.session(agentId, sessionId), "prune", p] as const,
-    queryFn: ({ signal }) =>
-      getJson<PruneReplayDTO>(
-        `${sessionApiPath(agentId, sessionId, "prune")}${queryString({ ...p, calls: "summary" })}`,
-        signal,
+    queryFn: async ({ signal }) =>
+      body(
+        await session.prune.$get(
+          { ...sessionParam(agentId, sessionId), query: { ...defined(p), calls: "summary" } },
+          { init: { signal } },
+        ),
       ),
     placeholderData: (prev) => prev,
   });
@@ -112,10 +89,12 @@ export const pruneQuery = (agentId: string, sessionId: string, p: PruneParams) =
 export const pruneCallQuery = (agentId: string, sessionId: string, p: PruneParams, callIndex: number) =>
   queryOptions({
     queryKey: [...keys.session(agentId, sessionId), "prune-call", p, callIndex] as const,
-    queryFn: ({ signal }) =>
-      getJson<PruneCallDetailDTO>(
-        `${pruneCallRoute(agentId, sessionId)}${queryString({ ...p, call: String(callIndex) })}`,
-        signal,
+    queryFn: async ({ signal }) =>
+      body(
+        await session.prune.call.$get(
+          { ...sessionParam(agentId, sessionId), query: { ...defined(p), call: String(callIndex) } },
+          { init: { signal } },
+        ),
       ),
     // no placeholder: another call's (or another what-if's) states must never show under this call
   });
@@ -129,23 +108,29 @@ export const prunePreviewQuery = (
 ) =>
   queryOptions({
     queryKey: [...keys.session(agentId, sessionId), "prune-preview", p, callIndex, toolCallId] as const,
-    queryFn: ({ signal }) =>
-      getJson<ToolResultPreviewDTO>(
-        `${prunePreviewRoute(agentId, sessionId)}${queryString({ ...p, call: String(callIndex), toolCallId })}`,
-        signal,
+    queryFn: async ({ signal }) =>
+      body(
+        await session.prune.preview.$get(
+          {
+            ...sessionParam(agentId, sessionId),
+            query: { ...defined(p), call: String(callIndex), toolCallId },
+          },
+          { init: { signal } },
+        ),
       ),
   });
 
 export const costQuery = (agentId: string, sessionId: string) =>
   queryOptions({
     queryKey: [...keys.session(agentId, sessionId), "cost"] as const,
-    queryFn: ({ signal }) => getJson<CostReportDTO>(sessionApiPath(agentId, sessionId, "cost"), signal),
+    queryFn: async ({ signal }) =>
+      body(await session.cost.$get(sessionParam(agentId, sessionId), { init: { signal } })),
   });
 
 export const allCostQuery = () =>
   queryOptions({
     queryKey: keys.allCost,
-    queryFn: ({ signal }) => getJson<CostAllDTO>(allCostRoute(), signal),
+    queryFn: async ({ signal }) => body(await api.cost.$get({ query: {} }, { init: { signal } })),
   });
 
 /**
@@ -155,8 +140,29 @@ export const allCostQuery = () =>
 export const clockQuery = (agentId: string, sessionId: string) =>
   queryOptions({
     queryKey: [...keys.session(agentId, sessionId), "clock"] as const,
-    queryFn: ({ signal }) => getJson<CacheClockDTO>(clockRoute(agentId, sessionId), signal),
+    queryFn: async ({ signal }) =>
+      body(await session.clock.$get(sessionParam(agentId, sessionId), { init: { signal } })),
     retry: false,
   });
 
-export { queryString };
+/** GET …/export: the self-contained HTML file (the server redacts unless `redact=0`); a download link. */
+export function exportHref(agentId: string, sessionId: string, redact: boolean): string {
+  const url = session.export.$url({
+    ...sessionParam(agentId, sessionId),
+    query: { redact: redact ? "1" : "0" },
+  });
+  return url.pathname + url.search;
+}
+
+/** GET …/issue.md: the "Copy as issue" Markdown block. */
+export async function fetchIssueMarkdown(
+  agentId: string,
+  sessionId: string,
+  redact: boolean,
+): Promise<string> {
+  const res = await session["issue.md"].$get({
+    ...sessionParam(agentId, sessionId),
+    query: { redact: redact ? "1" : "0" },
+  });
+  return res.text();
+}

@@ -5,8 +5,7 @@
 // the explicit "unredacted" link or `redact=0` in the URL.
 
 import { useState } from "react";
-import { getText } from "../api/client.ts";
-import { exportRoute, issueRoute } from "../api/routes.ts";
+import { exportHref as exportLink, fetchIssueMarkdown } from "../api/queries.ts";
 import { setParams, type Tab } from "../router.ts";
 import { downloadBlob, fileSlug, renderPanelPng } from "../ui/export-view-png.ts";
 import type { Redactor } from "../ui/redact.ts";
@@ -31,7 +30,7 @@ export function ShareToolbar({ agentId, sessionId, tab, tabLabel, redactParam, r
   const [busy, setBusy] = useState<"issue" | "png" | null>(null);
   // Exports are redacted unless the user explicitly switched redaction off (`redact=0`).
   const exportRedacted = redactParam !== "0";
-  const exportHref = exportRoute(agentId, sessionId, exportRedacted);
+  const exportHref = exportLink(agentId, sessionId, exportRedacted);
 
   const copyLink = async () => {
     try {
@@ -45,7 +44,7 @@ export function ShareToolbar({ agentId, sessionId, tab, tabLabel, redactParam, r
   const copyIssue = async () => {
     setBusy("issue");
     try {
-      const md = await getText(issueRoute(agentId, sessionId, exportRedacted));
+      const md = await fetchIssueMarkdown(agentId, sessionId, exportRedacted);
       await copyText(md);
       showToast(exportRedacted ? "Issue text copied (redacted)" : "Issue text copied (NOT redacted)");
     } catch (e) {
@@ -97,7 +96,7 @@ export function ShareToolbar({ agentId, sessionId, tab, tabLabel, redactParam, r
       {exportRedacted ? (
         <a
           className="small muted unredacted-link"
-          href={exportRoute(agentId, sessionId, false)}
+          href={exportLink(agentId, sessionId, false)}
           download
           data-testid="export-html-unredacted"
           title="The same file WITH message text, tool output and paths — for your own use, not for sharing"

@@ -5,14 +5,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRef } from "react";
 import type { PruneCallDTO, PruneReplayDTO, PruneToolResultDTO } from "../../../shared/prune.ts";
+import { PRUNE_PARAM_KEYS, type PruneParams } from "../../../shared/prune-params.ts";
 import type { AxisMode } from "../../../shared/timeline-scales.ts";
-import {
-  PRUNE_PARAM_KEYS,
-  type PruneParams,
-  pruneCallQuery,
-  prunePreviewQuery,
-  pruneQuery,
-} from "../../api/queries.ts";
+import { pruneCallQuery, prunePreviewQuery, pruneQuery } from "../../api/queries.ts";
 import { setParams } from "../../router.ts";
 import { useElementWidth } from "../../treemap/use-size.ts";
 import { fmtDate, fmtDuration, fmtInt, fmtPct } from "../../ui/format.ts";
