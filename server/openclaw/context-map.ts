@@ -25,13 +25,14 @@ import type {
   OpenClawMapPicture,
   Rect,
 } from "../../shared/openclaw-map.ts";
+import { blocksOf, type MessageBlock } from "../model/message-blocks.ts";
 import {
   BRANCH_SUMMARY_PREFIX,
   BRANCH_SUMMARY_SUFFIX,
   COMPACTION_SUMMARY_PREFIX,
   COMPACTION_SUMMARY_SUFFIX,
 } from "../model/summary-text.ts";
-import { classWeight2026_9, isAsciiTextBlock } from "./estimate.ts";
+import { classWeight2026_9, hasNonAscii, isAsciiTextBlock } from "./estimate.ts";
 import { formatInt as formatGrouped, tokensFromChars } from "./format.ts";
 
 export type {
@@ -87,58 +88,40 @@ export interface ConversationBuckets {
 }
 
 /** Size of a block of unknown shape: a string's length, else its JSON length (256 if that throws). */
-function unknownChars(value: JsonValue | undefined): number {
-  if (typeof value === "string") return value.length;
-  if (value === undefined) return 0;
-  try {
-    const s = JSON.stringify(value);
-    return typeof s === "string" ? s.length : 0;
-  } catch {
-    return 256;
-  }
+function unknownChars(b: MessageBlock): number {
+  if (b.kind === "other" && typeof b.raw === "string") return b.raw.length;
+  return b.jsonLength ?? 256;
 }
 
-/** Content blocks: text length (tool results: weighted, floor 2), image 8,000 (×2), other blocks as JSON (×2). */
-function blockListChars(blocks: readonly JsonValue[], toolResult: boolean): number {
+/**
+ * User-like content (a string is one text part): text length (tool results: weighted, floor 2), image 8,000
+ * (×2), other blocks as JSON (×2).
+ */
+function contentChars(content: JsonValue | undefined, toolResult: boolean): number {
   const weight = toolResult ? 2 : 1;
   let total = 0;
-  for (const b of blocks) {
-    const type = isObject(b) ? b.type : undefined;
-    const text = isObject(b) ? b.text : undefined;
-    if (isObject(b) && type === "text" && typeof text === "string")
-      total += !toolResult
-        ? text.length
-        : isAsciiTextBlock(b, text)
-          ? text.length * 2
-          : weightedChars(text, 2);
-    else if (type === "image") total += 8000 * weight;
+  for (const b of blocksOf(content)) {
+    if (b.kind === "text" && b.text !== undefined) {
+      const text = b.text;
+      const ascii = b.block ? isAsciiTextBlock(b.block, text) : !hasNonAscii(text);
+      total += !toolResult ? text.length : ascii ? text.length * 2 : weightedChars(text, 2);
+    } else if (b.kind === "image") total += 8000 * weight;
     else total += unknownChars(b) * weight;
   }
   return total;
 }
 
-function userLikeChars(content: JsonValue | undefined): number {
-  if (typeof content === "string") return content.length;
-  if (Array.isArray(content)) return blockListChars(content, false);
-  return 0;
-}
-
+/** Assistant blocks (a string content counts 0; non-object blocks are skipped, as OpenClaw does). */
 function assistantChars(message: JsonObject): number {
-  const blocks = message.content;
-  if (!Array.isArray(blocks)) return 0;
+  if (!Array.isArray(message.content)) return 0;
   let total = 0;
-  for (const b of blocks) {
-    if (!isObject(b)) continue; // OpenClaw skips non-object blocks
-    if (b.type === "text" && typeof b.text === "string") total += b.text.length;
-    else if (b.type === "thinking" && typeof b.thinking === "string")
-      total += b.thinking.length; // no signature
-    else if (b.type === "toolCall") {
-      try {
-        total += JSON.stringify(b.arguments ?? {}).length;
-      } catch {
-        total += 128;
-      }
-    } else total += unknownChars(b);
+  for (const b of blocksOf(message.content)) {
+    if (b.kind === "other" && !isObject(b.raw)) continue;
+    if (b.kind === "text" && b.text !== undefined) total += b.text.length;
+    else if (b.kind === "thinking" && b.text !== undefined)
+      total += b.text.length; // no signature
+    else if (b.kind === "toolCall") total += b.argsJson?.length ?? 128;
+    else total += unknownChars(b);
   }
   return total;
 }
@@ -196,14 +179,10 @@ export function openClawMessageEstimate(message: JsonObject): {
   const role = message.role;
   const bucket = bucketOf(role);
   if (message.excludeFromContext === true) return { bucket, chars: 0 };
-  if (role === "user") return { bucket, chars: userLikeChars(message.content) };
+  if (role === "user") return { bucket, chars: contentChars(message.content, false) };
   if (role === "assistant") return { bucket, chars: assistantChars(message) };
-  if (role === "toolResult" || role === "tool" || message.type === "toolResult") {
-    const content = message.content;
-    const blocks: JsonValue[] =
-      typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : [];
-    return { bucket, chars: blockListChars(blocks, true) };
-  }
+  if (role === "toolResult" || role === "tool" || message.type === "toolResult")
+    return { bucket, chars: contentChars(message.content, true) };
   if (role === "bashExecution") return { bucket, chars: bashExecutionText(message).length };
   if (role === "branchSummary") {
     const summary = str(message, "summary") ?? "";
@@ -213,7 +192,7 @@ export function openClawMessageEstimate(message: JsonObject): {
     const summary = str(message, "summary") ?? "";
     return { bucket, chars: (COMPACTION_SUMMARY_PREFIX + summary + COMPACTION_SUMMARY_SUFFIX).length };
   }
-  if (role === "custom") return { bucket, chars: userLikeChars(message.content) };
+  if (role === "custom") return { bucket, chars: contentChars(message.content, false) };
   return { bucket, chars: 256 };
 }
 

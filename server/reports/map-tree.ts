@@ -6,14 +6,8 @@
 import { arr, isObject, type JsonObject, type JsonValue, num, obj, str } from "../../shared/json.ts";
 import type { CacheState, ContextMapDTO, MapGroupInfo, MapNode } from "../../shared/map.ts";
 import { css, OPENCLAW_GROUP_COLORS } from "../../shared/openclaw-colors.ts";
-import {
-  blockTextHead,
-  HEAD_CHARS,
-  type LazyText,
-  lazyTextKey,
-  lazyTextOf,
-  readBlockText,
-} from "../model/lazy-text.ts";
+import { blockTextHead, HEAD_CHARS, type LazyText, lazyTextKey, readBlockText } from "../model/lazy-text.ts";
+import { blocksOf } from "../model/message-blocks.ts";
 import type { ContextMessage, LoadedSession } from "../model/session.ts";
 import {
   BRANCH_SUMMARY_PREFIX,
@@ -113,14 +107,6 @@ class IdAllocator {
   }
 }
 
-function jsonLength(value: JsonValue | undefined): number {
-  try {
-    return JSON.stringify(value ?? null)?.length ?? 0;
-  } catch {
-    return 0;
-  }
-}
-
 function preview(text: string, max = 60): string {
   // Only the head matters: never scan a megabyte tool result for a 60-char name.
   const one = text
@@ -155,23 +141,22 @@ function readBlockTexts(blocks: readonly JsonObject[]): string | null {
 function contentParts(content: JsonValue | undefined): ContentParts {
   if (typeof content === "string")
     return { text: content, nonText: 0, images: 0, head: content.slice(0, HEAD_CHARS) };
-  if (!Array.isArray(content)) return { text: "", nonText: 0, images: 0, head: "" };
   const blocks: JsonObject[] = [];
+  const texts: string[] = [];
   const lazies: LazyText[] = [];
   let nonText = 0;
   let images = 0;
-  for (const b of content) {
-    const text = isObject(b) ? str(b, "text") : undefined;
-    if (isObject(b) && str(b, "type") === "text" && text !== undefined) {
-      blocks.push(b);
-      const lazy = lazyTextOf(b);
-      if (lazy) lazies.push(lazy);
-    } else if (isObject(b) && str(b, "type") === "image") {
+  for (const b of blocksOf(content)) {
+    if (b.kind === "text" && b.block !== null && b.text !== undefined) {
+      blocks.push(b.block);
+      texts.push(b.text);
+      if (b.lazy) lazies.push(b.lazy);
+    } else if (b.kind === "image") {
       nonText += IMAGE_CHARS;
       images++;
-    } else nonText += jsonLength(b);
+    } else nonText += b.jsonLength ?? 0;
   }
-  const text = blocks.map((b) => str(b, "text") ?? "").join("");
+  const text = texts.join("");
   if (lazies.length === 0) return { text, nonText, images, head: text.slice(0, HEAD_CHARS) };
   let head = "";
   for (const b of blocks) {
@@ -230,31 +215,18 @@ function conversationLeaves(
         break;
       }
       case "assistant": {
-        const blocks = arr(m, "content") ?? [];
         const texts: string[] = [];
         const thinking: string[] = [];
         let other = 0;
         const calls: { id: string; name: string; args: string }[] = [];
-        for (const b of blocks) {
-          if (!isObject(b)) {
-            other += jsonLength(b);
-            continue;
-          }
-          const type = str(b, "type");
-          if (type === "text") texts.push(str(b, "text") ?? "");
-          else if (type === "thinking") thinking.push(str(b, "thinking") ?? "");
-          else if (type === "redacted_thinking") thinking.push(str(b, "data") ?? "");
-          else if (type === "toolCall") {
-            let args = "";
-            try {
-              args = JSON.stringify(b.arguments ?? {});
-            } catch {
-              args = "";
-            }
-            calls.push({ id: str(b, "id") ?? "", name: str(b, "name") ?? "(unknown)", args });
-          } else other += jsonLength(b);
+        for (const b of blocksOf(m.content)) {
+          if (b.kind === "text") texts.push(b.text ?? "");
+          else if (b.kind === "thinking") thinking.push(b.text ?? "");
+          else if (b.kind === "redactedThinking") thinking.push(b.data ?? "");
+          else if (b.kind === "toolCall")
+            calls.push({ id: b.id ?? "", name: b.name ?? "(unknown)", args: b.argsJson ?? "" });
+          else other += b.jsonLength ?? 0;
         }
-        if (typeof m.content === "string") texts.push(m.content);
         const text = texts.join("");
         push({
           id: ids.take(`conversation/assistant/text/${idSegment(entryId)}`),
