@@ -387,6 +387,8 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
       const loaded: LoadedSession[] = [];
       for (const summary of sessions) {
         if (!includeArchived && summary.archived !== null) continue;
+        // backups / checkpoints duplicate another transcript's calls: never counted twice (summary.copyOf)
+        if (summary.copyOf !== undefined) continue;
         const r = load(summary.agentId, summary.sessionId);
         if (r.ok) loaded.push(r.value);
       }

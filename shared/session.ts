@@ -11,8 +11,10 @@ export type StorageKind = "jsonl" | "sqlite";
  * - `cold`: SQLite cold archive (decoded on demand)
  * - `legacy`: a JSONL-era transcript beside a SQLite store (an upgraded install's migration input), listed as
  *   `legacy:<sessionId>`
+ * - `backup` / `checkpoint`: JSONL copies of another transcript (`*.jsonl.bak…`, `*.checkpoint.<uuid>.jsonl`):
+ *   their entries duplicate that transcript's, so totals leave them out (`copyOf` names it)
  */
-export type ArchivedKind = "reset" | "deleted" | "ended" | "orphan" | "cold" | "legacy";
+export type ArchivedKind = "reset" | "deleted" | "ended" | "orphan" | "cold" | "legacy" | "backup" | "checkpoint";
 
 /** A located problem found while reading. Parsers never throw: they return these. */
 export interface ParseIssue {
@@ -41,6 +43,12 @@ export interface VersionInfo {
   family: "2026.3" | "2026.7" | "2026.9";
   /** Human explanation of the signals used. */
   reason: string;
+  /**
+   * Which signal decided: the session's own data (store schema, report, transcript); for a JSONL session without
+   * any, the install's — the config's `meta.lastTouchedVersion`, then the agent's other sessions, then the state
+   * dir's — and `default` when nothing says anything.
+   */
+  decidedBy?: "session" | "config" | "agent-sessions" | "state-dir" | "default";
 }
 
 /** What the session list shows; also the `sessions --json` row. */
@@ -58,4 +66,8 @@ export interface SessionSummary {
   /** Relative location: JSONL file path or `agents/<id>/agent/openclaw-agent.sqlite`. */
   location: string;
   sizeBytes: number | null;
+  /** The transcript file of this sessions.json entry does not exist (`location` is where it was looked for). */
+  missing?: true;
+  /** Backups / checkpoints: the transcript (`<id>.jsonl` file name) whose entries this copy duplicates. */
+  copyOf?: string;
 }

@@ -97,6 +97,7 @@ export function detectJsonlVersion(entry: JsonObject | null, transcript: Transcr
       appVersion: null,
       family: "2026.9",
       reason: `JSONL transcript with 2026.9.x signals: ${e5.join(", ")}`,
+      decidedBy: "session",
     };
   }
   const e3 = [...reportE3Signals(report), ...transcriptE3Signals(transcript)];
@@ -105,6 +106,7 @@ export function detectJsonlVersion(entry: JsonObject | null, transcript: Transcr
       appVersion: null,
       family: "2026.7",
       reason: `JSONL store with 2026.7.x (E3) signals: ${e3.join(", ")}`,
+      decidedBy: "session",
     };
   }
   const headerNote =
@@ -114,5 +116,7 @@ export function detectJsonlVersion(entry: JsonObject | null, transcript: Transcr
     appVersion: null,
     family: "2026.3",
     reason: `JSONL store without 2026.7.x signals (${headerNote}; ${note}) → 2026.3.x rules`,
+    // a stored report is the session's own E1/E2 evidence; without one nothing of the session says anything
+    decidedBy: report ? "session" : "default",
   };
 }

@@ -18,6 +18,7 @@ import { type AgentRows, resolveRefInRows } from "./resolve-ref.ts";
 import { fail, isLoadError, type ListedRow, type LoadError, type LoadRef } from "./session-era.ts";
 import { SqliteEra } from "./sqlite/sqlite-era.ts";
 import { TranscriptCache } from "./transcript-cache.ts";
+import { readInstallSignals } from "./version-fallback.ts";
 
 export type { LoadError, LoadRef } from "./session-era.ts";
 export { type TranscriptLoadInfo, transcriptLoadInfo } from "./transcript-cache.ts";
@@ -64,7 +65,9 @@ class Reader implements StateReader {
   constructor(stateDir: string, opts: StateReaderOptions) {
     this.stateDir = path.resolve(stateDir);
     const cache = new TranscriptCache(opts.cacheSize ?? 8);
-    this.jsonl = new JsonlEra(this.stateDir, cache);
+    this.jsonl = new JsonlEra(this.stateDir, cache, () =>
+      readInstallSignals(this.stateDir, this.discover().agents),
+    );
     this.sqlite = new SqliteEra(this.stateDir, cache);
   }
 
@@ -84,8 +87,9 @@ class Reader implements StateReader {
       return fail("invalid-ref", `invalid session id ${JSON.stringify(ref.sessionId)}`, 422);
     if (ref.archivedFile !== undefined && !isSafeId(ref.archivedFile))
       return fail("invalid-ref", `invalid file name ${JSON.stringify(ref.archivedFile)}`, 422);
-    const agent = this.discover().agents.find((a) => a.agentId === ref.agentId);
-    if (!agent) return fail("agent-not-found", `no agent ${ref.agentId} in ${this.stateDir}`, 404);
+    const found = this.discover().agents.find((a) => a.agentId === ref.agentId);
+    if (!found) return fail("agent-not-found", `no agent ${ref.agentId} in ${this.stateDir}`, 404);
+    const agent = this.withSessionStore(found, []);
     if (!agent.sqlitePath) return this.jsonl.load(agent, ref);
     if (!agent.sessionsDir || !ref.sessionId.startsWith(LEGACY_PREFIX)) return this.sqlite.load(agent, ref);
     const loaded = this.jsonl.load(agent, {
@@ -110,15 +114,35 @@ class Reader implements StateReader {
     const issues = [...disc.issues];
     const agents = disc.agents.map((agent) => ({
       agentId: agent.agentId,
-      rows: this.listAgent(agent, scan, issues),
+      rows: this.listAgent(this.withSessionStore(agent, issues), scan, issues),
     }));
     return { agents, issues };
+  }
+
+  /**
+   * The agent as its sessions are read: an `openclaw-agent.sqlite` that holds no session tables (a pre-2026.7.2
+   * auth/cache store) is treated exactly as if it were absent, with one warning per listing.
+   */
+  private withSessionStore(agent: DiscoveredAgent, issues: ParseIssue[]): DiscoveredAgent {
+    const why = agent.sqlitePath ? this.sqlite.noSessions(agent.sqlitePath) : null;
+    if (!agent.sqlitePath || why === null) return agent;
+    issues.push({
+      source: path.relative(this.stateDir, agent.sqlitePath).split(path.sep).join("/"),
+      code: "no-session-tables",
+      message: `agent ${agent.agentId}: openclaw-agent.sqlite ${why}`,
+      severity: "warning",
+    });
+    return { ...agent, sqlitePath: null };
   }
 
   private listAgent(agent: DiscoveredAgent, scan: boolean, issues: ParseIssue[]): ListedRow[] {
     if (!agent.sqlitePath) return this.jsonl.list(agent, scan, issues);
     const rows = this.sqlite.list(agent, scan, issues);
-    for (const r of this.jsonl.list(agent, scan, issues)) rows.push({ ...asLegacy(r), sessionKeys: [] });
+    // A key routes to the live SQLite store; a legacy row keeps only the keys the store does not have, so every
+    // key the list prints resolves.
+    const live = new Set(rows.flatMap((r) => r.sessionKeys));
+    for (const r of this.jsonl.list(agent, scan, issues))
+      rows.push({ ...asLegacy(r), sessionKeys: r.sessionKeys.filter((k) => !live.has(k)) });
     return rows;
   }
 }

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { arr, isObject, type JsonObject, str } from "../../shared/json.ts";
+import { recordedPosix, recordedStateDirOfWorkspace, relativeBelow } from "./rebase-workspace.ts";
 
 export interface RebasedPath {
   recorded: string;
@@ -33,28 +34,27 @@ const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
 /**
  * The state dir a recorded workspaceDir lived in: the prefix before its last component when that
- * is `workspace` or `workspace-<id>` — spec storage.md §7. Null otherwise (custom workspace).
+ * is `workspace` or `workspace-<id>` — spec storage.md §7 (POSIX or Windows recording). Null otherwise
+ * (custom workspace).
  */
 export function recordedStateDirOf(recordedWorkspaceDir: string): string | null {
-  const norm = recordedWorkspaceDir.replace(/\/+$/u, "");
-  const base = path.posix.basename(norm);
-  if (!/^workspace(?:-[^/]+)?$/u.test(base)) return null;
-  const parent = path.posix.dirname(norm);
-  return parent === "." || parent === "" ? null : parent;
+  return recordedStateDirOfWorkspace(recordedWorkspaceDir);
 }
 
 /**
  * Rebase a recorded absolute path lying under the recorded state dir onto the actual state dir
- * (`…/.openclaw/workspace/USER.md` → `<stateDir>/workspace/USER.md`); null when it does not lie there.
+ * (`…/.openclaw/workspace/USER.md` → `<stateDir>/workspace/USER.md`, also `C:\\…\\.openclaw\\…`); null when it
+ * does not lie there.
  */
 export function rebaseRecordedPath(
   recorded: string,
   recordedStateDir: string,
   stateDir: string,
 ): string | null {
-  const prefix = recordedStateDir.endsWith("/") ? recordedStateDir : `${recordedStateDir}/`;
-  if (!recorded.startsWith(prefix)) return null;
-  return path.join(stateDir, recorded.slice(prefix.length));
+  const p = recordedPosix(recorded);
+  const dir = recordedPosix(recordedStateDir);
+  const rest = p && dir ? relativeBelow(p, dir) : null;
+  return rest === null ? null : path.join(stateDir, ...rest.split("/"));
 }
 
 function isDir(p: string): boolean {
@@ -250,4 +250,42 @@ export function readWorkspaceForReport(
     unavailableReason: read.unavailableReason,
     unreadable: read.unreadable,
   };
+}
+
+export interface ResolvedWorkspace {
+  /** The workspace directory found, null when none of the candidates exists. */
+  dir: string | null;
+  /** Which rule found it. */
+  source: "configured" | "state-dir-workspace" | "agent-workspace" | null;
+  /** Every directory looked at, in order (for "nothing was recorded; looked in …"). */
+  tried: string[];
+}
+
+/**
+ * The workspace of a session without a stored report (cron runs, orphans, archives: OpenClaw recorded no
+ * workspaceDir), for reading what the caps WOULD inject now (spec storage.md §1 "Workspaces"): the configured
+ * one (`agents.defaults.workspace` or the agent's own — the caller reads the config), else
+ * `<stateDir>/workspace`, else `<stateDir>/workspace-<agentId>`; the first that exists here. A recorded
+ * configured path is rebased like any recorded path when it does not exist here.
+ */
+export function resolveWorkspaceDir(opts: {
+  stateDir: string;
+  agentId: string;
+  configured?: string | null;
+}): ResolvedWorkspace {
+  const candidates: { dir: string; source: NonNullable<ResolvedWorkspace["source"]> }[] = [];
+  if (opts.configured) {
+    candidates.push({ dir: opts.configured, source: "configured" });
+    const recordedState = recordedStateDirOf(opts.configured);
+    const rebased = recordedState ? rebaseRecordedPath(opts.configured, recordedState, opts.stateDir) : null;
+    if (rebased) candidates.push({ dir: rebased, source: "configured" });
+  }
+  candidates.push({ dir: path.join(opts.stateDir, "workspace"), source: "state-dir-workspace" });
+  candidates.push({ dir: path.join(opts.stateDir, `workspace-${opts.agentId}`), source: "agent-workspace" });
+  const tried: string[] = [];
+  for (const c of candidates) {
+    tried.push(c.dir);
+    if (isDir(c.dir)) return { dir: c.dir, source: c.source, tried };
+  }
+  return { dir: null, source: null, tried };
 }

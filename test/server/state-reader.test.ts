@@ -252,6 +252,8 @@ describe("state reader on a hand-built state dir", () => {
       [
         "gone-1",
         "live-1",
+        "live-1.bak",
+        "live-1.checkpoint.0f1e2d3c",
         "live-2",
         "old-1.reset.2026-04-05T04-22-28.629Z",
         "old-2.deleted.2026-04-06T00-00-00.000Z",
@@ -277,7 +279,18 @@ describe("state reader on a hand-built state dir", () => {
       actual: path.join(sessions, "live-1.jsonl"),
     });
     expect(byId.get("tp-topic-42")?.sessionKeys).toEqual(["agent:main:telegram:topic"]);
-    expect(byId.get("gone-1")?.summary).toMatchObject({ entryCount: null, sizeBytes: null, archived: null });
+    expect(byId.get("gone-1")?.summary).toMatchObject({
+      entryCount: null,
+      sizeBytes: null,
+      archived: null,
+      missing: true,
+    });
+    // Copies of live-1 are listed (hidden behind "show archived"), named as copies so totals leave them out.
+    expect(byId.get("live-1.bak")?.summary).toMatchObject({ archived: "backup", copyOf: "live-1.jsonl" });
+    expect(byId.get("live-1.checkpoint.0f1e2d3c")?.summary).toMatchObject({
+      archived: "checkpoint",
+      copyOf: "live-1.jsonl",
+    });
     expect(byId.get("gone-1")?.issues.map((i) => i.code)).toEqual(["transcript-missing"]);
     expect(byId.get("orphan-1")?.summary).toMatchObject({
       archived: "orphan",
@@ -292,8 +305,6 @@ describe("state reader on a hand-built state dir", () => {
     expect(listing.skippedFiles.map((s) => [s.name, s.reason]).sort()).toEqual(
       [
         ["evil.jsonl", "symlink leaving the state dir"],
-        ["live-1.checkpoint.0f1e2d3c.jsonl", "pre-compaction checkpoint copy"],
-        ["live-1.jsonl.bak", "backup copy"],
         ["live-1.jsonl.lock", "writer lock"],
         ["live-1.trajectory.jsonl", "trajectory (run trace)"],
       ].sort(),

@@ -3,7 +3,7 @@
 
 import path from "node:path";
 import { str } from "../../../shared/json.ts";
-import type { LoadedSession, ParseIssue, Transcript } from "../../model/session.ts";
+import type { LoadedSession, ParseIssue, Transcript, VersionInfo } from "../../model/session.ts";
 import { detectJsonlVersion } from "../detect-version.ts";
 import type { DiscoveredAgent } from "../discover.ts";
 import { isInside, realpathOrNull } from "../fs-safety.ts";
@@ -18,7 +18,8 @@ import {
   type SessionEra,
 } from "../session-era.ts";
 import type { TranscriptCache } from "../transcript-cache.ts";
-import { countLineErrors } from "./read-transcript.ts";
+import { type InstallSignals, installVersion } from "../version-fallback.ts";
+import { asFinishedFile, countLineErrors } from "./read-transcript.ts";
 import {
   type JsonlSessionRow,
   listJsonlSessions,
@@ -30,10 +31,18 @@ function emptyTranscript(): Transcript {
   return { header: null, version: null, entries: [], activeBranch: [], leafIndex: null, issues: [] };
 }
 
+/** Archives and copies are never appended to again (a live file or an orphan may still be written). */
+function isFinished(row: JsonlSessionRow): boolean {
+  const a = row.summary.archived;
+  return a === "reset" || a === "deleted" || a === "backup" || a === "checkpoint";
+}
+
 export class JsonlEra implements SessionEra {
   constructor(
     private readonly stateDir: string,
     private readonly cache: TranscriptCache,
+    /** The install's release signals, for sessions without their own (version-fallback.ts). */
+    private readonly installSignals: () => InstallSignals,
   ) {}
 
   list(agent: DiscoveredAgent, scan: boolean, issues: ParseIssue[]): ListedRow[] {
@@ -90,6 +99,13 @@ export class JsonlEra implements SessionEra {
     };
   }
 
+  /** The session's own version verdict, else the install's (a cron run, an orphan, an archive without report). */
+  private version(row: JsonlSessionRow, own: VersionInfo): VersionInfo {
+    return own.decidedBy === "default"
+      ? installVersion(own, row.summary.agentId, this.installSignals())
+      : own;
+  }
+
   private loadRow(row: JsonlSessionRow): LoadedSession | LoadError {
     const rebasedPaths: { recorded: string; actual: string }[] = [];
     if (row.rebased) rebasedPaths.push(row.rebased);
@@ -101,7 +117,7 @@ export class JsonlEra implements SessionEra {
         summary: row.summary,
         entry: row.entry,
         transcript: emptyTranscript(),
-        version: detectJsonlVersion(row.entry, null),
+        version: this.version(row, detectJsonlVersion(row.entry, null)),
         rebasedPaths,
         issues: [...row.issues],
       };
@@ -112,8 +128,9 @@ export class JsonlEra implements SessionEra {
       return fail("path-outside-state-dir", `${row.summary.location} resolves outside the state dir`, 422);
     }
     const entryKey = JSON.stringify(row.entry);
-    const parsed = this.cache.jsonl(real, row.summary.location, entryKey);
-    if (isLoadError(parsed)) return parsed;
+    const read = this.cache.jsonl(real, row.summary.location, entryKey);
+    if (isLoadError(read)) return read;
+    const parsed = isFinished(row) ? asFinishedFile(read) : read;
     // Rows listed without a scan get the data-derived fields from the parse (same rules as the list).
     const derived = row.scanned
       ? {}
@@ -127,7 +144,7 @@ export class JsonlEra implements SessionEra {
       },
       entry: row.entry,
       transcript: parsed,
-      version: this.cache.jsonlVersion(row.entry, entryKey, parsed),
+      version: this.version(row, this.cache.jsonlVersion(row.entry, entryKey, parsed)),
       rebasedPaths,
       issues: [...row.issues, ...parsed.issues],
     };

@@ -273,3 +273,31 @@ export function countLineErrors(transcript: Transcript): number {
   for (const i of transcript.issues) if (LINE_ERROR_CODES.has(i.code)) n++;
   return n;
 }
+
+const finished = new WeakMap<Transcript, Transcript>();
+
+/**
+ * The transcript of a file nobody appends to any more (a reset/deleted archive, a backup or checkpoint copy): an
+ * unterminated last line that does not parse is then a damaged fragment, not an entry being written — a
+ * located `invalid-json` error instead of the `truncated-line` warning. Same object for the same input (warm
+ * reports are memoised per Transcript); unchanged when there is no such line.
+ */
+export function asFinishedFile(t: Transcript): Transcript {
+  if (!t.issues.some((i) => i.code === "truncated-line")) return t;
+  const hit = finished.get(t);
+  if (hit) return hit;
+  const issues = t.issues.map(
+    (i): ParseIssue =>
+      i.code === "truncated-line"
+        ? {
+            ...i,
+            code: "invalid-json",
+            severity: "error",
+            message: `last line is incomplete JSON in an archived transcript (archives are never appended to, so it is a damaged fragment); skipped: ${i.message.replace(/^.*ignored: /, "")}`,
+          }
+        : i,
+  );
+  const out = { ...t, issues };
+  finished.set(t, out);
+  return out;
+}

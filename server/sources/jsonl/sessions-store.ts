@@ -4,9 +4,13 @@
 // - one row per transcript FILE. Keys of `sessions.json` that point to the same transcript are merged
 //   into one row (`sessionKeys`, primary = most recently updated entry; the corpus has cron keys
 //   sharing an id with their run key);
-// - one row per entry whose transcript does not exist ("entry without file": entryCount null + issue);
-// - every other `<id>.jsonl` as archived "orphan", `*.jsonl.reset.<ts>` / `*.jsonl.deleted.<ts>` as
-//   "reset"/"deleted".
+// - one row per entry whose transcript does not exist ("entry without file": `missing: true`, entryCount
+//   null + issue) — unless a reset/deleted archive of it exists: then the newest archive is its transcript
+//   (archived "reset"/"deleted"; OpenClaw deleted or reset the session but kept the key);
+// - every other `<id>.jsonl` as archived "orphan", `*.jsonl.reset.<ts>` / `*.jsonl.deleted.<ts>` (any suffix
+//   file-names.ts reads: ISO-Z, epoch, local offset) as "reset"/"deleted", and the copies `*.jsonl.bak…` /
+//   `*.checkpoint.<uuid>.jsonl` as "backup"/"checkpoint" with `copyOf` (their entries duplicate another
+//   transcript's: totals leave them out).
 // - `updatedAt`: entry `updatedAt` → last envelope timestamp in the file → archive time in the file
 //   name → file mtime; model/provider: entry → last model assistant (transcript-only ones skipped);
 // - `entryCount` = number of non-empty lines (a fast byte scan, not a parse); `parseErrorCount` is 0 in
@@ -16,9 +20,8 @@
 //   (`<id>`, `<id>-topic-<thread>`); `<id>.reset.<ts>` / `<id>.deleted.<ts>` for archives, so every
 //   archived file is addressable and never collides with the live id; the entry's `sessionId` when
 //   there is no file.
-// Skipped (never listed): `*.trajectory.jsonl` (run trace), `*.checkpoint.<uuid>.jsonl` (pre-compaction
-// copies of a live transcript, ≈2026.4.x — duplicates of the live history), `*.lock`, `*.bak…`, `*.tmp`,
-// `*.zst` (SQLite-era derived archives) and non-transcript files. Skipped transcript-like files are
+// Skipped (never listed): `*.trajectory.jsonl` (run trace), `*.lock`, `*.tmp`, `*.zst` (SQLite-era derived
+// archives) and non-transcript files. Skipped transcript-like files are
 // returned in `skippedFiles` so callers can show them.
 
 import { type Dirent, readdirSync, statSync } from "node:fs";
@@ -27,6 +30,7 @@ import { type JsonObject, num, str } from "../../../shared/json.ts";
 import type { ArchivedKind, ParseIssue, SessionSummary } from "../../model/session.ts";
 import { isSafeId } from "../discover.ts";
 import { isInside, realpathOrNull } from "../fs-safety.ts";
+import { newestArchives, resolveEntryFile } from "./entry-file.ts";
 import { classifyTranscriptFileName } from "./file-names.ts";
 import { quickScanTranscript, summaryTimesAndModel, type TranscriptQuickScan } from "./quick-scan.ts";
 import { readSessionsStore } from "./sessions-json.ts";
@@ -89,49 +93,6 @@ function statFacts(file: string): FileFacts | null {
 
 function relPosix(stateDir: string, abs: string): string {
   return path.relative(stateDir, abs).split(path.sep).join("/");
-}
-
-/**
- * Which transcript file a SessionEntry uses (storage.md §3, §7):
- * 1. the recorded absolute `sessionFile` when it exists inside this state dir's `agents/<id>/sessions`;
- * 2. else `<sessionsDir>/<basename(sessionFile)>` (rebased);
- * 3. else `<sessionsDir>/<sessionId>.jsonl` (rebased when a `sessionFile` was recorded);
- * 4. else none. A recorded path outside the state dir is never opened.
- */
-function resolveEntryFile(
-  entry: JsonObject,
-  sessionsDir: string,
-  realStateDir: string,
-  existing: Set<string>,
-): { file: string | null; rebased: { recorded: string; actual: string } | null } {
-  const recorded = str(entry, "sessionFile");
-  const sessionId = str(entry, "sessionId") ?? "";
-  if (recorded && path.isAbsolute(recorded)) {
-    const real = realpathOrNull(recorded);
-    const agentsDir = path.join(realStateDir, "agents");
-    if (real && isInside(real, agentsDir) && path.basename(path.dirname(real)) === "sessions") {
-      // Same dir as the one being read (possibly through a symlinked state dir): use our own spelling
-      // so the file is recognised as consumed; a sibling agent's sessions dir is used as is.
-      const realSessionsDir = realpathOrNull(sessionsDir);
-      if (realSessionsDir && path.dirname(real) === realSessionsDir) {
-        return { file: path.join(sessionsDir, path.basename(real)), rebased: null };
-      }
-      return { file: real, rebased: null };
-    }
-  }
-  const candidates: string[] = [];
-  if (recorded) {
-    const base = path.basename(recorded.replace(/\\/g, "/"));
-    if (base && base !== "." && base !== ".." && !base.includes("/")) candidates.push(base);
-  }
-  if (isSafeId(sessionId)) candidates.push(`${sessionId}.jsonl`);
-  for (const name of candidates) {
-    if (existing.has(name)) {
-      const actual = path.join(sessionsDir, name);
-      return { file: actual, rebased: recorded && recorded !== actual ? { recorded, actual } : null };
-    }
-  }
-  return { file: null, rebased: null };
 }
 
 interface Group {
@@ -198,14 +159,16 @@ class SessionsDirListing {
 
   /** Entries → files, grouping the keys that share a transcript (primary = most recently updated). */
   groupEntries(entries: [string, JsonObject][], existing: Set<string>): Group[] {
+    const newestArchive = newestArchives(existing);
     const groups = new Map<string, Group>();
     for (const [key, entry] of entries) {
       const sessionId = str(entry, "sessionId") ?? "";
-      const { file, rebased } = resolveEntryFile(entry, this.sessionsDir, this.realStateDir, existing);
-      const groupKey = file ?? `\u0000${sessionId}`;
+      const file = resolveEntryFile(entry, this.sessionsDir, this.realStateDir, existing, newestArchive);
+      const { rebased } = file;
+      const groupKey = file.file ?? `\u0000${sessionId}`;
       const g = groups.get(groupKey);
       if (g) g.keys.push({ key, entry });
-      else groups.set(groupKey, { keys: [{ key, entry }], file, rebased, sessionId });
+      else groups.set(groupKey, { keys: [{ key, entry }], file: file.file, rebased, sessionId });
     }
     for (const g of groups.values()) {
       g.keys.sort(
@@ -225,12 +188,17 @@ class SessionsDirListing {
     let scan: TranscriptQuickScan | null = null;
     let facts: { sizeBytes: number; mtimeMs: number } | null = null;
     let archivedAt: number | null = null;
+    let archived: ArchivedKind | null = null;
     let id = g.sessionId;
     if (g.file) {
       if (path.dirname(g.file) === this.sessionsDir) this.consumedFiles.add(path.basename(g.file));
       const kind = classifyTranscriptFileName(path.basename(g.file));
-      if (kind.kind === "live" || kind.kind === "reset" || kind.kind === "deleted") id = kind.id;
-      if (kind.kind === "reset" || kind.kind === "deleted") archivedAt = kind.archivedAt;
+      if (kind.kind !== "skip" && kind.kind !== "other") id = kind.id;
+      if (kind.kind === "reset" || kind.kind === "deleted") {
+        archivedAt = kind.archivedAt;
+        archived = kind.kind;
+        this.noteTimestamp(g.file, kind.timestampNote, rowIssues);
+      }
       scan = this.scan ? quickScanTranscript(g.file) : null;
       facts = scan ?? statFacts(g.file);
       if (!facts)
@@ -255,7 +223,10 @@ class SessionsDirListing {
     }
     const location = relPosix(this.stateDir, g.file ?? path.join(this.sessionsDir, `${g.sessionId}.jsonl`));
     this.rows.push({
-      summary: this.summary(id, primary.key, null, primary.entry, { archivedAt, facts, scan, location }),
+      summary: {
+        ...this.summary(id, primary.key, archived, primary.entry, { archivedAt, facts, scan, location }),
+        ...(g.file ? {} : { missing: true as const }),
+      },
       entry: primary.entry,
       sessionKeys: g.keys.map((k) => k.key),
       file: g.file,
@@ -287,9 +258,14 @@ class SessionsDirListing {
       }
       const archived: ArchivedKind = kind.kind === "live" ? "orphan" : kind.kind;
       const archivedAt = kind.kind === "live" ? null : kind.archivedAt;
+      if (kind.kind !== "live") this.noteTimestamp(file, kind.timestampNote, rowIssues);
+      const copyOf = kind.kind === "backup" || kind.kind === "checkpoint" ? { copyOf: kind.baseName } : {};
       const location = relPosix(this.stateDir, file);
       this.rows.push({
-        summary: this.summary(kind.id, null, archived, null, { archivedAt, facts, scan, location }),
+        summary: {
+          ...this.summary(kind.id, null, archived, null, { archivedAt, facts, scan, location }),
+          ...copyOf,
+        },
         entry: null,
         sessionKeys: [],
         file,
@@ -326,6 +302,13 @@ class SessionsDirListing {
       location: f.location,
       sizeBytes: f.facts ? f.facts.sizeBytes : null,
     };
+  }
+
+  /** An archive suffix that is not OpenClaw's own format: say how its time was read. */
+  private noteTimestamp(file: string, note: string | null, issues: ParseIssue[]): void {
+    if (note === null) return;
+    const message = `archive time in the file name read as ${note}`;
+    issues.push(this.fileIssue(file, "archive-name-format", message, "warning"));
   }
 
   private uniqueId(id: string): string {

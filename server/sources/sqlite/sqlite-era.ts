@@ -4,6 +4,7 @@
 import path from "node:path";
 import type { LoadedSession, ParseIssue } from "../../model/session.ts";
 import type { DiscoveredAgent } from "../discover.ts";
+import { sqliteFilesIdentity } from "../fs-safety.ts";
 import {
   errorMessage,
   fail,
@@ -13,13 +14,48 @@ import {
   type SessionEra,
 } from "../session-era.ts";
 import type { TranscriptCache } from "../transcript-cache.ts";
+import { readDatabase } from "./open-readonly.ts";
+import * as Q from "./queries.ts";
 import { listSqliteSessions, loadSqliteSession } from "./sqlite-source.ts";
 
+/**
+ * Why an `openclaw-agent.sqlite` holds no sessions, or null when it does (or cannot be read: then the SQLite
+ * reader reports the located error). OpenClaw 2026.6.5–2026.7.1 create the per-agent database for auth profiles,
+ * caches and the memory index only (agent schema 1, tables schema_meta / cache_entries / auth_profile_* /
+ * memory_index_*; research openclaw-facts.md §3); sessions and transcripts moved into it with agent schema 4
+ * (2026.7.2-beta.1). Tables are detected, never inferred from the file's existence.
+ */
+function noSessionsReason(dbPath: string): string | null {
+  const out = readDatabase(dbPath, (db) => {
+    const tables = Q.readTables(db);
+    const schema = Q.readSchemaMeta({ db, tables, dbRel: "", issues: [] })?.schemaVersion ?? null;
+    return { tables, schema };
+  });
+  if (!out.ok) return null;
+  const { tables, schema } = out.value;
+  if (tables.has("session_nodes") || tables.has("transcript_events")) return null;
+  const which = schema === null ? "no agent schema_meta row" : `agent schema ${schema}`;
+  return `holds no session tables (${which}: OpenClaw 2026.6.5–2026.7.1 keep only auth, cache and memory data there); the agent's JSONL sessions are read as if the file were absent`;
+}
+
 export class SqliteEra implements SessionEra {
+  /** noSessionsReason per database, kept while its files are unchanged. */
+  private readonly sessionless = new Map<string, { identity: string | null; reason: string | null }>();
+
   constructor(
     private readonly stateDir: string,
     private readonly cache: TranscriptCache,
   ) {}
+
+  /** Null when `dbPath` holds sessions; else why it is no session store (see noSessionsReason). */
+  noSessions(dbPath: string): string | null {
+    const identity = sqliteFilesIdentity(dbPath);
+    const hit = this.sessionless.get(dbPath);
+    if (hit && hit.identity === identity) return hit.reason;
+    const reason = noSessionsReason(dbPath);
+    this.sessionless.set(dbPath, { identity, reason });
+    return reason;
+  }
 
   list(agent: DiscoveredAgent, _scan: boolean, issues: ParseIssue[]): ListedRow[] {
     if (!agent.sqlitePath) return [];

@@ -272,5 +272,9 @@ function archivedHint(kind: NonNullable<SessionSummary["archived"]>): string {
       return "SQLite cold archive";
     case "legacy":
       return "JSONL-era transcript beside the SQLite store (pre-upgrade data; openclaw doctor imports it)";
+    case "backup":
+      return "Backup copy of another transcript (*.jsonl.bak…): left out of totals";
+    case "checkpoint":
+      return "Pre-compaction checkpoint copy (*.checkpoint.<uuid>.jsonl): left out of totals";
   }
 }
