@@ -206,6 +206,21 @@ describe.skipIf(!haveCorpus)("corpus state dirs", () => {
         expect(empty).toEqual(exp.emptyStores);
       });
 
+      it("every session key and every agent/sessionId that `sessions --json` prints resolves to its row (issue 13)", () => {
+        const reader = openStateReader(stateDir, { cacheSize: 1 });
+        const { sessions } = reader.listSessions();
+        for (const s of sessions) {
+          const ref = { agentId: s.agentId, sessionId: s.sessionId };
+          expect(reader.resolveRef(`${s.agentId}/${s.sessionId}`), `${s.agentId}/${s.sessionId}`).toEqual(
+            ref,
+          );
+          if (s.sessionKey !== null) expect(reader.resolveRef(s.sessionKey), s.sessionKey).toEqual(ref);
+          // a listed entry without transcript is flagged, with the path it was looked for at
+          if (s.missing) expect(s.location).toMatch(/^agents\/[^/]+\/sessions\/.+\.jsonl$/);
+        }
+        expect(sessions.filter((s) => s.missing).length).toBe(exp.withoutFile);
+      });
+
       it("loads every listed session without crash and reproduces the parse counts", () => {
         const reader = openStateReader(stateDir, { cacheSize: 2 });
         const { sessions, issues } = reader.listSessions();
