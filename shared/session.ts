@@ -14,7 +14,15 @@ export type StorageKind = "jsonl" | "sqlite";
  * - `backup` / `checkpoint`: JSONL copies of another transcript (`*.jsonl.bak…`, `*.checkpoint.<uuid>.jsonl`):
  *   their entries duplicate that transcript's, so totals leave them out (`copyOf` names it)
  */
-export type ArchivedKind = "reset" | "deleted" | "ended" | "orphan" | "cold" | "legacy" | "backup" | "checkpoint";
+export type ArchivedKind =
+  | "reset"
+  | "deleted"
+  | "ended"
+  | "orphan"
+  | "cold"
+  | "legacy"
+  | "backup"
+  | "checkpoint";
 
 /** A located problem found while reading. Parsers never throw: they return these. */
 export interface ParseIssue {
