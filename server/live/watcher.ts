@@ -26,6 +26,7 @@ import { closeSync, type FSWatcher, openSync, readdirSync, readSync, statSync, w
 import path from "node:path";
 import { str } from "../../shared/json.ts";
 import type { LiveEvent } from "../../shared/live.ts";
+import { fileIdentity } from "../sources/fs-safety.ts";
 import { classifyTranscriptFileName } from "../sources/jsonl/file-names.ts";
 import { readSessionsStore } from "../sources/jsonl/sessions-json.ts";
 import { HALF_LINE_GRACE_MS } from "../sources/jsonl/tail.ts";
@@ -81,15 +82,6 @@ function isDir(p: string): boolean {
   }
 }
 
-function signature(p: string): string | null {
-  try {
-    const st = statSync(p);
-    return `${st.ino}:${st.size}:${st.mtimeMs}`;
-  } catch {
-    return null;
-  }
-}
-
 function listDir(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   let names: string[];
@@ -98,7 +90,7 @@ function listDir(dir: string): Map<string, string> {
   } catch {
     return out;
   }
-  for (const n of names) out.set(n, signature(path.join(dir, n)) ?? "");
+  for (const n of names) out.set(n, fileIdentity(path.join(dir, n)) ?? "");
   return out;
 }
 
@@ -146,11 +138,11 @@ export function watchStateDir(stateDirInput: string, opts: StateWatcherOptions):
     const old = halfLineTimers.get(file);
     if (old) clearTimeout(old);
     halfLineTimers.delete(file);
-    const size = Number(sig.split(":")[1]);
+    const size = Number(sig.split(":")[2]); // dev:ino:size:mtime
     if (!endsMidLine(file, size)) return;
     const t = setTimeout(() => {
       halfLineTimers.delete(file);
-      if (closed || signature(file) !== sig) return;
+      if (closed || fileIdentity(file) !== sig) return;
       try {
         opts.onChange({ events: [{ type: "session-changed", agentId, sessionId }], configChanged: false });
       } catch {
@@ -226,7 +218,7 @@ export function watchStateDir(stateDirInput: string, opts: StateWatcherOptions):
     if (kind === "sessions" && agentId !== null) baselineSessions(agentId, dir);
     if (kind === "store" && agentId !== null) {
       const db = path.join(dir, "openclaw-agent.sqlite");
-      probes.set(agentId, signature(db) === null ? null : probeStore(db));
+      probes.set(agentId, fileIdentity(db) === null ? null : probeStore(db));
     }
   };
 
@@ -279,7 +271,7 @@ export function watchStateDir(stateDirInput: string, opts: StateWatcherOptions):
     }
     const facts = files.map((name) => {
       const file = path.join(dir, name);
-      return { name, before: fileSigs.get(file), after: signature(file) };
+      return { name, before: fileSigs.get(file), after: fileIdentity(file) };
     });
     for (const c of transcriptChanges(out, agentId, facts)) {
       const file = path.join(dir, c.name);
@@ -294,7 +286,7 @@ export function watchStateDir(stateDirInput: string, opts: StateWatcherOptions):
 
   const checkStore = (out: ChangeSet, agentId: string): void => {
     const db = path.join(stateDir, "agents", agentId, "agent", "openclaw-agent.sqlite");
-    const after = signature(db) === null ? null : probeStore(db);
+    const after = fileIdentity(db) === null ? null : probeStore(db);
     storeChanges(out, agentId, probes.get(agentId) ?? null, after);
     probes.set(agentId, after);
   };
