@@ -24,21 +24,11 @@
 
 import { closeSync, type FSWatcher, openSync, readdirSync, readSync, statSync, watch } from "node:fs";
 import path from "node:path";
-import { str } from "../../shared/json.ts";
 import type { LiveEvent } from "../../shared/live.ts";
 import { fileIdentity } from "../sources/fs-safety.ts";
-import { classifyTranscriptFileName } from "../sources/jsonl/file-names.ts";
-import { readSessionsStore } from "../sources/jsonl/sessions-json.ts";
 import { HALF_LINE_GRACE_MS } from "../sources/jsonl/tail.ts";
-import { probeStore, type StoreProbe } from "../sources/sqlite/incremental.ts";
-import {
-  ChangeSet,
-  type DirKind,
-  entryChanges,
-  scopeOf,
-  storeChanges,
-  transcriptChanges,
-} from "./change-map.ts";
+import { ChangeSet, type DirKind, scopeOf } from "./change-map.ts";
+import { type ChangedTranscript, listDir, SeenState } from "./seen-state.ts";
 
 export interface WatchChange {
   /** Deduplicated events, `sessions-changed` first when present. */
@@ -82,18 +72,6 @@ function isDir(p: string): boolean {
   }
 }
 
-function listDir(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return out;
-  }
-  for (const n of names) out.set(n, fileIdentity(path.join(dir, n)) ?? "");
-  return out;
-}
-
 /** The file's last byte is not `\n`: a line is being written (or the writer died mid-line). */
 function endsMidLine(file: string, size: number): boolean {
   if (size === 0) return false;
@@ -109,132 +87,130 @@ function endsMidLine(file: string, size: number): boolean {
   }
 }
 
-export function watchStateDir(stateDirInput: string, opts: StateWatcherOptions): StateWatcher {
-  const stateDir = path.resolve(stateDirInput);
-  const debounceMs = opts.debounceMs ?? 150;
-  const maxWaitMs = opts.maxWaitMs ?? 400;
-  const pollMs = opts.pollMs ?? 1000;
-  const configPath = opts.configPath ? path.resolve(opts.configPath) : null;
-  const targets = new Map<string, Target>();
-  /** Transcript file → signature (JSONL). */
-  const fileSigs = new Map<string, string>();
-  /** Agent → sessionId → SessionEntry JSON (sessions.json). */
-  const entryMaps = new Map<string, Map<string, string>>();
-  /** Agent → last store probe (SQLite). */
-  const probes = new Map<string, StoreProbe | null>();
-  const pending = new Map<string, { target: Target; name: string | null }>();
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let firstPendingAt = 0;
-  let pollTimer: ReturnType<typeof setInterval> | null = null;
-  let closed = false;
+class StateDirWatcher implements StateWatcher {
+  private readonly stateDir: string;
+  private readonly configPath: string | null;
+  private readonly debounceMs: number;
+  private readonly maxWaitMs: number;
+  private readonly pollMs: number;
+  private readonly targets = new Map<string, Target>();
+  private readonly seen: SeenState;
+  /** Changes waiting for the debounce, by directory + name. */
+  private readonly pending = new Map<string, { target: Target; name: string | null }>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private firstPendingAt = 0;
+  private pollTimer: ReturnType<typeof setInterval> | null = null;
+  private closed = false;
   /** Files that ended mid-line: re-announced once the half line's grace period is over (tail.ts). */
-  const halfLineTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly halfLineTimers = new Map<string, ReturnType<typeof setTimeout>>();
+
+  constructor(
+    stateDir: string,
+    private readonly opts: StateWatcherOptions,
+  ) {
+    this.stateDir = path.resolve(stateDir);
+    this.configPath = opts.configPath ? path.resolve(opts.configPath) : null;
+    this.debounceMs = opts.debounceMs ?? 150;
+    this.maxWaitMs = opts.maxWaitMs ?? 400;
+    this.pollMs = opts.pollMs ?? 1000;
+    this.seen = new SeenState(this.stateDir);
+    this.sync();
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    for (const t of this.halfLineTimers.values()) clearTimeout(t);
+    this.halfLineTimers.clear();
+    for (const t of this.targets.values()) t.watcher?.close();
+    this.targets.clear();
+  }
+
+  watched(): { dir: string; how: "fs-watch" | "poll" }[] {
+    return [...this.targets.values()].map((t) => ({ dir: t.dir, how: t.how }));
+  }
+
+  private emit(change: WatchChange): void {
+    try {
+      this.opts.onChange(change);
+    } catch {
+      // a failing listener must not stop the watcher
+    }
+  }
 
   /**
    * A half-written last line raises no issue while it waits (jsonl/tail.ts); if no more bytes come, the
    * reader reports it after HALF_LINE_GRACE_MS — announce the session again then so the UI shows it.
    */
-  const watchHalfLine = (file: string, sig: string, agentId: string, sessionId: string): void => {
-    const old = halfLineTimers.get(file);
+  private watchHalfLine({ file, signature, agentId, sessionId }: ChangedTranscript): void {
+    const old = this.halfLineTimers.get(file);
     if (old) clearTimeout(old);
-    halfLineTimers.delete(file);
-    const size = Number(sig.split(":")[2]); // dev:ino:size:mtime
+    this.halfLineTimers.delete(file);
+    const size = Number(signature.split(":")[2]); // dev:ino:size:mtime
     if (!endsMidLine(file, size)) return;
     const t = setTimeout(() => {
-      halfLineTimers.delete(file);
-      if (closed || fileIdentity(file) !== sig) return;
-      try {
-        opts.onChange({ events: [{ type: "session-changed", agentId, sessionId }], configChanged: false });
-      } catch {
-        // a failing listener must not stop the watcher
-      }
+      this.halfLineTimers.delete(file);
+      if (this.closed || fileIdentity(file) !== signature) return;
+      this.emit({ events: [{ type: "session-changed", agentId, sessionId }], configChanged: false });
     }, HALF_LINE_GRACE_MS + 100);
     t.unref();
-    halfLineTimers.set(file, t);
-  };
-
-  function ensurePolling(): void {
-    if (pollTimer !== null || closed) return;
-    pollTimer = setInterval(() => poll(), pollMs);
-    pollTimer.unref();
+    this.halfLineTimers.set(file, t);
   }
 
-  const enqueue = (target: Target, name: string | null): void => {
-    if (closed) return;
-    pending.set(`${target.dir}\u0000${name ?? ""}`, { target, name });
+  private enqueue(target: Target, name: string | null): void {
+    if (this.closed) return;
+    this.pending.set(`${target.dir}\u0000${name ?? ""}`, { target, name });
     const now = Date.now();
-    if (timer === null) firstPendingAt = now;
-    else clearTimeout(timer);
-    timer = setTimeout(flush, Math.max(0, Math.min(debounceMs, firstPendingAt + maxWaitMs - now)));
-  };
+    if (this.timer === null) this.firstPendingAt = now;
+    else clearTimeout(this.timer);
+    const wait = Math.max(0, Math.min(this.debounceMs, this.firstPendingAt + this.maxWaitMs - now));
+    this.timer = setTimeout(() => this.flush(), wait);
+  }
 
-  const sessionEntries = (agentId: string, sessionsDir: string): Map<string, string> => {
-    const store = readSessionsStore(
-      path.join(sessionsDir, "sessions.json"),
-      `agents/${agentId}/sessions/sessions.json`,
-    );
-    const m = new Map<string, string>();
-    for (const [key, entry] of store.entries) {
-      const id = str(entry, "sessionId");
-      if (id !== undefined) m.set(id, `${m.get(id) ?? ""}${key}\u0000${JSON.stringify(entry)}`);
-    }
-    return m;
-  };
-
-  /** Baseline of a sessions dir: transcript signatures and sessions.json entries. */
-  const baselineSessions = (agentId: string, dir: string): void => {
-    for (const [name, sig] of listDir(dir)) {
-      if (classifyTranscriptFileName(name).kind === "live") fileSigs.set(path.join(dir, name), sig);
-    }
-    entryMaps.set(agentId, sessionEntries(agentId, dir));
-  };
-
-  const addTarget = (dir: string, kind: DirKind, agentId: string | null): void => {
-    if (targets.has(dir) || !isDir(dir)) return;
-    const target: Target = { dir, kind, agentId, how: "fs-watch", watcher: null, listing: new Map() };
-    if (!opts.forcePoll) {
+  /** Watch `dir` (fs.watch, else stat-polling) and take its baseline. */
+  private addTarget(dir: string, kind: DirKind, agentId: string | null): void {
+    if (this.targets.has(dir) || !isDir(dir)) return;
+    const target: Target = { dir, kind, agentId, how: "poll", watcher: null, listing: new Map() };
+    if (!this.opts.forcePoll) {
       try {
         const w = watch(dir, { persistent: false }, (_event, filename) => {
-          enqueue(target, filename === null ? null : String(filename));
+          this.enqueue(target, filename === null ? null : String(filename));
         });
         w.on("error", () => {
           // the directory went away (agent deleted): forget it; a parent event re-syncs
           w.close();
-          targets.delete(dir);
-          enqueue(target, null);
+          this.targets.delete(dir);
+          this.enqueue(target, null);
         });
         target.watcher = w;
+        target.how = "fs-watch";
       } catch {
-        target.how = "poll";
+        // ENOSPC (inotify limit), EPERM, an unsupported file system: poll this directory
       }
-    } else {
-      target.how = "poll";
     }
     if (target.how === "poll") {
       target.listing = listDir(dir);
-      ensurePolling();
+      this.ensurePolling();
     }
-    targets.set(dir, target);
-    if (kind === "sessions" && agentId !== null) baselineSessions(agentId, dir);
-    if (kind === "store" && agentId !== null) {
-      const db = path.join(dir, "openclaw-agent.sqlite");
-      probes.set(agentId, fileIdentity(db) === null ? null : probeStore(db));
-    }
-  };
+    this.targets.set(dir, target);
+    if (kind === "sessions" && agentId !== null) this.seen.rememberSessionsDir(agentId, dir);
+    if (kind === "store" && agentId !== null) this.seen.rememberStore(agentId);
+  }
 
   /** (Re)create watches for every directory of interest; drop those that disappeared. */
-  const sync = (): void => {
-    for (const [dir, t] of targets) {
+  private sync(): void {
+    for (const [dir, t] of this.targets) {
       if (!isDir(dir)) {
         t.watcher?.close();
-        targets.delete(dir);
+        this.targets.delete(dir);
       }
     }
-    addTarget(stateDir, "root", null);
-    if (configPath && path.dirname(configPath) !== stateDir)
-      addTarget(path.dirname(configPath), "config", null);
-    const agentsDir = path.join(stateDir, "agents");
-    addTarget(agentsDir, "agents", null);
+    this.addTarget(this.stateDir, "root", null);
+    const configDir = this.configPath ? path.dirname(this.configPath) : null;
+    if (configDir && configDir !== this.stateDir) this.addTarget(configDir, "config", null);
+    const agentsDir = path.join(this.stateDir, "agents");
+    this.addTarget(agentsDir, "agents", null);
     let names: string[] = [];
     try {
       names = readdirSync(agentsDir);
@@ -244,99 +220,51 @@ export function watchStateDir(stateDirInput: string, opts: StateWatcherOptions):
     for (const id of names) {
       const dir = path.join(agentsDir, id);
       if (!isDir(dir)) continue;
-      addTarget(dir, "agent", id);
-      addTarget(path.join(dir, "sessions"), "sessions", id);
-      addTarget(path.join(dir, "agent"), "store", id);
+      this.addTarget(dir, "agent", id);
+      this.addTarget(path.join(dir, "sessions"), "sessions", id);
+      this.addTarget(path.join(dir, "agent"), "store", id);
     }
-  };
-
-  /** The names of a sessions dir to look at: those that changed, or (a dir-level event) every one known. */
-  const namesToCheck = (dir: string, names: Set<string | null>): string[] => {
-    if (!names.has(null)) return [...names].filter((n): n is string => n !== null);
-    const known = [...fileSigs.keys()].filter((f) => path.dirname(f) === dir).map((f) => path.basename(f));
-    return [...new Set([...listDir(dir).keys(), ...known])];
-  };
-
-  const checkSessionsDir = (
-    out: ChangeSet,
-    agentId: string,
-    dir: string,
-    names: Set<string | null>,
-  ): void => {
-    const files = namesToCheck(dir, names);
-    if (names.has(null) || files.includes("sessions.json")) {
-      const after = sessionEntries(agentId, dir);
-      entryChanges(out, agentId, entryMaps.get(agentId) ?? new Map(), after);
-      entryMaps.set(agentId, after);
-    }
-    const facts = files.map((name) => {
-      const file = path.join(dir, name);
-      return { name, before: fileSigs.get(file), after: fileIdentity(file) };
-    });
-    for (const c of transcriptChanges(out, agentId, facts)) {
-      const file = path.join(dir, c.name);
-      if (c.signature === null) {
-        fileSigs.delete(file);
-        continue;
-      }
-      fileSigs.set(file, c.signature);
-      watchHalfLine(file, c.signature, agentId, c.sessionId);
-    }
-  };
-
-  const checkStore = (out: ChangeSet, agentId: string): void => {
-    const db = path.join(stateDir, "agents", agentId, "agent", "openclaw-agent.sqlite");
-    const after = fileIdentity(db) === null ? null : probeStore(db);
-    storeChanges(out, agentId, probes.get(agentId) ?? null, after);
-    probes.set(agentId, after);
-  };
+  }
 
   /** One debounced batch → events (change-map.ts decides what each change means). */
-  const flush = (): void => {
-    timer = null;
-    if (closed) return;
-    const batch = [...pending.values()].map(({ target, name }) => ({ ...target, name }));
-    pending.clear();
-    const scope = scopeOf(batch, configPath ? path.basename(configPath) : null);
+  private flush(): void {
+    this.timer = null;
+    if (this.closed) return;
+    const batch = [...this.pending.values()].map(({ target, name }) => ({ ...target, name }));
+    this.pending.clear();
+    const scope = scopeOf(batch, this.configPath ? path.basename(this.configPath) : null);
     const out = new ChangeSet();
     if (scope.resync) {
-      sync();
+      this.sync();
       out.list = true;
     }
-    for (const [dir, { agentId, names }] of scope.sessionsDirs) checkSessionsDir(out, agentId, dir, names);
-    for (const agentId of scope.stores) checkStore(out, agentId);
+    for (const [dir, { agentId, names }] of scope.sessionsDirs) {
+      for (const changed of this.seen.checkSessionsDir(out, agentId, dir, names)) this.watchHalfLine(changed);
+    }
+    for (const agentId of scope.stores) this.seen.checkStore(out, agentId);
     if (scope.config) out.list = true;
     const events = out.ordered();
-    if (events.length === 0) return;
-    try {
-      opts.onChange({ events, configChanged: scope.config });
-    } catch {
-      // a failing listener must not stop the watcher
-    }
-  };
+    if (events.length > 0) this.emit({ events, configChanged: scope.config });
+  }
 
-  const poll = (): void => {
-    for (const t of targets.values()) {
+  private ensurePolling(): void {
+    if (this.pollTimer !== null || this.closed) return;
+    this.pollTimer = setInterval(() => this.poll(), this.pollMs);
+    this.pollTimer.unref();
+  }
+
+  private poll(): void {
+    for (const t of this.targets.values()) {
       if (t.how !== "poll") continue;
       const now = listDir(t.dir);
-      for (const [name, sig] of now) if (t.listing.get(name) !== sig) enqueue(t, name);
-      for (const name of t.listing.keys()) if (!now.has(name)) enqueue(t, name);
+      for (const [name, sig] of now) if (t.listing.get(name) !== sig) this.enqueue(t, name);
+      for (const name of t.listing.keys()) if (!now.has(name)) this.enqueue(t, name);
       t.listing = now;
     }
-  };
+  }
+}
 
-  sync();
-
-  return {
-    close() {
-      closed = true;
-      if (timer) clearTimeout(timer);
-      if (pollTimer) clearInterval(pollTimer);
-      for (const t of halfLineTimers.values()) clearTimeout(t);
-      halfLineTimers.clear();
-      for (const t of targets.values()) t.watcher?.close();
-      targets.clear();
-    },
-    watched: () => [...targets.values()].map((t) => ({ dir: t.dir, how: t.how })),
-  };
+/** Watch a state dir (read-only); never throws: what cannot be watched is polled or skipped. */
+export function watchStateDir(stateDir: string, opts: StateWatcherOptions): StateWatcher {
+  return new StateDirWatcher(stateDir, opts);
 }
