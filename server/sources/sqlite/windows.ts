@@ -109,6 +109,147 @@ export function coldFileSessionId(name: string): string {
   return name.endsWith(COLD_SUFFIX) ? name.slice(0, -COLD_SUFFIX.length) : name;
 }
 
+/** The summary rows of one store, added kind by kind; a session id is listed once, by the first kind that has it. */
+class Summaries {
+  readonly sessions: SessionSummary[] = [];
+  readonly issues: ParseIssue[] = [];
+  private readonly listed = new Set<string>();
+  private readonly stats: Map<string, EventStats>;
+  private readonly windows: Map<string, WindowRow>;
+  private readonly cold: Map<string, ColdRow>;
+
+  constructor(
+    private readonly agentId: string,
+    private readonly dbRel: string,
+    private readonly coldDirRel: string,
+    private readonly rows: StoreRows,
+  ) {
+    this.stats = new Map(rows.stats.map((x) => [x.sessionId, x]));
+    this.windows = new Map((rows.windows ?? []).map((w) => [w.sessionId, w]));
+    this.cold = new Map((rows.cold ?? []).map((c) => [c.sessionId, c]));
+  }
+
+  /** A key's current window (archived null), with the SessionEntry's time and model. */
+  addNodes(): void {
+    for (const node of this.rows.nodes) {
+      const { entry, issue } = parseEntry(node, `${this.dbRel}#session_nodes`);
+      if (issue) this.issues.push(issue);
+      const summary = this.base(node.currentSessionId, node.sessionKey, null);
+      summary.updatedAt = num(entry, "updatedAt") ?? node.updatedAt ?? summary.updatedAt;
+      summary.model = str(entry, "model") ?? summary.model;
+      summary.provider = str(entry, "modelProvider") ?? summary.provider;
+      this.add(summary);
+    }
+  }
+
+  /** Earlier windows of a key ("ended"; "cold" when only a cold archive holds them). */
+  addWindows(): void {
+    for (const w of this.rows.windows ?? []) {
+      if (this.listed.has(w.sessionId)) continue;
+      const kind: ArchivedKind =
+        this.cold.has(w.sessionId) && !this.stats.has(w.sessionId) ? "cold" : "ended";
+      this.add(this.base(w.sessionId, w.sessionKey, kind));
+    }
+  }
+
+  /** Cold archive rows, then transcript rows no window or node names ("orphan"). */
+  addColdAndOrphans(): void {
+    for (const c of this.rows.cold ?? []) {
+      if (this.listed.has(c.sessionId)) continue;
+      this.add({ ...this.base(c.sessionId, null, "cold"), updatedAt: c.archivedAt });
+    }
+    for (const x of this.rows.stats) {
+      if (this.listed.has(x.sessionId)) continue;
+      this.issues.push({
+        source: `${this.dbRel}#transcript_events`,
+        code: "orphan-transcript",
+        message: `transcript rows of session ${x.sessionId} have no session_windows row and no session key`,
+        severity: "warning",
+      });
+      this.add(this.base(x.sessionId, null, "orphan"));
+    }
+  }
+
+  /** Deleted/reset archive blobs, listed under their unique `archive_name`. */
+  addArchives(): void {
+    for (const a of this.rows.archives ?? []) {
+      if (a.reason !== "reset" && a.reason !== "deleted") {
+        this.issues.push({
+          source: `${this.dbRel}#session_transcript_archives`,
+          code: "unknown-archive-reason",
+          message: `archive ${a.archiveName} has reason "${a.reason}"; listed as deleted`,
+          severity: "warning",
+        });
+      }
+      const archived: ArchivedKind = a.reason === "reset" ? "reset" : "deleted";
+      this.sessions.push({
+        ...this.bare(a.archiveName, a.sessionKey, archived, this.dbRel),
+        updatedAt: a.createdAt,
+        sizeBytes: a.bytes,
+      });
+    }
+  }
+
+  /** Cold files under `sessions/cold` that no table row names. */
+  addColdFiles(files: readonly ColdFile[]): void {
+    const named = new Set((this.rows.cold ?? []).map((c) => c.archiveName));
+    for (const f of files) {
+      const id = coldFileSessionId(f.name);
+      if (named.has(f.name) || this.listed.has(id)) continue;
+      const row = this.bare(id, null, "cold", f.relPath);
+      this.sessions.push({ ...row, updatedAt: Math.round(f.mtimeMs), sizeBytes: f.sizeBytes });
+    }
+  }
+
+  private add(summary: SessionSummary): void {
+    this.sessions.push(summary);
+    this.listed.add(summary.sessionId);
+  }
+
+  private bare(
+    sessionId: string,
+    sessionKey: string | null,
+    archived: ArchivedKind | null,
+    location: string,
+  ): SessionSummary {
+    return {
+      agentId: this.agentId,
+      sessionId,
+      sessionKey,
+      storage: "sqlite",
+      archived,
+      updatedAt: null,
+      model: null,
+      provider: null,
+      entryCount: null,
+      parseErrorCount: 0,
+      location,
+      sizeBytes: null,
+    };
+  }
+
+  /** A session id with its row counts (transcript_events, else its cold archive) and its window's metadata. */
+  private base(sessionId: string, sessionKey: string | null, archived: ArchivedKind | null): SessionSummary {
+    const s = this.stats.get(sessionId);
+    const c = this.cold.get(sessionId);
+    const useCold = !s && c !== undefined;
+    const w = this.windows.get(sessionId);
+    return {
+      ...this.bare(
+        sessionId,
+        sessionKey,
+        archived,
+        useCold && c.storage === "file" ? `${this.coldDirRel}/${c.archiveName}` : this.dbRel,
+      ),
+      updatedAt: w?.updatedAt ?? null,
+      model: w?.model ?? null,
+      provider: w?.modelProvider ?? null,
+      entryCount: s ? s.count : useCold ? (c.eventCount ?? null) : 0,
+      sizeBytes: s ? s.bytes : useCold ? (c.archiveBytes ?? null) : 0,
+    };
+  }
+}
+
 export function buildSummaries(
   agentId: string,
   dbRel: string,
@@ -116,117 +257,13 @@ export function buildSummaries(
   rows: StoreRows,
   coldFiles: ColdFile[],
 ): { sessions: SessionSummary[]; issues: ParseIssue[] } {
-  const issues: ParseIssue[] = [];
-  const sessions: SessionSummary[] = [];
-  const stats = new Map(rows.stats.map((s) => [s.sessionId, s]));
-  const windows = new Map((rows.windows ?? []).map((w) => [w.sessionId, w]));
-  const cold = new Map((rows.cold ?? []).map((c) => [c.sessionId, c]));
-  const listed = new Set<string>();
-
-  const base = (
-    sessionId: string,
-    sessionKey: string | null,
-    archived: ArchivedKind | null,
-  ): SessionSummary => {
-    const s = stats.get(sessionId);
-    const c = cold.get(sessionId);
-    const useCold = !s && c !== undefined;
-    return {
-      agentId,
-      sessionId,
-      sessionKey,
-      storage: "sqlite",
-      archived,
-      updatedAt: windows.get(sessionId)?.updatedAt ?? null,
-      model: windows.get(sessionId)?.model ?? null,
-      provider: windows.get(sessionId)?.modelProvider ?? null,
-      entryCount: s ? s.count : useCold ? (c.eventCount ?? null) : 0,
-      parseErrorCount: 0,
-      location: useCold && c.storage === "file" ? `${coldDirRel}/${c.archiveName}` : dbRel,
-      sizeBytes: s ? s.bytes : useCold ? (c.archiveBytes ?? null) : 0,
-    };
-  };
-
-  for (const node of rows.nodes) {
-    const { entry, issue } = parseEntry(node, `${dbRel}#session_nodes`);
-    if (issue) issues.push(issue);
-    const summary = base(node.currentSessionId, node.sessionKey, null);
-    summary.updatedAt = num(entry, "updatedAt") ?? node.updatedAt ?? summary.updatedAt;
-    summary.model = str(entry, "model") ?? summary.model;
-    summary.provider = str(entry, "modelProvider") ?? summary.provider;
-    sessions.push(summary);
-    listed.add(node.currentSessionId);
-  }
-  for (const w of rows.windows ?? []) {
-    if (listed.has(w.sessionId)) continue;
-    const kind: ArchivedKind = cold.has(w.sessionId) && !stats.has(w.sessionId) ? "cold" : "ended";
-    sessions.push(base(w.sessionId, w.sessionKey, kind));
-    listed.add(w.sessionId);
-  }
-  for (const c of rows.cold ?? []) {
-    if (listed.has(c.sessionId)) continue;
-    const s = base(c.sessionId, null, "cold");
-    s.updatedAt = c.archivedAt;
-    sessions.push(s);
-    listed.add(c.sessionId);
-  }
-  for (const s of rows.stats) {
-    if (listed.has(s.sessionId)) continue;
-    issues.push({
-      source: `${dbRel}#transcript_events`,
-      code: "orphan-transcript",
-      message: `transcript rows of session ${s.sessionId} have no session_windows row and no session key`,
-      severity: "warning",
-    });
-    sessions.push(base(s.sessionId, null, "orphan"));
-    listed.add(s.sessionId);
-  }
-  for (const a of rows.archives ?? []) {
-    const kind: ArchivedKind = a.reason === "reset" ? "reset" : "deleted";
-    if (a.reason !== "reset" && a.reason !== "deleted") {
-      issues.push({
-        source: `${dbRel}#session_transcript_archives`,
-        code: "unknown-archive-reason",
-        message: `archive ${a.archiveName} has reason "${a.reason}"; listed as deleted`,
-        severity: "warning",
-      });
-    }
-    sessions.push({
-      agentId,
-      sessionId: a.archiveName,
-      sessionKey: a.sessionKey,
-      storage: "sqlite",
-      archived: kind,
-      updatedAt: a.createdAt,
-      model: null,
-      provider: null,
-      entryCount: null,
-      parseErrorCount: 0,
-      location: dbRel,
-      sizeBytes: a.bytes,
-    });
-  }
-  const coldNames = new Set((rows.cold ?? []).map((c) => c.archiveName));
-  for (const f of coldFiles) {
-    if (coldNames.has(f.name)) continue;
-    const id = coldFileSessionId(f.name);
-    if (listed.has(id)) continue;
-    sessions.push({
-      agentId,
-      sessionId: id,
-      sessionKey: null,
-      storage: "sqlite",
-      archived: "cold",
-      updatedAt: Math.round(f.mtimeMs),
-      model: null,
-      provider: null,
-      entryCount: null,
-      parseErrorCount: 0,
-      location: f.relPath,
-      sizeBytes: f.sizeBytes,
-    });
-  }
-  return { sessions, issues };
+  const out = new Summaries(agentId, dbRel, coldDirRel, rows);
+  out.addNodes();
+  out.addWindows();
+  out.addColdAndOrphans();
+  out.addArchives();
+  out.addColdFiles(coldFiles);
+  return { sessions: out.sessions, issues: out.issues };
 }
 
 /** The history chain of a session id: predecessors first, following previous_session_id (cycle-safe). */
