@@ -5,12 +5,14 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { arr, isObject, type JsonObject, str } from "../../shared/json.ts";
-import { recordedPosix, recordedStateDirOfWorkspace, relativeBelow } from "./rebase-workspace.ts";
+import {
+  type RebasedPath,
+  recordedPosix,
+  recordedStateDirOfWorkspace,
+  relativeBelow,
+} from "./rebase-workspace.ts";
 
-export interface RebasedPath {
-  recorded: string;
-  actual: string;
-}
+export type { RebasedPath } from "./rebase-workspace.ts";
 
 export interface WorkspaceFilesRead {
   /** Directory the files were read from (recorded, rebased or --workspace); null = unavailable. */
@@ -87,13 +89,7 @@ function readText(p: string): ReadOutcome {
   }
 }
 
-/**
- * Read the bootstrap files of a session's workspace, read-only.
- * Order of preference for each file: `workspaceOverride/<name>` (when given; no rebasing), else the
- * recorded path (report row `path`, else `<recordedWorkspaceDir>/<name>`), else that path rebased
- * onto `stateDir` when it lies under the recorded state dir.
- */
-export function readWorkspaceFiles(opts: {
+export interface ReadWorkspaceOptions {
   recordedWorkspaceDir: string | null;
   stateDir: string | null;
   /** Report rows (`injectedWorkspaceFiles[]`): name + recorded path. */
@@ -105,50 +101,43 @@ export function readWorkspaceFiles(opts: {
    * openclaw/; this I/O module knows none). Default: the report rows only.
    */
   names?: readonly string[];
-}): WorkspaceFilesRead {
-  const recordedDir = opts.recordedWorkspaceDir;
-  const out: WorkspaceFilesRead = {
-    dir: null,
-    recordedDir,
-    files: new Map(),
-    readPaths: new Map(),
-    rebasedPaths: [],
-    unreadable: [],
-    unavailableReason: null,
-  };
-  const recordedStateDir = recordedDir ? recordedStateDirOf(recordedDir) : null;
-  const rebase = (p: string): string | null =>
-    recordedStateDir && opts.stateDir ? rebaseRecordedPath(p, recordedStateDir, opts.stateDir) : null;
+}
 
+/** The directory to read: `--workspace`, else the recorded one, else it rebased; or why there is none. */
+function chooseDir(
+  opts: ReadWorkspaceOptions,
+  rebase: (p: string) => string | null,
+): { dir: string; rebased: RebasedPath | null } | { unavailableReason: string } {
+  const recordedDir = opts.recordedWorkspaceDir;
   if (opts.workspaceOverride) {
     const dir = path.resolve(opts.workspaceOverride);
-    if (!isDir(dir)) {
-      out.unavailableReason = `--workspace ${dir} is not a directory`;
-      return out;
-    }
-    out.dir = dir;
-  } else if (recordedDir && isDir(recordedDir)) {
-    out.dir = recordedDir;
-  } else if (recordedDir) {
-    const actual = rebase(recordedDir);
-    if (actual && isDir(actual)) {
-      out.dir = actual;
-      out.rebasedPaths.push({ recorded: recordedDir, actual });
-    } else {
-      out.unavailableReason = actual
-        ? `workspace ${recordedDir} does not exist here, nor rebased at ${actual}`
-        : `workspace ${recordedDir} does not exist here and does not lie under the recorded state dir`;
-      return out;
-    }
-  } else {
-    out.unavailableReason = "the report records no workspaceDir";
-    return out;
+    return isDir(dir)
+      ? { dir, rebased: null }
+      : { unavailableReason: `--workspace ${dir} is not a directory` };
   }
-  const dir = out.dir;
+  if (!recordedDir) return { unavailableReason: "the report records no workspaceDir" };
+  if (isDir(recordedDir)) return { dir: recordedDir, rebased: null };
+  const actual = rebase(recordedDir);
+  if (actual && isDir(actual)) return { dir: actual, rebased: { recorded: recordedDir, actual } };
+  return {
+    unavailableReason: actual
+      ? `workspace ${recordedDir} does not exist here, nor rebased at ${actual}`
+      : `workspace ${recordedDir} does not exist here and does not lie under the recorded state dir`,
+  };
+}
 
-  // Keyed by name; a second row with the same name (9.x: the AGENTS.md of a session run from
-  // another folder) is keyed by its recorded path (buildTruncationReport looks up path first).
-  const wanted: { key: string; name: string; recordedPath: string | null }[] = [];
+interface Wanted {
+  key: string;
+  name: string;
+  recordedPath: string | null;
+}
+
+/**
+ * The files to read, keyed by name; a second row with the same name (9.x: the AGENTS.md of a session run from
+ * another folder) is keyed by its recorded path (buildTruncationReport looks up path first).
+ */
+function wantedFiles(opts: ReadWorkspaceOptions): Wanted[] {
+  const wanted: Wanted[] = [];
   const seen = new Set<string>();
   for (const f of opts.recordedFiles ?? []) {
     const key = seen.has(f.name) ? f.path : f.name;
@@ -161,18 +150,53 @@ export function readWorkspaceFiles(opts: {
     seen.add(name);
     wanted.push({ key: name, name, recordedPath: null });
   }
+  return wanted;
+}
 
-  for (const w of wanted) {
-    let candidates: string[];
-    if (opts.workspaceOverride) {
-      candidates = [path.join(dir, w.name)];
-    } else {
-      const recorded = w.recordedPath && path.isAbsolute(w.recordedPath) ? w.recordedPath : null;
-      candidates = recorded ? [recorded] : [path.join(recordedDir ?? dir, w.name)];
-      const reb = rebase(candidates[0] ?? "");
-      if (reb) candidates.push(reb);
-      if (!candidates.includes(path.join(dir, w.name)) && !recorded) candidates.push(path.join(dir, w.name));
-    }
+/** Where to look for one file, in order: the recorded path, it rebased, the chosen dir. */
+function candidatesFor(
+  w: Wanted,
+  dir: string,
+  opts: ReadWorkspaceOptions,
+  rebase: (p: string) => string | null,
+) {
+  if (opts.workspaceOverride) return [path.join(dir, w.name)];
+  const recorded = w.recordedPath && path.isAbsolute(w.recordedPath) ? w.recordedPath : null;
+  const candidates = recorded ? [recorded] : [path.join(opts.recordedWorkspaceDir ?? dir, w.name)];
+  const reb = rebase(candidates[0] ?? "");
+  if (reb) candidates.push(reb);
+  if (!candidates.includes(path.join(dir, w.name)) && !recorded) candidates.push(path.join(dir, w.name));
+  return candidates;
+}
+
+/**
+ * Read the bootstrap files of a session's workspace, read-only.
+ * Order of preference for each file: `workspaceOverride/<name>` (when given; no rebasing), else the
+ * recorded path (report row `path`, else `<recordedWorkspaceDir>/<name>`), else that path rebased
+ * onto `stateDir` when it lies under the recorded state dir.
+ */
+export function readWorkspaceFiles(opts: ReadWorkspaceOptions): WorkspaceFilesRead {
+  const out: WorkspaceFilesRead = {
+    dir: null,
+    recordedDir: opts.recordedWorkspaceDir,
+    files: new Map(),
+    readPaths: new Map(),
+    rebasedPaths: [],
+    unreadable: [],
+    unavailableReason: null,
+  };
+  const recordedStateDir = opts.recordedWorkspaceDir ? recordedStateDirOf(opts.recordedWorkspaceDir) : null;
+  const rebase = (p: string): string | null =>
+    recordedStateDir && opts.stateDir ? rebaseRecordedPath(p, recordedStateDir, opts.stateDir) : null;
+  const chosen = chooseDir(opts, rebase);
+  if ("unavailableReason" in chosen) {
+    out.unavailableReason = chosen.unavailableReason;
+    return out;
+  }
+  out.dir = chosen.dir;
+  if (chosen.rebased) out.rebasedPaths.push(chosen.rebased);
+  for (const w of wantedFiles(opts)) {
+    const candidates = candidatesFor(w, chosen.dir, opts, rebase);
     let content: string | null = null;
     for (const [i, p] of candidates.entries()) {
       if (!existsSync(p)) continue;
