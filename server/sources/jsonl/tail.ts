@@ -250,6 +250,81 @@ let fullReads = 0;
 export const READ_STEP_BYTES = 8 * 1024 * 1024;
 
 /**
+ * The previous state when the file only grew since (same file, same first bytes, same bytes before the consumed
+ * offset, no BOM at the appended start — which the line parser would strip where only a file start may have
+ * one); else null (read in full).
+ */
+function reusableBase(
+  fd: number,
+  st: { dev: number; ino: number; size: number },
+  prev: JsonlTailState | null,
+  source: string,
+): JsonlTailState | null {
+  if (
+    !prev ||
+    prev.source !== source ||
+    prev.dev !== st.dev ||
+    prev.ino !== st.ino ||
+    st.size < prev.consumed
+  )
+    return null;
+  const head = readRange(fd, 0, prev.head.length);
+  const edge = readRange(fd, prev.consumed - prev.edge.length, prev.consumed);
+  if (!head.equals(prev.head) || !edge.equals(prev.edge)) return null;
+  if (st.size - prev.consumed >= 3) {
+    const bom = readRange(fd, prev.consumed, prev.consumed + 3);
+    if (bom[0] === 0xef && bom[1] === 0xbb && bom[2] === 0xbf) return null;
+  }
+  return prev;
+}
+
+/**
+ * Parse bytes [from, size) in steps of `stepBytes` (a line longer than a step grows the step), appending to
+ * `base`; the last step also parses the unterminated tail line (pending). Returns where complete lines end.
+ */
+function readSteps(
+  fd: number,
+  size: number,
+  from: number,
+  base: ExtendInput["prev"],
+  read: { stepBytes: number; reportPending: boolean; source: string; reader: ByteReader },
+): { out: ExtendOutput; consumed: number; pendingBytes: number } {
+  let acc = base;
+  let pos = from;
+  let buf = Buffer.allocUnsafe(Math.min(read.stepBytes, Math.max(0, size - from)));
+  for (;;) {
+    const want = Math.min(buf.length, size - pos);
+    const got = want > 0 ? readInto(fd, buf, want, pos) : 0;
+    const view = buf.subarray(0, got);
+    const lastNl = view.lastIndexOf(0x0a);
+    if (pos + got >= size || got < want) {
+      const complete = view.subarray(0, lastNl + 1);
+      const pending = view.subarray(lastNl + 1);
+      const { reportPending, source, reader } = read;
+      const out = extendTranscript({
+        prev: acc,
+        complete,
+        completeOffset: pos,
+        pending,
+        reportPending,
+        source,
+        reader,
+      });
+      return { out, consumed: pos + complete.length, pendingBytes: pending.length };
+    }
+    if (lastNl === -1) {
+      buf = Buffer.allocUnsafe(buf.length * 2); // one line longer than the step: read it whole
+      continue;
+    }
+    acc = appendComplete(acc, view.subarray(0, lastNl + 1), read.source, {
+      reader: read.reader,
+      offset: pos,
+    });
+    pos += lastNl + 1;
+  }
+}
+
+/**
  * Read a JSONL transcript, from `prev.consumed` when the file only grew (tail), else from the start (full).
  * Throws only on I/O errors (the caller turns them into a load error).
  */
@@ -264,63 +339,17 @@ export function loadJsonlIncremental(
   const fd = openSync(absPath, "r");
   try {
     const st = fstatSync(fd);
-    const size = st.size;
-    let base: JsonlTailState | null = null;
-    if (
-      prev &&
-      prev.source === source &&
-      prev.dev === st.dev &&
-      prev.ino === st.ino &&
-      size >= prev.consumed
-    ) {
-      const head = readRange(fd, 0, prev.head.length);
-      const edge = readRange(fd, prev.consumed - prev.edge.length, prev.consumed);
-      if (head.equals(prev.head) && edge.equals(prev.edge)) base = prev;
-    }
-    // Appended bytes; a BOM there would be stripped by the line parser, which only a file start may do.
-    if (base && size - base.consumed >= 3) {
-      const bom = readRange(fd, base.consumed, base.consumed + 3);
-      if (bom[0] === 0xef && bom[1] === 0xbb && bom[2] === 0xbf) base = null;
-    }
-    const from = base ? base.consumed : 0;
+    const base = reusableBase(fd, st, prev, source);
     // Only a file seen growing waits; a first read reports a half line at once (read-transcript.ts behaviour).
     const reportPending = prev === null || now - st.mtimeMs >= graceMs;
     const reader = base?.reader ?? fileByteReader(absPath, st.dev, st.ino);
     const stepBytes = Math.max(1, opts.stepBytes ?? READ_STEP_BYTES);
-    let acc: ExtendInput["prev"] = base;
-    let pos = from;
-    let buf = Buffer.allocUnsafe(Math.min(stepBytes, Math.max(0, size - from)));
-    let out: ExtendOutput;
-    let pendingBytes: number;
-    for (;;) {
-      const want = Math.min(buf.length, size - pos);
-      const got = want > 0 ? readInto(fd, buf, want, pos) : 0;
-      const view = buf.subarray(0, got);
-      const lastNl = view.lastIndexOf(0x0a);
-      if (pos + got >= size || got < want) {
-        const complete = view.subarray(0, lastNl + 1);
-        const pending = view.subarray(lastNl + 1);
-        out = extendTranscript({
-          prev: acc,
-          complete,
-          completeOffset: pos,
-          pending,
-          reportPending,
-          source,
-          reader,
-        });
-        pos += complete.length;
-        pendingBytes = pending.length;
-        break;
-      }
-      if (lastNl === -1) {
-        buf = Buffer.allocUnsafe(buf.length * 2); // one line longer than the step: read it whole
-        continue;
-      }
-      acc = appendComplete(acc, view.subarray(0, lastNl + 1), source, { reader, offset: pos });
-      pos += lastNl + 1;
-    }
-    const consumed = pos;
+    const { out, consumed, pendingBytes } = readSteps(fd, st.size, base ? base.consumed : 0, base, {
+      stepBytes,
+      reportPending,
+      source,
+      reader,
+    });
     const head =
       base && base.head.length >= HEAD_BYTES ? base.head : readRange(fd, 0, Math.min(HEAD_BYTES, consumed));
     const edge = readRange(fd, Math.max(0, consumed - EDGE_BYTES), consumed);
