@@ -5,15 +5,11 @@
 
 import type { LiveEvent } from "../../shared/live.ts";
 import { classifyTranscriptFileName } from "../sources/jsonl/file-names.ts";
+import { CONFIG_FILE_NAMES } from "../sources/openclaw-config.ts";
 import type { StoreProbe } from "../sources/sqlite/incremental.ts";
 
-/** OpenClaw's config file names in the state dir (storage.md §1). */
-export const CONFIG_NAMES: ReadonlySet<string> = new Set([
-  "openclaw.json",
-  "clawdbot.json",
-  "moldbot.json",
-  "moltbot.json",
-]);
+/** OpenClaw's config file names in the state dir (storage.md §1), as the config reader probes them. */
+export const CONFIG_NAMES: ReadonlySet<string> = new Set(CONFIG_FILE_NAMES);
 const STORE_FILE = /^openclaw-agent\.sqlite(?:-wal|-journal)?$/;
 
 /** What a watched directory holds (watcher.ts watches each non-recursively). */

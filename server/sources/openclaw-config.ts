@@ -11,7 +11,7 @@ import { resolveHome } from "../config.ts";
 import type { ParseIssue } from "../model/session.ts";
 
 /** Config file names probed in the state dir, newest first (2026.3.2 also knew moldbot/moltbot). */
-const CONFIG_FILE_NAMES = ["openclaw.json", "clawdbot.json", "moldbot.json", "moltbot.json"] as const;
+export const CONFIG_FILE_NAMES = ["openclaw.json", "clawdbot.json", "moldbot.json", "moltbot.json"] as const;
 
 export interface OpenClawConfigRead {
   /** Absolute path of the config file read (or that was expected), null when none exists. */
