@@ -40,6 +40,7 @@ import { buildRunReport, lastCallUsage } from "./reports/run-report.ts";
 import { buildTruncationReport } from "./reports/truncation.ts";
 import { readOpenClawConfig } from "./sources/openclaw-config.ts";
 import { openStateReader, type StateReader } from "./sources/state-reader.ts";
+import type { UserEnvironment } from "./sources/user-path.ts";
 import { readWorkspaceFiles } from "./sources/workspace-files.ts";
 import { createTokenCounter, type TokenCounter } from "./tokens/tokenizer.ts";
 
@@ -141,13 +142,15 @@ export interface SessionServiceOptions {
   reason: string;
   /** Token counter for the tokenizer size mode; created lazily when omitted. */
   tokenCounter?: TokenCounter;
+  /** The process environment, for `$OPENCLAW_CONFIG_PATH` (none: the config is looked up in the state dir). */
+  environment?: UserEnvironment;
 }
 
 export function createSessionService(opts: SessionServiceOptions): SessionService {
   const reader = openStateReader(opts.stateDir);
   let configRead: ReturnType<typeof readOpenClawConfig> | null = null;
   const config = (): JsonObject | null => {
-    configRead ??= readOpenClawConfig(opts.stateDir);
+    configRead ??= readOpenClawConfig(opts.stateDir, opts.environment?.env, opts.environment?.homedir);
     return configRead.config;
   };
   let counter: TokenCounter | null = opts.tokenCounter ?? null;

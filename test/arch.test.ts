@@ -19,6 +19,7 @@ import {
   isReact,
   layerViolations,
   literalHomes,
+  loadClosure,
   longFiles,
   scanTree,
   type Tree,
@@ -47,36 +48,13 @@ const TEMP_LONG_FILES: readonly string[] = [
 ];
 
 /** Imports that break a layering rule, as [importing file, imported file]. */
-const TEMP_LAYER_BREAKS: readonly (readonly [string, string])[] = [
-  // arch-shell: writeExport takes (service, stateDir), not the Runtime.
-  ["server/export/write-export.ts", "server/runtime.ts"],
-];
+const TEMP_LAYER_BREAKS: readonly (readonly [string, string])[] = [];
 
-/**
- * Edges left out of the cycle check, as [importing file, imported file]. Each is the "upward" edge of one of the
- * two cycles of the review's §1.4 (the CliValues / Runtime types of the shell, SessionViewProps of the views).
- */
-const TEMP_CYCLE_EDGES: readonly (readonly [string, string])[] = [
-  // arch-shell: CliValues → server/cli/options.ts.
-  ["server/runtime.ts", "server/cli.ts"],
-  ["server/serve.ts", "server/cli.ts"],
-  ["server/cli/prune-flags.ts", "server/cli.ts"],
-  // arch-shell: SessionViewProps → web/views/session-tab.ts.
-  ["web/views/cost/cost-view.tsx", "web/views/session-view.tsx"],
-  ["web/views/map/map-view.tsx", "web/views/session-view.tsx"],
-  ["web/views/pruning/pruning-view.tsx", "web/views/session-view.tsx"],
-  ["web/views/report/report-view.tsx", "web/views/session-view.tsx"],
-  ["web/views/truncation/truncation-view.tsx", "web/views/session-view.tsx"],
-];
+/** Edges left out of the cycle check, as [importing file, imported file]. */
+const TEMP_CYCLE_EDGES: readonly (readonly [string, string])[] = [];
 
 /** Production files that read `process.env` or the home dir besides ENV_READER. */
-const TEMP_ENV_READERS: readonly string[] = [
-  "server/build-if-needed.ts", // arch-shell (→ shell/config.ts)
-  "server/config.ts", // arch-shell (becomes shell/config.ts)
-  "server/runtime.ts", // arch-shell
-  "server/serve.ts", // arch-shell
-  "server/sources/openclaw-config.ts", // $OPENCLAW_CONFIG_PATH and the home dir: resolved by shell/config.ts
-];
+const TEMP_ENV_READERS: readonly string[] = [];
 
 /** Sentinel literals that still live in more than one production file: literal → today's files. */
 const TEMP_LITERAL_COPIES: Readonly<Record<string, readonly string[]>> = {
@@ -115,12 +93,7 @@ const TRANSCRIPT_ONLY = "server/openclaw/transcript-only.ts";
 /** Where today's service / HTTP / shell code lives, and where the review moves it (reports import none of it). */
 const SHELL_AND_SERVICE = [
   "server/session-service.ts",
-  "server/app.ts",
-  "server/cli.ts",
-  "server/runtime.ts",
-  "server/serve.ts",
-  "server/config.ts",
-  "server/routes",
+  "server/main.ts",
   "server/service",
   "server/http",
   "server/shell",
@@ -128,15 +101,19 @@ const SHELL_AND_SERVICE = [
 ];
 
 /** The process shell: argv, environment, wiring, serving. Entered from bin.mjs; nothing below imports it. */
-const SHELL = [
-  "server/bin.mjs",
+const SHELL = ["server/bin.mjs", "server/main.ts", "server/cli", "server/shell"];
+
+/**
+ * What `clawscope --help` (and a usage error) may load: the CLI's surface, no package but Node's own. Each
+ * command imports the service, the server, the export or the bench when it runs.
+ */
+const CLI_ENTRY = "server/main.ts";
+const CLI_SURFACE = [
   "server/main.ts",
-  "server/cli.ts",
-  "server/runtime.ts",
-  "server/serve.ts",
-  "server/build-if-needed.ts",
   "server/cli",
-  "server/shell",
+  "server/shell/config.ts",
+  "server/sources/user-path.ts",
+  "shared",
 ];
 
 const RULES: readonly ImportRule[] = [
@@ -257,6 +234,12 @@ describe("architecture (review §4.5)", () => {
     expect(unneeded.map(pairKey), "no longer part of a cycle: remove from TEMP_CYCLE_EDGES").toEqual([]);
   });
 
+  it("`clawscope --help` loads the CLI surface only (commands import the rest when they run)", () => {
+    const { files, packages } = loadClosure(tree, CLI_ENTRY);
+    expect(files.filter((f) => !underAny(f, CLI_SURFACE))).toEqual([]);
+    expect(packages.filter((p) => !isBuiltin(p))).toEqual([]);
+  });
+
   it(`reads process.env and the home dir only in ${ENV_READER}`, () => {
     const readers = envReaders(tree).filter((f) => f !== ENV_READER);
     expect(readers.filter((f) => !TEMP_ENV_READERS.includes(f))).toEqual([]);
@@ -344,15 +327,15 @@ describe("the architecture checks themselves", () => {
         'import { readFileSync } from "node:fs";\nimport { q } from "../sources/q.ts";\n',
       "server/sources/q.ts": 'export const q = 1;\nimport { r } from "../openclaw/rule.ts";\n',
       "server/reports/r.ts": 'import { q } from "../sources/q.ts";\n',
-      "server/runtime.ts": "export interface Runtime { a: 1 }\n",
-      "server/export/w.ts": 'import type { Runtime } from "../runtime.ts";\n',
+      "server/shell/runtime.ts": "export interface Runtime { a: 1 }\n",
+      "server/export/w.ts": 'import type { Runtime } from "../shell/runtime.ts";\n',
       "shared/s.ts": 'import { createHash } from "node:crypto";\n',
       "web/api/client.ts": 'import type { AppType } from "../../server/app.ts";\n',
       "web/views/v.tsx": 'import { value } from "../../server/app.ts";\n',
     });
     const found = layerViolations(t, RULES).map((v) => `${v.file} → ${v.to}`);
     expect(found).toEqual([
-      "server/export/w.ts → server/runtime.ts",
+      "server/export/w.ts → server/shell/runtime.ts",
       "server/openclaw/rule.ts → node:fs",
       "server/openclaw/rule.ts → server/sources/q.ts",
       "server/reports/r.ts → server/sources/q.ts",
@@ -362,6 +345,20 @@ describe("the architecture checks themselves", () => {
     ]);
   });
 
+  it("follows value imports only when it lists what loading a module loads", () => {
+    const t = synthetic({
+      "server/main.ts":
+        'import { a } from "./a.ts";\nimport type { T } from "./heavy.ts";\nexport const run = () => import("./heavy.ts");\n',
+      "server/a.ts":
+        'import { parseArgs } from "node:util";\nimport Database from "better-sqlite3";\nexport const a = 1;\n',
+      "server/heavy.ts": 'import { zstd } from "fzstd";\nexport type T = 1;\n',
+    });
+    expect(loadClosure(t, "server/main.ts")).toEqual({
+      files: ["server/a.ts", "server/main.ts"],
+      packages: ["better-sqlite3", "node:util"],
+    });
+  });
+
   it("finds every kind of environment read, long files, casts and a literal's homes", () => {
     const t = synthetic({
       "server/a.ts": 'export const port = process.env.PORT;\nconst x = "HEARTBEAT_OK";\n',
@@ -369,7 +366,8 @@ describe("the architecture checks themselves", () => {
       "server/c.ts":
         'import os from "node:os";\nexport const h = os.homedir();\nexport const e = process["env"];\n',
       "server/d.ts": `${"// x\n".repeat(MAX_LINES + 1)}export const y = 1 as unknown as string;\n`,
-      "server/e.ts": 'export const z = [1] as const;\n// "HEARTBEAT_OK" in a comment is no copy\n',
+      "server/e.ts":
+        'export const z = [1] as const;\n// "HEARTBEAT_OK" in a comment is no copy\nexport const h = (e: { homedir: string }) => e.homedir;\n',
       "web/f.tsx": "export const F = () => <p>HEARTBEAT_OK</p>;\n",
     });
     expect(envReaders(t)).toEqual(["server/a.ts", "server/b.ts", "server/c.ts"]);

@@ -5,7 +5,6 @@
 
 import { writeFile } from "node:fs/promises";
 import { ok, type Result } from "../../shared/result.ts";
-import type { Runtime } from "../runtime.ts";
 import type { SessionService } from "../session-service.ts";
 import { isInsideReal as isInside } from "../sources/fs-safety.ts";
 import { renderIssueMarkdown } from "./issue-markdown.ts";
@@ -90,16 +89,17 @@ export { isInside };
 export class ExportError extends Error {}
 
 export async function writeExport(
-  rt: Runtime,
+  service: SessionService,
+  stateDir: string,
   ref: { agentId: string; sessionId: string },
   outPath: string,
   opts: ExportOptions,
 ): Promise<void> {
-  if (isInside(outPath, rt.state.stateDir))
+  if (isInside(outPath, stateDir))
     throw new ExportError(
-      `refusing to write ${outPath}: it is inside the OpenClaw state dir ${rt.state.stateDir} (clawscope never writes there)`,
+      `refusing to write ${outPath}: it is inside the OpenClaw state dir ${stateDir} (clawscope never writes there)`,
     );
-  const r = buildExportHtml(rt.service, ref.agentId, ref.sessionId, opts);
+  const r = buildExportHtml(service, ref.agentId, ref.sessionId, opts);
   if (!r.ok) throw new ExportError(r.error.message);
   await writeFile(outPath, r.value, "utf8");
 }

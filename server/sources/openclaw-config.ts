@@ -3,12 +3,11 @@
 // retention, configured models) is read by server/openclaw/config/agent-settings.ts.
 
 import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import path from "node:path";
 import JSON5 from "json5";
 import { isObject, type JsonObject, type JsonValue } from "../../shared/json.ts";
-import { resolveHome } from "../config.ts";
 import type { ParseIssue } from "../model/session.ts";
+import { resolveHome } from "./user-path.ts";
 
 /** Config file names probed in the state dir, newest first (2026.3.2 also knew moldbot/moltbot). */
 export const CONFIG_FILE_NAMES = ["openclaw.json", "clawdbot.json", "moldbot.json", "moltbot.json"] as const;
@@ -86,16 +85,18 @@ export function parseOpenClawConfigText(
  * Read the config: `$OPENCLAW_CONFIG_PATH` (leading `~` expanded against the OpenClaw home, relative
  * paths against the working directory, as OpenClaw's resolveUserPath does) else the first existing of `openclaw.json`,
  * `clawdbot.json`, `moldbot.json`, `moltbot.json` in the state dir. Missing config → all nulls, no issue
- * (OpenClaw runs on built-in defaults then).
+ * (OpenClaw runs on built-in defaults then). `env` and `homedir` come from the process's one environment read
+ * (server/shell/config.ts); without them no `$OPENCLAW_CONFIG_PATH` applies.
  */
 export function readOpenClawConfig(
   stateDir: string,
-  env: Record<string, string | undefined> = process.env,
+  env: Readonly<Record<string, string | undefined>> = {},
+  homedir = "",
 ): OpenClawConfigRead {
   const override = env.OPENCLAW_CONFIG_PATH?.trim();
   let file: string | null = null;
   if (override) {
-    const home = resolveHome(env, homedir());
+    const home = resolveHome(env, homedir);
     file =
       override === "~" || override.startsWith("~/")
         ? path.join(home, override.slice(1))

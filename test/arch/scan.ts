@@ -36,6 +36,8 @@ export interface ImportFact {
   to: string | null;
   /** `import type`, `export type … from`, every specifier `type`, or an `import("…")` type node. */
   typeOnly: boolean;
+  /** An `import("…")` call: loaded when the code runs, not when the importing module loads. */
+  dynamic: boolean;
   /** Imported names (`default`, `*` for a namespace); empty for a side-effect or dynamic import. */
   names: string[];
   line: number;
@@ -131,8 +133,9 @@ export function scanFile(root: string, file: string): FileFacts {
     casts: [],
   };
   const lineOf = (n: ts.Node) => sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
-  const addImport = (spec: string, node: ts.Node, typeOnly: boolean, names: string[]) => {
-    facts.imports.push({ spec, to: resolveImport(root, file, spec), typeOnly, names, line: lineOf(node) });
+  const addImport = (spec: string, node: ts.Node, typeOnly: boolean, names: string[], dynamic = false) => {
+    const to = resolveImport(root, file, spec);
+    facts.imports.push({ spec, to, typeOnly, dynamic, names, line: lineOf(node) });
   };
 
   const visit = (node: ts.Node): void => {
@@ -163,7 +166,7 @@ export function scanFile(root: string, file: string): FileFacts {
       node.arguments[0] &&
       ts.isStringLiteralLike(node.arguments[0])
     ) {
-      addImport(node.arguments[0].text, node, false, []);
+      addImport(node.arguments[0].text, node, false, [], true);
     } else if (
       ts.isImportTypeNode(node) &&
       ts.isLiteralTypeNode(node.argument) &&
@@ -172,7 +175,11 @@ export function scanFile(root: string, file: string): FileFacts {
       addImport(node.argument.literal.text, node, true, node.qualifier ? [node.qualifier.getText(sf)] : []);
     } else if (isProcessEnv(node)) {
       facts.envReads.push(lineOf(node));
-    } else if (ts.isPropertyAccessExpression(node) && node.name.text === "homedir") {
+    } else if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      node.expression.name.text === "homedir"
+    ) {
       facts.envReads.push(lineOf(node));
     } else if (ts.isAsExpression(node)) {
       const t = node.type;
@@ -309,6 +316,26 @@ export function importCycles(tree: Tree, ignored: readonly (readonly [string, st
     for (let v = prev.get(first); v !== undefined && v !== first; v = prev.get(v)) back.push(v);
     return [first, ...back.reverse(), first];
   });
+}
+
+/**
+ * What loading `entry` loads: the closure over value imports (type-only imports are erased; a dynamic import
+ * runs later). Internal files and the packages they import, sorted.
+ */
+export function loadClosure(tree: Tree, entry: string): { files: string[]; packages: string[] } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const queue = [entry];
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    if (files.has(file)) continue;
+    files.add(file);
+    for (const imp of tree.get(file)?.imports ?? []) {
+      if (imp.typeOnly || imp.dynamic) continue;
+      if (imp.to === null) packages.add(imp.spec);
+      else queue.push(imp.to);
+    }
+  }
+  return { files: [...files].sort(), packages: [...packages].sort() };
 }
 
 export function envReaders(tree: Tree): string[] {

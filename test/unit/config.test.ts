@@ -3,7 +3,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { resolveHome, resolveStateDir } from "../../server/config.ts";
 import {
   agentBlock,
   configuredModel,
@@ -14,7 +13,9 @@ import {
   providerBlock,
   resolveCacheRetention,
 } from "../../server/openclaw/config/agent-settings.ts";
+import { resolveStateDir } from "../../server/shell/config.ts";
 import { parseOpenClawConfigText, readOpenClawConfig } from "../../server/sources/openclaw-config.ts";
+import { resolveHome } from "../../server/sources/user-path.ts";
 
 const HOME = "/home/alice";
 

@@ -7,34 +7,16 @@ import { hrefWithGlobals, isTab, onLinkClick, setParams, type Tab } from "../rou
 import { fmtBytes, fmtDate, fmtInt } from "../ui/format.ts";
 import { makeRedactor, redactFromParams } from "../ui/redact.ts";
 import { IssueList } from "../ui/status.tsx";
-import { type TabDef, Tabs } from "../ui/tabs.tsx";
+import { Tabs } from "../ui/tabs.tsx";
 import { CacheClock } from "./cache-clock.tsx";
-import { CostView } from "./cost/cost-view.tsx";
-import { MapView } from "./map/map-view.tsx";
-import { PruningView } from "./pruning/pruning-view.tsx";
-import { ReportView } from "./report/report-view.tsx";
+import type { SessionTabProps } from "./session-tab.ts";
 import { ShareToolbar } from "./share-toolbar.tsx";
-import { TruncationView } from "./truncation/truncation-view.tsx";
+import { TAB_DEFS, TAB_VIEWS } from "./tabs.tsx";
 
-const TAB_DEFS: TabDef<Tab>[] = [
-  { key: "map", label: "Context map", hint: "What fills the context window (1)" },
-  { key: "context", label: "/context", hint: "OpenClaw's /context list, detail and json (2)" },
-  { key: "truncation", label: "Bootstrap truncation", hint: "What the bootstrap caps cut (3)" },
-  { key: "pruning", label: "Pruning", hint: "Cache-TTL session pruning replay (4)" },
-  { key: "cost", label: "Cache & cost", hint: "Per-call cache hits and cost (5)" },
-];
-
-export function SessionView({
-  agentId,
-  sessionId,
-  params,
-}: {
-  agentId: string;
-  sessionId: string;
-  params: URLSearchParams;
-}) {
+export function SessionView({ agentId, sessionId, params }: SessionTabProps) {
   const tabParam = params.get("tab");
   const tab: Tab = isTab(tabParam) ? tabParam : "map";
+  const { label, View } = TAB_VIEWS[tab];
   const sessions = useQuery(sessionsQuery());
   const summary = sessions.data?.sessions.find((s) => s.agentId === agentId && s.sessionId === sessionId);
   const back = hrefWithGlobals("/");
@@ -83,7 +65,7 @@ export function SessionView({
         agentId={agentId}
         sessionId={sessionId}
         tab={tab}
-        tabLabel={TAB_DEFS.find((t) => t.key === tab)?.label ?? tab}
+        tabLabel={label}
         redactParam={params.get("redact")}
         r={r}
       />
@@ -103,30 +85,9 @@ export function SessionView({
         label="Session views"
         onSelect={(k) => setParams({ tab: k === "map" ? null : k })}
       />
-      <div
-        className="tab-panel"
-        role="tabpanel"
-        aria-label={TAB_DEFS.find((t) => t.key === tab)?.label}
-        data-testid={`panel-${tab}`}
-      >
-        {tab === "map" ? (
-          <MapView agentId={agentId} sessionId={sessionId} params={params} />
-        ) : tab === "context" ? (
-          <ReportView agentId={agentId} sessionId={sessionId} params={params} />
-        ) : tab === "truncation" ? (
-          <TruncationView agentId={agentId} sessionId={sessionId} params={params} />
-        ) : tab === "pruning" ? (
-          <PruningView agentId={agentId} sessionId={sessionId} params={params} />
-        ) : (
-          <CostView agentId={agentId} sessionId={sessionId} params={params} />
-        )}
+      <div className="tab-panel" role="tabpanel" aria-label={label} data-testid={`panel-${tab}`}>
+        <View agentId={agentId} sessionId={sessionId} params={params} />
       </div>
     </section>
   );
-}
-
-export interface SessionViewProps {
-  agentId: string;
-  sessionId: string;
-  params: URLSearchParams;
 }

@@ -15,9 +15,9 @@ import { fmtDuration, fmtInt, fmtPct, fmtUsd } from "../../ui/format.ts";
 import { Stat } from "../../ui/stat.tsx";
 import { QueryPanel } from "../../ui/status.tsx";
 import { type Column, Table } from "../../ui/table.tsx";
-import type { SessionViewProps } from "../session-view.tsx";
+import type { SessionTabProps } from "../session-tab.ts";
 
-export function CostView({ agentId, sessionId, params }: SessionViewProps) {
+export function CostView({ agentId, sessionId, params }: SessionTabProps) {
   const query = useQuery(costQuery(agentId, sessionId));
   const sel = params.get("ccall");
   return (

@@ -25,7 +25,7 @@ import { fmtInt, fmtPct } from "../../ui/format.ts";
 import { isTyping } from "../../ui/shortcuts.tsx";
 import { QueryPanel } from "../../ui/status.tsx";
 import { useRedactor } from "../../ui/use-redact.ts";
-import type { SessionViewProps } from "../session-view.tsx";
+import type { SessionTabProps } from "../session-tab.ts";
 
 const MODES: { key: SizeMode; label: string; hint: string }[] = [
   { key: "chars", label: "Chars", hint: "JS string length (UTF-16 code units)" },
@@ -42,7 +42,7 @@ function parseMode(v: string | null): SizeMode {
   return v === "estTokens" || v === "tiktoken" || v === "cache" ? v : "chars";
 }
 
-export function MapView({ agentId, sessionId, params }: SessionViewProps) {
+export function MapView({ agentId, sessionId, params }: SessionTabProps) {
   const query = useQuery(mapQuery(agentId, sessionId));
   return (
     <QueryPanel query={query} label="the context map">
@@ -52,7 +52,7 @@ export function MapView({ agentId, sessionId, params }: SessionViewProps) {
 }
 
 /** In redacted mode the panel draws a masked copy of the tree (names/sources) and masked ids in its titles. */
-function RedactedMapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto: ContextMapDTO }) {
+function RedactedMapPanel({ dto, agentId, sessionId, params }: SessionTabProps & { dto: ContextMapDTO }) {
   const r = useRedactor();
   const shown = useMemo(() => {
     if (!r.on) return dto;
@@ -67,7 +67,7 @@ function RedactedMapPanel({ dto, agentId, sessionId, params }: SessionViewProps 
   return <MapPanel dto={shown} agentId={r.agent(agentId)} sessionId={r.id(sessionId)} params={params} />;
 }
 
-function MapPanel({ dto, agentId, sessionId, params }: SessionViewProps & { dto: ContextMapDTO }) {
+function MapPanel({ dto, agentId, sessionId, params }: SessionTabProps & { dto: ContextMapDTO }) {
   const red = useRedactor();
   const mode = parseMode(params.get("size"));
   const q = params.get("q") ?? "";

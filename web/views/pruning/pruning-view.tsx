@@ -16,7 +16,7 @@ import { ErrorPanel, Loading } from "../../ui/status.tsx";
 import { type Column, Table } from "../../ui/table.tsx";
 import { UrlField } from "../../ui/url-field.tsx";
 import { useRedactor } from "../../ui/use-redact.ts";
-import type { SessionViewProps } from "../session-view.tsx";
+import type { SessionTabProps } from "../session-tab.ts";
 import { Timeline } from "./timeline.tsx";
 
 export function readPruneParams(params: URLSearchParams): PruneParams {
@@ -28,7 +28,7 @@ export function readPruneParams(params: URLSearchParams): PruneParams {
   return p;
 }
 
-export function PruningView({ agentId, sessionId, params }: SessionViewProps) {
+export function PruningView({ agentId, sessionId, params }: SessionTabProps) {
   const p = readPruneParams(params);
   const query = useQuery(pruneQuery(agentId, sessionId, p));
   const axis: AxisMode = params.get("axis") === "index" ? "index" : "time";

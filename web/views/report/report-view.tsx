@@ -12,11 +12,11 @@ import { QueryPanel } from "../../ui/status.tsx";
 import { type Column, Table } from "../../ui/table.tsx";
 import { Tabs } from "../../ui/tabs.tsx";
 import { useRedactor } from "../../ui/use-redact.ts";
-import type { SessionViewProps } from "../session-view.tsx";
+import type { SessionTabProps } from "../session-tab.ts";
 
 type TextKind = "list" | "detail" | "json";
 
-export function ReportView({ agentId, sessionId, params }: SessionViewProps) {
+export function ReportView({ agentId, sessionId, params }: SessionTabProps) {
   const query = useQuery(reportQuery(agentId, sessionId));
   const ctx = params.get("ctx");
   const kind: TextKind = ctx === "detail" || ctx === "json" ? ctx : "list";

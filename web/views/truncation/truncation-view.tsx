@@ -11,11 +11,11 @@ import { ErrorPanel, Loading } from "../../ui/status.tsx";
 import { type Column, Table } from "../../ui/table.tsx";
 import { UrlField } from "../../ui/url-field.tsx";
 import { useRedactor } from "../../ui/use-redact.ts";
-import type { SessionViewProps } from "../session-view.tsx";
+import type { SessionTabProps } from "../session-tab.ts";
 import { FileDiff } from "./file-diff.tsx";
 import { Waterfall } from "./waterfall.tsx";
 
-export function TruncationView({ agentId, sessionId, params }: SessionViewProps) {
+export function TruncationView({ agentId, sessionId, params }: SessionTabProps) {
   const p = {
     maxPerFile: params.get("maxPerFile") ?? undefined,
     maxTotal: params.get("maxTotal") ?? undefined,

@@ -1,18 +1,21 @@
-// State-dir resolution: the ONLY place that reads argv-derived options and env for finding the
-// OpenClaw state dir. Reproduces spec storage.md §1 (2026.3.2 and 2026.9.6 rules, probing the 3.2
-// legacy names too). The core is pure (env, home dir and an `exists` probe are injected); the thin
-// `resolveStateDirFromProcess` wrapper binds them to the real process.
+// The process's configuration: the ONLY module that reads `process.env` and the OS home dir (readEnvironment;
+// enforced by Biome's noProcessEnv and test/arch.test.ts). Everything else gets what it needs as parameters:
+// the state dir (spec storage.md §1, the 2026.3.2 and 2026.9.6 rules, probing the 3.2 legacy names too; the
+// resolution itself is pure — env, home dir and an `exists` probe are injected), the serve options, and the
+// environment the OpenClaw config lookup needs ($OPENCLAW_CONFIG_PATH).
 
 import { statSync } from "node:fs";
 import { homedir as osHomedir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { expandUserPath, nonEmpty, resolveHome, type UserEnvironment } from "../sources/user-path.ts";
 
 export interface ResolveStateDirOptions {
   /** `--state-dir PATH` (wins over everything). */
   stateDir?: string;
   /** `--profile NAME` (`--dev` = profile `dev`); `default` means `<home>/.openclaw`. */
   profile?: string;
-  env: Record<string, string | undefined>;
+  env: Readonly<Record<string, string | undefined>>;
   /** `os.homedir()` of this process (last home fallback, storage.md §1). */
   homedir: string;
   /** True when the path exists as a directory. */
@@ -34,29 +37,6 @@ export interface ResolvedStateDir {
 
 /** Legacy default dirs probed after `~/.openclaw` (2026.3.2 probes all three; 9.6 only `.clawdbot`). */
 const LEGACY_DIR_NAMES = [".clawdbot", ".moldbot", ".moltbot"] as const;
-
-function nonEmpty(v: string | undefined): string | undefined {
-  const t = v?.trim();
-  return t ? t : undefined;
-}
-
-/** `~` / `~/x` → home-based path; everything made absolute (storage.md §1: "`~` expanded, made absolute"). */
-function expandUserPath(p: string, home: string): string {
-  if (p === "~") return home;
-  if (p.startsWith("~/") || p.startsWith("~\\")) return path.resolve(home, p.slice(2));
-  return path.resolve(p);
-}
-
-/**
- * Home dir per storage.md §1: `$OPENCLAW_HOME` (leading `~` expanded against the OS home) →
- * `$HOME` → `$USERPROFILE` → `os.homedir()`.
- */
-export function resolveHome(env: Record<string, string | undefined>, homedir: string): string {
-  const osHome = nonEmpty(env.HOME) ?? nonEmpty(env.USERPROFILE) ?? homedir;
-  const override = nonEmpty(env.OPENCLAW_HOME);
-  if (override) return expandUserPath(override, osHome);
-  return path.resolve(osHome);
-}
 
 /**
  * Resolve the state dir: `--state-dir` > `$OPENCLAW_STATE_DIR` > `$CLAWDBOT_STATE_DIR` (3.2 legacy) >
@@ -142,12 +122,76 @@ function isDirectory(p: string): boolean {
   }
 }
 
-/** `resolveStateDir` bound to `process.env`, `os.homedir()` and the real file system. */
-export function resolveStateDirFromProcess(
-  opts: { stateDir?: string; profile?: string } = {},
-): ResolvedStateDir {
-  const input: ResolveStateDirOptions = { env: process.env, homedir: osHomedir(), exists: isDirectory };
-  if (opts.stateDir !== undefined) input.stateDir = opts.stateDir;
-  if (opts.profile !== undefined) input.profile = opts.profile;
-  return resolveStateDir(input);
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The bundled demo state dir: real OpenClaw captures (see server/demo/README.md). */
+export const DEMO_STATE_DIR = path.resolve(here, "..", "demo", "state");
+
+/** The environment, read once: clawscope's only look at `process.env` and the OS home dir. */
+export function readEnvironment(): UserEnvironment {
+  return Object.freeze({ env: Object.freeze({ ...process.env }), homedir: osHomedir() });
+}
+
+/** What the state-dir flags ask for (`--state-dir`, `--profile`, `--dev`, `--demo`). */
+export interface StateDirRequest {
+  stateDir?: string | undefined;
+  profile?: string | undefined;
+  demo?: boolean | undefined;
+  dev?: boolean | undefined;
+}
+
+export interface StateChoice {
+  stateDir: string;
+  demo: boolean;
+  reason: string;
+}
+
+/**
+ * The state dir to read: the resolved one, or the bundled demo when nothing exists and nothing was named.
+ * An explicitly named state dir that does not exist throws (it is not a reason to show the demo).
+ */
+export function chooseStateDir(req: StateDirRequest, environment: UserEnvironment): StateChoice {
+  if (req.demo) return { stateDir: DEMO_STATE_DIR, demo: true, reason: "Started with --demo." };
+  // OpenClaw's `--dev` is the `dev` profile (~/.openclaw-dev) — spec storage.md §1.
+  const profile = req.profile ?? (req.dev ? "dev" : undefined);
+  const { env, homedir } = environment;
+  const input: ResolveStateDirOptions = { env, homedir, exists: isDirectory };
+  if (req.stateDir !== undefined) input.stateDir = req.stateDir;
+  if (profile !== undefined) input.profile = profile;
+  const resolved = resolveStateDir(input);
+  if (resolved.path) return { stateDir: resolved.path, demo: false, reason: resolved.reason };
+  const explicit =
+    req.stateDir !== undefined ||
+    profile !== undefined ||
+    Boolean(env.OPENCLAW_STATE_DIR) ||
+    Boolean(env.CLAWDBOT_STATE_DIR);
+  if (explicit) throw new Error(resolved.reason);
+  return { stateDir: DEMO_STATE_DIR, demo: true, reason: `Looked at ${resolved.candidates.join(", ")}.` };
+}
+
+/** `clawscope serve`'s options: flag > environment > default. */
+export interface ServeOptions {
+  host: string;
+  port: number;
+  /** Open a browser: true/false as asked, null = when stdout is a terminal. */
+  open: boolean | null;
+  /** `CLAWSCOPE_NO_BUILD=1`: never (re)build dist/web (tests build once up front). */
+  noBuild: boolean;
+}
+
+export function serveOptions(
+  flags: {
+    host?: string | undefined;
+    port?: string | undefined;
+    open?: boolean | undefined;
+    noOpen?: boolean | undefined;
+  },
+  environment: UserEnvironment,
+): ServeOptions {
+  const { env } = environment;
+  const host = flags.host ?? env.CLAWSCOPE_HOST ?? "127.0.0.1";
+  const port = Number(flags.port ?? env.CLAWSCOPE_PORT ?? 4470);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${flags.port}`);
+  const open = flags.open === true ? true : flags.noOpen === true || flags.open === false ? false : null;
+  return { host, port, open, noBuild: env.CLAWSCOPE_NO_BUILD === "1" };
 }

@@ -18,9 +18,6 @@ function newestMtime(dir: string): number {
 export function buildWebIfNeeded(repoRoot: string, distIndex: string): void {
   const webDir = path.join(repoRoot, "web");
   if (!existsSync(webDir)) return; // installed package: dist is prebuilt
-  // Tests build once up front (`npm test` runs `npm run build`); a server started by a test must never
-  // rebuild (and so empty) dist/web under another test's open page.
-  if (process.env.CLAWSCOPE_NO_BUILD === "1") return;
   const stale =
     !existsSync(distIndex) ||
     newestMtime(webDir) > statSync(distIndex).mtimeMs ||

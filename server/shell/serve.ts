@@ -4,14 +4,15 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
+import { createApp } from "../http/app.ts";
+import { createStaticHandler } from "../http/static-files.ts";
 import { buildWebIfNeeded } from "./build-if-needed.ts";
-import type { CliValues } from "./cli.ts";
-import { createApp } from "./http/app.ts";
-import { createStaticHandler } from "./http/static-files.ts";
+import type { ServeOptions } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const DIST_WEB_DIR = path.resolve(here, "..", "dist", "web");
+const REPO_ROOT = path.resolve(here, "..", "..");
+const DIST_WEB_DIR = path.join(REPO_ROOT, "dist", "web");
 
 function openBrowser(url: string): void {
   const cmd = process.platform === "darwin" ? "open" : process.platform === "win32" ? "cmd" : "xdg-open";
@@ -25,11 +26,11 @@ function openBrowser(url: string): void {
   }
 }
 
-export async function startServer(rt: Runtime, values: CliValues): Promise<void> {
-  const host = values.host ?? process.env.CLAWSCOPE_HOST ?? "127.0.0.1";
-  const port = Number(values.port ?? process.env.CLAWSCOPE_PORT ?? 4470);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${values.port}`);
-  buildWebIfNeeded(path.resolve(here, ".."), path.join(DIST_WEB_DIR, "index.html"));
+export async function startServer(rt: Runtime, opts: ServeOptions): Promise<void> {
+  const { host, port } = opts;
+  // Tests build once up front (`npm test` runs `npm run build`); a server started by a test must never
+  // rebuild (and so empty) dist/web under another test's open page.
+  if (!opts.noBuild) buildWebIfNeeded(REPO_ROOT, path.join(DIST_WEB_DIR, "index.html"));
   const app = createApp({
     service: rt.service,
     boundHost: host,
@@ -44,9 +45,7 @@ export async function startServer(rt: Runtime, values: CliValues): Promise<void>
     );
     // Machine-readable line for scripts/tests that start the server on port 0.
     process.stdout.write(`listening ${url}\n`);
-    const wantOpen =
-      values.open === true || (values["no-open"] !== true && values.open !== false && process.stdout.isTTY);
-    if (wantOpen) openBrowser(url);
+    if (opts.open ?? process.stdout.isTTY) openBrowser(url);
   });
   server.on("error", (err: NodeJS.ErrnoException) => {
     if (err.code === "EADDRINUSE") {

@@ -1,0 +1,173 @@
+// One function per command. stdout carries the result only (text or --json); logs and warnings go to stderr,
+// so `npm run -s cli -- … | diff` works. Every command calls the same service the HTTP API uses. The service,
+// the server, the export and the bench are imported when a command needs them, so `--help` and usage errors
+// load none of SQLite, zstd, the tokenizer or the export renderer.
+
+import type { Result } from "../../shared/result.ts";
+import { chooseStateDir, readEnvironment, serveOptions } from "../shell/config.ts";
+import type { Runtime } from "../shell/runtime.ts";
+import type { UserEnvironment } from "../sources/user-path.ts";
+import { type CliValues, pruneQueryFromFlags, UsageError } from "./options.ts";
+import {
+  formatCost,
+  formatCostAll,
+  formatPrune,
+  formatSessionsTable,
+  formatTruncation,
+} from "./text-output.ts";
+
+/** A command that ran and failed (bad session data, a refused export path): printed with exit code 1. */
+export class CommandError extends Error {}
+
+export interface CommandInput {
+  values: CliValues;
+  /** Arguments after the command name. */
+  rest: string[];
+}
+
+type Command = (input: CommandInput) => Promise<void>;
+
+function out(text: string): void {
+  process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+function outJson(value: unknown): void {
+  out(JSON.stringify(value, null, 2));
+}
+
+/** The runtime over the state dir the flags and the environment choose (a named dir that is missing: usage). */
+async function runtime(
+  values: CliValues,
+  environment: UserEnvironment = readEnvironment(),
+): Promise<Runtime> {
+  let state: Runtime["state"];
+  try {
+    state = chooseStateDir(
+      { stateDir: values["state-dir"], profile: values.profile, demo: values.demo, dev: values.dev },
+      environment,
+    );
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+  process.stderr.write(`clawscope: state dir ${state.stateDir} (${state.reason})\n`);
+  const { createRuntime } = await import("../shell/runtime.ts");
+  return createRuntime(state, environment);
+}
+
+function requireSession(rt: Runtime, values: CliValues): { agentId: string; sessionId: string } {
+  const ref = values.session;
+  if (!ref) throw new UsageError("--session REF is required");
+  const resolved = rt.service.resolveRef(ref);
+  if (!resolved) throw new UsageError(`no session matches ${JSON.stringify(ref)} in ${rt.state.stateDir}`);
+  return resolved;
+}
+
+/** The value of a command's Result, or its error as a CommandError. */
+function resultValue<T>(r: Result<T>): T {
+  if (!r.ok) throw new CommandError(r.error.message);
+  return r.value;
+}
+
+const serve: Command = async ({ values }) => {
+  const environment = readEnvironment();
+  const opts = serveOptions(
+    { host: values.host, port: values.port, open: values.open, noOpen: values["no-open"] },
+    environment,
+  );
+  const rt = await runtime(values, environment);
+  const { startServer } = await import("../shell/serve.ts");
+  await startServer(rt, opts);
+};
+
+const sessions: Command = async ({ values }) => {
+  const rt = await runtime(values);
+  const { sessions, issues } = rt.service.listSessions();
+  for (const issue of issues) {
+    process.stderr.write(`warning: ${issue.source}${issue.line ? `:${issue.line}` : ""}: ${issue.message}\n`);
+  }
+  if (values.json) outJson(sessions);
+  else out(formatSessionsTable(sessions));
+};
+
+const context: Command = async ({ values }) => {
+  const rt = await runtime(values);
+  const ref = requireSession(rt, values);
+  const mode = values.mode ?? "list";
+  if (mode !== "list" && mode !== "detail" && mode !== "json")
+    throw new UsageError("--mode must be list|detail|json");
+  process.stdout.write(resultValue(rt.service.contextText(ref.agentId, ref.sessionId, mode)));
+};
+
+const truncation: Command = async ({ values }) => {
+  const rt = await runtime(values);
+  const ref = requireSession(rt, values);
+  const query = {
+    ...(values["max-per-file"] ? { maxPerFile: values["max-per-file"] } : {}),
+    ...(values["max-total"] ? { maxTotal: values["max-total"] } : {}),
+    ...(values.family ? { family: values.family } : {}),
+    ...(values.workspace ? { workspace: values.workspace } : {}),
+  };
+  const report = resultValue(
+    rt.service.truncation(ref.agentId, ref.sessionId, query, { allowWorkspaceOverride: true }),
+  );
+  if (values.json) outJson(report);
+  else out(formatTruncation(report));
+};
+
+const prune: Command = async ({ values }) => {
+  const rt = await runtime(values);
+  const ref = requireSession(rt, values);
+  const replay = resultValue(rt.service.prune(ref.agentId, ref.sessionId, pruneQueryFromFlags(values)));
+  if (values.json) outJson(replay);
+  else out(formatPrune(replay));
+};
+
+const cost: Command = async ({ values }) => {
+  const rt = await runtime(values);
+  if (values.all) {
+    const totals = rt.service.costAll(values.archived !== false);
+    if (values.json) outJson(totals);
+    else out(formatCostAll(totals));
+    return;
+  }
+  const ref = requireSession(rt, values);
+  const report = resultValue(rt.service.cost(ref.agentId, ref.sessionId));
+  if (values.json) outJson(report);
+  else out(formatCost(report));
+};
+
+const exportCommand: Command = async ({ values }) => {
+  const rt = await runtime(values);
+  const ref = requireSession(rt, values);
+  if (!values.out) throw new UsageError("--out FILE is required");
+  const { ExportError, writeExport } = await import("../export/write-export.ts");
+  const redact = !values["no-redact"];
+  try {
+    await writeExport(rt.service, rt.state.stateDir, ref, values.out, { redact });
+  } catch (e) {
+    if (e instanceof ExportError) throw new CommandError(e.message);
+    throw e;
+  }
+  process.stderr.write(`clawscope: wrote ${values.out}${redact ? " (redacted)" : ""}\n`);
+};
+
+const bench: Command = async ({ rest }) => {
+  const { runBench } = await import("../bench/run-bench.ts");
+  await runBench(rest);
+};
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  serve,
+  sessions,
+  context,
+  truncation,
+  prune,
+  cost,
+  export: exportCommand,
+  bench,
+};
+
+/** The command of that name (own keys only: `clawscope constructor` is no command). */
+export function commandNamed(name: string): Command | undefined {
+  return Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+}

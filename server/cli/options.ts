@@ -1,0 +1,134 @@
+// The CLI's surface: the help text, the flags (node:util parseArgs), and which flag sets which what-if
+// parameter of the pruning replay (shared/prune-params.ts names the parameters). Light on purpose: `--help` and
+// argument errors load nothing else.
+
+import { parseArgs } from "node:util";
+import { PRUNE_PARAM_KEYS, type PruneParamKey, type PruneQuery } from "../../shared/prune-params.ts";
+
+export const HELP = `clawscope — what fills your OpenClaw context window, what pruning and caching do, and what it costs
+
+Usage: clawscope <command> [options]
+
+Commands:
+  serve        start the dashboard (default)        [--port N] [--host H] [--open|--no-open]
+  sessions     list every session of every agent    [--json]
+  context      OpenClaw's /context text             --session REF --mode list|detail|json
+  truncation   bootstrap truncation per file        --session REF [--max-per-file N] [--max-total N]
+                                                    [--workspace DIR] [--family 2026.3|2026.7|2026.9] [--json]
+  prune        cache-TTL pruning replay             --session REF [--ttl DUR] [--keep-last-assistants N]
+                                                    [--soft-trim-ratio X] [--hard-clear-ratio X]
+                                                    [--min-prunable-tool-chars N] [--soft-trim-max-chars N]
+                                                    [--soft-trim-head-chars N] [--soft-trim-tail-chars N]
+                                                    [--hard-clear on|off] [--placeholder S] [--allow GLOB]…
+                                                    [--deny GLOB]… [--context-window N]
+                                                    [--algorithm auto|2026.3|2026.7|2026.9] [--at ISO] [--json]
+  cost         per-call usage, cache verdicts, cost --session REF | --all [--json]
+  export       self-contained HTML report           --session REF --out FILE [--redact|--no-redact]
+  bench        benchmark (see docs/performance.md)
+
+Common options:
+  --state-dir DIR   OpenClaw state dir (else OPENCLAW_STATE_DIR, CLAWDBOT_STATE_DIR, --profile NAME,
+                    ~/.openclaw, ~/.clawdbot, ~/.moldbot, ~/.moltbot; OPENCLAW_HOME replaces ~).
+                    When none exists, the bundled demo state dir is used.
+  --profile NAME    use ~/.openclaw-NAME (--dev: ~/.openclaw-dev)
+  --demo            use the bundled demo state dir
+REF: a sessionId, a session key (agent:main:main) or AGENT/SESSIONID.
+`;
+
+export const OPTIONS = {
+  "state-dir": { type: "string" },
+  profile: { type: "string" },
+  demo: { type: "boolean" },
+  dev: { type: "boolean" },
+  json: { type: "boolean" },
+  session: { type: "string" },
+  mode: { type: "string" },
+  port: { type: "string" },
+  host: { type: "string" },
+  open: { type: "boolean" },
+  "no-open": { type: "boolean" },
+  "max-per-file": { type: "string" },
+  "max-total": { type: "string" },
+  workspace: { type: "string" },
+  family: { type: "string" },
+  ttl: { type: "string" },
+  "keep-last-assistants": { type: "string" },
+  "soft-trim-ratio": { type: "string" },
+  "hard-clear-ratio": { type: "string" },
+  "min-prunable-tool-chars": { type: "string" },
+  "soft-trim-max-chars": { type: "string" },
+  "soft-trim-head-chars": { type: "string" },
+  "soft-trim-tail-chars": { type: "string" },
+  "hard-clear": { type: "string" },
+  placeholder: { type: "string" },
+  allow: { type: "string", multiple: true },
+  deny: { type: "string", multiple: true },
+  "context-window": { type: "string" },
+  algorithm: { type: "string" },
+  at: { type: "string" },
+  all: { type: "boolean" },
+  archived: { type: "boolean" },
+  out: { type: "string" },
+  redact: { type: "boolean" },
+  "no-redact": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export type CliValues = ReturnType<
+  typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
+>["values"];
+
+/** A mistake in the command line: printed with exit code 2. */
+export class UsageError extends Error {}
+
+export interface ParsedArgs {
+  command: string;
+  /** Arguments after the command (`clawscope bench size=2`). */
+  rest: string[];
+  values: CliValues;
+}
+
+/** argv → command and flags; an unknown flag or a missing value is a UsageError (with the help text). */
+export function parseCli(argv: string[]): ParsedArgs {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    });
+    return { command: positionals[0] ?? "serve", rest: positionals.slice(1), values };
+  } catch (e) {
+    throw new UsageError(`${e instanceof Error ? e.message : String(e)}\n\n${HELP}`);
+  }
+}
+
+/** `clawscope prune` flag of each what-if parameter (`mode` has none: `--mode` is /context's). */
+const PRUNE_FLAGS = {
+  ttl: "ttl",
+  keepLastAssistants: "keep-last-assistants",
+  softTrimRatio: "soft-trim-ratio",
+  hardClearRatio: "hard-clear-ratio",
+  minPrunableToolChars: "min-prunable-tool-chars",
+  softTrimMaxChars: "soft-trim-max-chars",
+  softTrimHeadChars: "soft-trim-head-chars",
+  softTrimTailChars: "soft-trim-tail-chars",
+  hardClear: "hard-clear",
+  placeholder: "placeholder",
+  contextWindow: "context-window",
+  algorithm: "algorithm",
+  at: "at",
+  allow: "allow",
+  deny: "deny",
+} as const satisfies Record<Exclude<PruneParamKey, "mode">, keyof typeof OPTIONS>;
+
+/** The prune flags as the query the HTTP route takes, so both paths share one parser (parsePruneQuery). */
+export function pruneQueryFromFlags(values: CliValues): PruneQuery {
+  const q: PruneQuery = {};
+  for (const key of PRUNE_PARAM_KEYS) {
+    if (key === "mode") continue;
+    const v = values[PRUNE_FLAGS[key]];
+    if (typeof v === "string" || Array.isArray(v)) q[key] = v;
+  }
+  return q;
+}

@@ -1,0 +1,23 @@
+// `clawscope` (server/bin.mjs runs this): argv → one command of cli/commands.ts; a usage mistake exits 2, a
+// failed command 1. Nothing imports this module.
+
+import { CommandError, commandNamed } from "./cli/commands.ts";
+import { HELP, parseCli, UsageError } from "./cli/options.ts";
+
+async function main(argv: string[]): Promise<void> {
+  const { command, rest, values } = parseCli(argv);
+  if (values.help || command === "help") {
+    process.stdout.write(HELP);
+    return;
+  }
+  const run = commandNamed(command);
+  if (!run) throw new UsageError(`unknown command ${JSON.stringify(command)}\n\n${HELP}`);
+  await run({ values, rest });
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  const known = e instanceof UsageError || e instanceof CommandError;
+  const message = known ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e);
+  process.stderr.write(`clawscope: ${message}\n`);
+  process.exitCode = e instanceof UsageError ? 2 : 1;
+});
