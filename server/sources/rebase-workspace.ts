@@ -22,7 +22,7 @@ function exists(p: string): boolean {
 }
 
 /**
- * A recorded absolute path of either OS in `/` form, without a trailing slash: `C:\\Users\\me\\.openclaw` →
+ * A recorded absolute path of either OS in `/` form, without a trailing slash: `C:\Users\me\.openclaw` →
  * `C:/Users/me/.openclaw` (OpenClaw on Windows records backslash paths with a drive letter). Null when the
  * path is not absolute on either OS.
  */

@@ -45,7 +45,7 @@ export function recordedStateDirOf(recordedWorkspaceDir: string): string | null 
 
 /**
  * Rebase a recorded absolute path lying under the recorded state dir onto the actual state dir
- * (`…/.openclaw/workspace/USER.md` → `<stateDir>/workspace/USER.md`, also `C:\\…\\.openclaw\\…`); null when it
+ * (`…/.openclaw/workspace/USER.md` → `<stateDir>/workspace/USER.md`, also from `C:\…\.openclaw\…`); null when it
  * does not lie there.
  */
 export function rebaseRecordedPath(
