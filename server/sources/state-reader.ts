@@ -18,7 +18,7 @@ import { type AgentRows, resolveRefInRows } from "./resolve-ref.ts";
 import { fail, isLoadError, type ListedRow, type LoadError, type LoadRef } from "./session-era.ts";
 import { SqliteEra } from "./sqlite/sqlite-era.ts";
 import { TranscriptCache } from "./transcript-cache.ts";
-import { readInstallSignals } from "./version-fallback.ts";
+import { InstallSignalsReader } from "./version-fallback.ts";
 
 export type { LoadError, LoadRef } from "./session-era.ts";
 export { type TranscriptLoadInfo, transcriptLoadInfo } from "./transcript-cache.ts";
@@ -65,9 +65,8 @@ class Reader implements StateReader {
   constructor(stateDir: string, opts: StateReaderOptions) {
     this.stateDir = path.resolve(stateDir);
     const cache = new TranscriptCache(opts.cacheSize ?? 8);
-    this.jsonl = new JsonlEra(this.stateDir, cache, () =>
-      readInstallSignals(this.stateDir, this.discover().agents),
-    );
+    const install = new InstallSignalsReader(this.stateDir);
+    this.jsonl = new JsonlEra(this.stateDir, cache, () => install.read(this.discover().agents));
     this.sqlite = new SqliteEra(this.stateDir, cache);
   }
 

@@ -9,6 +9,7 @@ import { isObject, type JsonObject, str } from "../../shared/json.ts";
 import type { VersionInfo } from "../model/session.ts";
 import { detectJsonlVersion, familyFromAppVersion } from "./detect-version.ts";
 import type { DiscoveredAgent } from "./discover.ts";
+import { fileIdentity } from "./fs-safety.ts";
 import { readSessionsStore } from "./jsonl/sessions-json.ts";
 import { readOpenClawConfig } from "./openclaw-config.ts";
 
@@ -56,9 +57,33 @@ export function installVersion(own: VersionInfo, agentId: string, signals: Insta
   return own;
 }
 
-/** Read the install's signals: the config's meta and every JSONL agent's SessionEntries (cached store reads). */
-export function readInstallSignals(stateDir: string, agents: readonly DiscoveredAgent[]): InstallSignals {
-  const meta = readOpenClawConfig(stateDir).config?.meta;
+/**
+ * The install's signals, re-read only when the config file or a sessions.json changed (identity of each):
+ * sessions without their own signal are common (cron runs) and each report loads its session again.
+ */
+export class InstallSignalsReader {
+  private last: { key: string; configPath: string | null; signals: InstallSignals } | null = null;
+
+  constructor(private readonly stateDir: string) {}
+
+  read(agents: readonly DiscoveredAgent[]): InstallSignals {
+    const stores = agents.flatMap((a) => (a.sessionsDir ? [path.join(a.sessionsDir, "sessions.json")] : []));
+    const keyOf = (configPath: string | null) =>
+      [configPath, ...stores].map((f) => `${f}=${f === null ? "-" : (fileIdentity(f) ?? "-")}`).join("|");
+    if (this.last && this.last.key === keyOf(this.last.configPath)) return this.last.signals;
+    const config = readOpenClawConfig(this.stateDir);
+    const signals = installSignals(config.config, agents);
+    this.last = { key: keyOf(config.path), configPath: config.path, signals };
+    return signals;
+  }
+}
+
+/** The install's signals: the config's meta and every JSONL agent's SessionEntries (cached store reads). */
+export function installSignals(
+  config: JsonObject | null,
+  agents: readonly DiscoveredAgent[],
+): InstallSignals {
+  const meta = config?.meta;
   const configVersion = isObject(meta) ? (str(meta, "lastTouchedVersion") ?? null) : null;
   const agentFamilies = new Map<string, Family[]>();
   for (const a of agents) {

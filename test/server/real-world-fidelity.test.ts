@@ -1,6 +1,8 @@
 // Issue 13, the reader side: every session OpenClaw wrote is listed, loaded and addressable, on small synthetic
 // state dirs in test/fixtures/real-world/ (its README says which OpenClaw behaviour each reproduces).
 
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { LoadedSession, SessionSummary, VersionInfo } from "../../server/model/session.ts";
@@ -254,6 +256,26 @@ describe("release family of sessions without a version signal of their own", () 
       reader.loadSession({ agentId: "ops", sessionId: "7777aaaa-0000-4000-8000-000000000077" }),
     );
     expect(own.version).toMatchObject({ family: "2026.7", decidedBy: "session" });
+  });
+
+  it("re-reads the install's signals when the config changes", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-install-family-"));
+    try {
+      fs.cpSync(state("install-family"), dir, { recursive: true });
+      const reader = openStateReader(dir);
+      const ref = { agentId: "main", sessionId: "6666ffff-0000-4000-8000-000000000066" };
+      expect(loaded(reader.loadSession(ref)).version.family).toBe("2026.7");
+      fs.writeFileSync(
+        path.join(dir, "openclaw.json"),
+        JSON.stringify({ meta: { lastTouchedVersion: "2026.9.6" } }),
+      );
+      expect(loaded(reader.loadSession(ref)).version).toMatchObject({
+        family: "2026.9",
+        appVersion: "2026.9.6",
+      });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("else the newest family of the agent's other sessions, else of the state dir — never an older default", () => {
