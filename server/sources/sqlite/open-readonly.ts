@@ -157,6 +157,33 @@ function attempt<T>(
  * Read a database with `fn` (all statements inside one read transaction). Never throws: failures are
  * classified (missing / not a database / corrupt / locked / unreadable) with an HTTP-ish status.
  */
+/** The file's first 100 bytes and size, or why it is no SQLite database to open. */
+function checkFile(dbPath: string): { header: Uint8Array; size: number } | ReadFailure {
+  const failure = (code: ReadFailure["code"], message: string, status: 404 | 422): ReadFailure => ({
+    ok: false,
+    code,
+    message,
+    status,
+    warnings: [],
+  });
+  let header: Uint8Array;
+  let size: number;
+  try {
+    const st = fs.statSync(dbPath);
+    if (!st.isFile()) return failure("database-missing", `${dbPath} is not a file`, 404);
+    size = st.size;
+    header = readHeader(dbPath);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    return failure("database-missing", `cannot open ${dbPath}: ${msg}`, 404);
+  }
+  if (header.length < 100 || Buffer.from(header.subarray(0, 16)).toString("latin1") !== SQLITE_MAGIC) {
+    const what = size === 0 ? "the file is empty" : "the file does not start with the SQLite header";
+    return failure("not-a-database", `not a SQLite database: ${what}`, 422);
+  }
+  return { header, size };
+}
+
 export function readDatabase<T>(
   dbPath: string,
   fn: (db: Database.Database) => T,
@@ -164,40 +191,9 @@ export function readDatabase<T>(
 ): ReadOutcome<T> {
   const busyTimeoutMs = options?.busyTimeoutMs ?? DEFAULTS.busyTimeoutMs;
   const retries = options?.retries ?? DEFAULTS.retries;
-  let header: Uint8Array;
-  let size: number;
-  try {
-    const st = fs.statSync(dbPath);
-    if (!st.isFile())
-      return {
-        ok: false,
-        code: "database-missing",
-        message: `${dbPath} is not a file`,
-        status: 404,
-        warnings: [],
-      };
-    size = st.size;
-    header = readHeader(dbPath);
-  } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    return {
-      ok: false,
-      code: "database-missing",
-      message: `cannot open ${dbPath}: ${msg}`,
-      status: 404,
-      warnings: [],
-    };
-  }
-  if (header.length < 100 || Buffer.from(header.subarray(0, 16)).toString("latin1") !== SQLITE_MAGIC) {
-    const what = size === 0 ? "the file is empty" : "the file does not start with the SQLite header";
-    return {
-      ok: false,
-      code: "not-a-database",
-      message: `not a SQLite database: ${what}`,
-      status: 422,
-      warnings: [],
-    };
-  }
+  const file = checkFile(dbPath);
+  if ("ok" in file) return file;
+  const { header, size } = file;
   const side = sidecars(dbPath, header);
   const truncated = truncationWarning(header, size, side.wal);
   const warnings = truncated ? [truncated] : [];
