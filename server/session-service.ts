@@ -25,8 +25,10 @@ import { createEventBus, type EventBus } from "./live/event-bus.ts";
 import { buildContextMessages } from "./model/context-messages.ts";
 import type { ContextMessage, LoadedSession, Transcript } from "./model/session.ts";
 import { bootstrapFileNames } from "./openclaw/bootstrap-truncation.ts";
+import { buildContextMap } from "./reports/context-map/context-map.ts";
+import { buildOpenClawMap } from "./reports/context-map/openclaw-picture.ts";
+import { contextMapTokenTexts } from "./reports/context-map/token-texts.ts";
 import { buildCostReport, buildCostTotals, configPricing } from "./reports/cost.ts";
-import { buildContextMap, buildOpenClawMap, contextMapTokenTexts } from "./reports/map-tree.ts";
 import {
   previewToolResultAtCall,
   pruneCallDetail,

@@ -37,10 +37,8 @@ const TEMP_LONG_FILES: readonly string[] = [
   "server/export/redact.ts", // arch-map
   "server/openclaw/bootstrap-truncation.ts", // arch-rules (→ openclaw/bootstrap/)
   "server/openclaw/cache-verdict.ts", // arch-replay-cost (→ openclaw/cache/)
-  "server/openclaw/context-map.ts", // arch-map (→ openclaw/context-map/)
   "server/openclaw/context-text.ts", // arch-rules (→ openclaw/context-text/)
   "server/reports/cost.ts", // arch-replay-cost (→ reports/cost/)
-  "server/reports/map-tree.ts", // arch-map (→ reports/context-map/)
   "server/reports/prune-replay.ts", // arch-replay-cost (→ reports/prune-replay/)
   "server/reports/truncation.ts", // arch-rules (→ reports/truncation/)
   "server/session-service.ts", // arch-shell (→ service/session-service.ts + service/report-memo.ts)
@@ -57,11 +55,7 @@ const TEMP_CYCLE_EDGES: readonly (readonly [string, string])[] = [];
 const TEMP_ENV_READERS: readonly string[] = [];
 
 /** Sentinel literals that still live in more than one production file: literal → today's files. */
-const TEMP_LITERAL_COPIES: Readonly<Record<string, readonly string[]>> = {
-  // arch-rules: openclaw/texts.ts
-  "Context treemap unavailable.": ["server/openclaw/context-map.ts", "server/openclaw/context-text.ts"],
-  "Unknown /context mode.": ["server/openclaw/context-text.ts", "server/reports/map-tree.ts"],
-};
+const TEMP_LITERAL_COPIES: Readonly<Record<string, readonly string[]>> = {};
 
 /** Files with an `as` cast (other than `as const`) or a `<T>x` assertion. */
 const TEMP_CASTS: readonly string[] = [];

@@ -13,30 +13,34 @@ import type {
   TranscriptEntry,
 } from "../../server/model/session.ts";
 import { computeActiveBranch } from "../../server/model/tree.ts";
+import { binarySplitLayout } from "../../server/openclaw/context-map/binary-split.ts";
+import { fitLabel, sanitizeLabel } from "../../server/openclaw/context-map/bitmap-font.ts";
 import {
-  binarySplitLayout,
   conversationBuckets,
-  fitLabel,
-  layoutOpenClawMap,
-  mapFreshTotalTokens,
-  openClawMapGroups,
-  openClawMapMessages,
-  openClawMapUnavailable,
   openClawMessageEstimate,
-  sanitizeLabel,
   weightedChars,
-} from "../../server/openclaw/context-map.ts";
-import {
-  buildContextMap,
-  buildOpenClawMap,
-  contextMapTokenTexts,
-  lastCallUsageOf,
-  MAP_UNKNOWN_MODE_2026_3,
-} from "../../server/reports/map-tree.ts";
+} from "../../server/openclaw/context-map/conversation.ts";
+import { openClawMapGroups } from "../../server/openclaw/context-map/groups.ts";
+import { mapFreshTotalTokens, openClawMapMessages } from "../../server/openclaw/context-map/inputs.ts";
+import { layoutOpenClawMap, openClawMapUnavailable } from "../../server/openclaw/context-map/picture.ts";
+import { unknownModeText } from "../../server/openclaw/context-text.ts";
+import { buildContextMap, type LastCallUsage } from "../../server/reports/context-map/context-map.ts";
+import { buildOpenClawMap } from "../../server/reports/context-map/openclaw-picture.ts";
+import { contextMapTokenTexts } from "../../server/reports/context-map/token-texts.ts";
+import { lastCallUsage } from "../../server/reports/run-report.ts";
 import { createTokenCounter } from "../../server/tokens/tokenizer.ts";
 import { arr, isObject, type JsonObject, num, obj, str } from "../../shared/json.ts";
 import type { MapNode } from "../../shared/map.ts";
 import { css, GROUP_DARK, mix, parseRgb, WHITE } from "../../shared/openclaw-colors.ts";
+
+/** 2026.3.2 has no `map` mode: its reply to `/context map` (spec context-report.md §5). */
+const MAP_UNKNOWN_MODE_2026_3 = unknownModeText("2026.3");
+
+/** The last call's prompt buckets, as the service hands them to buildContextMap (run-report's lastCallUsage). */
+function lastCallUsageOf(session: LoadedSession): LastCallUsage | null {
+  const u = lastCallUsage(session.transcript);
+  return u ? { input: u.input, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite } : null;
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // s1 fixture (copied from ../shared/fixtures/s1-cache-ttl-default/state-export/main/)
@@ -635,7 +639,7 @@ describe("buildContextMap (clawscope's complete map)", () => {
         session,
         report,
         contextMessages: messages,
-        lastCallUsage: lastCallUsageOf(messages),
+        lastCallUsage: lastCallUsageOf(session),
         windowTokens: 100_000,
         tiktoken: counts,
       });
@@ -738,8 +742,8 @@ describe("buildOpenClawMap (the OpenClaw map toggle)", () => {
     expect(buildOpenClawMap(old)).toEqual({ available: false, text: MAP_UNKNOWN_MODE_2026_3 });
   });
 
-  it("lastCallUsageOf: the newest model reply's usage (s1: the stored entry's 66 / 0 / 29,126)", () => {
-    const usage = lastCallUsageOf(s1ContextMessages(s1.session));
+  it("the last call's usage (run-report's lastCallUsage, as the service passes it; s1: the stored entry's 66 / 0 / 29,126)", () => {
+    const usage = lastCallUsageOf(s1.session);
     expect(usage).toEqual({
       input: num(s1.entry, "inputTokens"),
       cacheRead: num(s1.entry, "cacheRead"),
@@ -772,7 +776,7 @@ describe.skipIf(!corpusPresent)("corpus state-branches-images (E1/E2 report, ima
       session,
       report,
       contextMessages: messages,
-      lastCallUsage: lastCallUsageOf(messages),
+      lastCallUsage: lastCallUsageOf(session),
       windowTokens: num(entry, "contextTokens") ?? null,
     });
     walk(dto.root, (n) => {

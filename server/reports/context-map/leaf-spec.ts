@@ -1,0 +1,68 @@
+// The leaf records clawscope's context map is built from (before they become MapNodes), their ids and names.
+
+import { obj } from "../../../shared/json.ts";
+import type { ContextMessage } from "../../model/session.ts";
+
+/** Usage of the last model call: the three prompt buckets (transcript.md §4). */
+export interface LastCallUsage {
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export interface LeafSpec {
+  id: string;
+  name: string;
+  group: string;
+  chars: number;
+  source: string;
+  /**
+   * Text to tokenise for the tiktoken mode (absent: the caller must supply a count by id, or none). For a
+   * tool result whose text was not kept in memory (model/lazy-text.ts) this is a same-length placeholder and
+   * `lazy` reads the real text back (only the tokenizer needs it, in the background).
+   */
+  text?: string;
+  lazy?: { key: string; load: () => string | null };
+  /** Chars of parts that are not text (images, opaque blocks): counted as chars/4 in the tiktoken mode. */
+  nonTextChars: number;
+  /** Conversation leaves: position of the message in the context list (for the last-call boundary). */
+  messagePos?: number;
+}
+
+/** Hands out unique ids: a repeated base gets `~2`, `~3`, … in the order asked. */
+export class IdAllocator {
+  private readonly used = new Set<string>();
+  take(base: string): string {
+    let id = base;
+    for (let n = 2; this.used.has(id); n++) id = `${base}~${n}`;
+    this.used.add(id);
+    return id;
+  }
+}
+
+/** Path segment for ids: URL-safe, `/`-free. */
+export function idSegment(s: string): string {
+  return encodeURIComponent(s === "" ? "(empty)" : s);
+}
+
+/** A one-line name from the head of a text. */
+export function preview(text: string, max = 60): string {
+  // Only the head matters: never scan a megabyte tool result for a 60-char name.
+  const one = text
+    .slice(0, max * 8)
+    .replace(/\s+/g, " ")
+    .trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+/**
+ * Which messages the last call's prompt held: every context message before the last assistant message that carries
+ * a `usage` object (its reply). Returns that position, or null when no such assistant exists.
+ */
+export function lastCallReplyPos(messages: readonly ContextMessage[]): number | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m && m.role === "assistant" && obj(m.message, "usage")) return i;
+  }
+  return null;
+}

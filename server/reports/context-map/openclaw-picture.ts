@@ -1,0 +1,54 @@
+// OpenClaw's own map for the "OpenClaw map" toggle: exactly what `/context map` would show for the session's
+// stored state — the picture + caption by the session's rule family (openclaw/context-map/), or OpenClaw's own
+// reply when there is no map (2026.3.2 has no `map` mode; no stored `run` report).
+
+import { num, obj } from "../../../shared/json.ts";
+import type { OpenClawMapPicture } from "../../../shared/openclaw-map.ts";
+import type { LoadedSession } from "../../model/session.ts";
+import { conversationBuckets } from "../../openclaw/context-map/conversation.ts";
+import { mapFreshTotalTokens, openClawMapMessages } from "../../openclaw/context-map/inputs.ts";
+import { layoutOpenClawMap, openClawMapUnavailable } from "../../openclaw/context-map/picture.ts";
+import { MAP_UNAVAILABLE_TEXT, unknownModeText } from "../../openclaw/context-text.ts";
+
+export type OpenClawMapResult =
+  | { available: true; picture: OpenClawMapPicture }
+  | { available: false; text: string };
+
+function computeOpenClawMap(session: LoadedSession): OpenClawMapResult {
+  const family = session.version.family;
+  if (family === "2026.3") return { available: false, text: unknownModeText("2026.3") };
+  const report = session.entry ? (obj(session.entry, "systemPromptReport") ?? null) : null;
+  if (!report || openClawMapUnavailable(report)) return { available: false, text: MAP_UNAVAILABLE_TEXT };
+  const messages = openClawMapMessages(session.transcript.entries, session.transcript.activeBranch);
+  const picture = layoutOpenClawMap({
+    family,
+    report,
+    conversation: conversationBuckets(messages),
+    freshTotalTokens: mapFreshTotalTokens(session.entry, family),
+    windowTokens: num(session.entry, "contextTokens") ?? null,
+  });
+  return { available: true, picture };
+}
+
+/**
+ * Memo per transcript object (transcripts are replaced, never mutated, when the data changes) and stored
+ * entry text: the OpenClaw picture weighs every conversation char (non-ASCII regex) and is asked for on
+ * every map request, while it only changes when the session does.
+ */
+const openClawMapMemo = new WeakMap<
+  LoadedSession["transcript"],
+  { key: string; entries: number; result: OpenClawMapResult }
+>();
+
+/**
+ * The picture or the reply. The window is the entry's `contextTokens` (OpenClaw resolves it when the command
+ * runs; they differ only if the model or caps changed).
+ */
+export function buildOpenClawMap(session: LoadedSession): OpenClawMapResult {
+  const key = `${session.version.family}\n${JSON.stringify(session.entry)}`;
+  const hit = openClawMapMemo.get(session.transcript);
+  if (hit && hit.key === key && hit.entries === session.transcript.entries.length) return hit.result;
+  const result = computeOpenClawMap(session);
+  openClawMapMemo.set(session.transcript, { key, entries: session.transcript.entries.length, result });
+  return result;
+}

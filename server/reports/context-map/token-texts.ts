@@ -1,0 +1,91 @@
+// The tokenizer ("Tokenizer" size mode) side of clawscope's map: which texts to count, by node id; a leaf's
+// count (+ chars/4 of its non-text parts); group totals once nothing below is pending; the mode's progress.
+
+import type { ContextMapDTO, MapNode } from "../../../shared/map.ts";
+import type { ContextMessage, LoadedSession } from "../../model/session.ts";
+import { tokensFromChars } from "../../openclaw/format.ts";
+import type { TokenTextItem } from "../../tokens/tokenizer.ts";
+import { IdAllocator, type LeafSpec } from "./leaf-spec.ts";
+import { conversationLeaves } from "./leaves.ts";
+
+/**
+ * The texts to count for the tiktoken size mode, keyed by the node ids `buildContextMap` gives the conversation
+ * leaves. Report leaves have no text in the report: callers may add their own items under the same ids
+ * (`workspace/<idSegment(file name)>`, `skills/<idSegment(name)>`, `tools/<idSegment(name)>`, `system/base-instructions`).
+ */
+export function contextMapTokenTexts(
+  session: LoadedSession,
+  contextMessages: readonly ContextMessage[],
+  sentToolResultText?: ReadonlyMap<string, string>,
+): TokenTextItem[] {
+  // Conversation ids live under `conversation/`, so they never collide with report ids: a fresh allocator gives
+  // the same ids (and the same `~n` suffixes for repeated tool-call ids) as buildContextMap.
+  return conversationLeaves(session, contextMessages, new IdAllocator(), sentToolResultText)
+    .filter((l) => l.text !== undefined && l.text !== "")
+    .map((l) =>
+      l.lazy ? { id: l.id, key: l.lazy.key, load: l.lazy.load } : { id: l.id, text: l.text ?? "" },
+    );
+}
+
+/**
+ * Leaf tokenizer count: the caller's count for its id (+ chars/4 of non-text parts); chars/4 alone for a leaf with
+ * no text at all (images only); null while pending or when there is no text to count (report leaves).
+ */
+export function leafNode(l: LeafSpec, tiktoken: ReadonlyMap<string, number> | undefined): MapNode {
+  const counted = tiktoken?.get(l.id);
+  let tik: number | null = null;
+  if (tiktoken !== undefined) {
+    if (counted !== undefined) tik = counted + tokensFromChars(l.nonTextChars);
+    else if (l.text === "") tik = tokensFromChars(l.nonTextChars);
+  }
+  return {
+    id: l.id,
+    name: l.name,
+    group: l.group,
+    chars: l.chars,
+    estTokens: tokensFromChars(l.chars),
+    tiktokenTokens: tik,
+    source: l.source,
+  };
+}
+
+/** Whether a leaf still waits for a tokenizer count (it has text, and no count was supplied yet). */
+export function isPending(l: LeafSpec, tiktoken: ReadonlyMap<string, number> | undefined): boolean {
+  return tiktoken !== undefined && l.text !== undefined && l.text !== "" && !tiktoken.has(l.id);
+}
+
+/**
+ * Group tokenizer totals, bottom-up: null while any leaf below is pending; otherwise Σ children, where a leaf
+ * without text to count (report leaves the caller gave no text for) contributes its chars/4 estimate.
+ */
+function fillGroupTiktoken(node: MapNode, pending: ReadonlySet<string>): boolean {
+  if (!node.children?.length) return pending.has(node.id);
+  let anyPending = false;
+  let sum = 0;
+  for (const c of node.children) {
+    if (fillGroupTiktoken(c, pending)) anyPending = true;
+    sum += c.tiktokenTokens ?? c.estTokens;
+  }
+  node.tiktokenTokens = anyPending ? null : sum;
+  return anyPending;
+}
+
+/** Fills the groups' tokenizer totals of the finished tree and says how far the counting is. */
+export function tokenizerState(
+  root: MapNode,
+  leaves: readonly LeafSpec[],
+  tiktoken: ReadonlyMap<string, number> | undefined,
+  encoding: string | undefined,
+): ContextMapDTO["tokenizer"] {
+  const tokenizable = leaves.filter(
+    (l) => tiktoken !== undefined && ((l.text ?? "") !== "" || tiktoken.has(l.id)),
+  );
+  const pending = new Set(leaves.filter((l) => isPending(l, tiktoken)).map((l) => l.id));
+  if (tiktoken !== undefined) fillGroupTiktoken(root, pending);
+  const counted = tokenizable.length - pending.size;
+  return {
+    state: tiktoken === undefined ? "unavailable" : counted === tokenizable.length ? "ready" : "pending",
+    encoding: tiktoken === undefined ? null : (encoding ?? "cl100k_base"),
+    progress: tokenizable.length > 0 ? counted / tokenizable.length : 1,
+  };
+}
