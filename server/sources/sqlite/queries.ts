@@ -79,19 +79,21 @@ function narrow(kind: Kind, v: unknown): KindValue[Kind] | null {
   return typeof v === "number" && Number.isFinite(v) ? v : typeof v === "bigint" ? Number(v) : null;
 }
 
-/** Every field holds a value of its kind, or null where the field may be null. */
-function isRecordOf<F extends Fields>(fields: F, r: Row): r is Row & Out<F> {
-  return Object.entries(fields).every(([name, f]) => {
-    const v = r[name];
-    return v === null ? !f.key && f.fallback === null : narrow(f.kind, v) !== null;
-  });
-}
-
-/** The record of SQL row `r` per `fields` (values narrowed, fallbacks applied), or null when a key is NULL. */
-function readRecord<F extends Fields>(fields: F, r: Row): Out<F> | null {
-  const out: Row = {};
-  for (const [name, f] of Object.entries(fields)) out[name] = narrow(f.kind, r[name]) ?? f.fallback;
-  return isRecordOf(fields, out) ? out : null;
+/**
+ * Normalise SQL row `r` in place per `fields` (values narrowed to their kind — bigint → number, a wrong type →
+ * NULL —, NULL replaced by the fallback) and tell whether it is a record: false when a key field is NULL. One
+ * pass per row: the active-events table alone has one row per transcript event.
+ */
+function isRecordOf<F extends Fields>(
+  fields: readonly [string, Field<Kind, boolean>][],
+  r: Row,
+): r is Row & Out<F> {
+  for (const [name, f] of fields) {
+    const v = narrow(f.kind, r[name]) ?? f.fallback;
+    if (v === null && f.key) return false;
+    r[name] = v;
+  }
+  return true;
 }
 
 /** Where a read goes and where its problems are reported (`<dbRel>#<table>`). */
@@ -156,11 +158,9 @@ function selectRows<F extends Fields>(ctx: ReadCtx, q: Select<F>): Out<F>[] | nu
     });
     return null;
   }
+  const fields = Object.entries(q.fields);
   const out: Out<F>[] = [];
-  for (const r of rows) {
-    const rec = readRecord(q.fields, r);
-    if (rec !== null) out.push(rec);
-  }
+  for (const r of rows) if (isRecordOf<F>(fields, r)) out.push(r);
   return out;
 }
 

@@ -38,10 +38,13 @@ function noSessionsReason(dbPath: string): string | null {
   return `holds no session tables (${which}: OpenClaw 2026.6.5–2026.7.1 keep only auth, cache and memory data there); the agent's JSONL sessions are read as if the file were absent`;
 }
 
-export class SqliteEra implements SessionEra {
-  /** noSessionsReason per database, kept while its files are unchanged. */
-  private readonly sessionless = new Map<string, { identity: string | null; reason: string | null }>();
+/**
+ * noSessionsReason per database, kept while its files are unchanged — per process, not per reader: a cold
+ * report (a new service) must not pay a second open of the database for it.
+ */
+const sessionless = new Map<string, { identity: string | null; reason: string | null }>();
 
+export class SqliteEra implements SessionEra {
   constructor(
     private readonly stateDir: string,
     private readonly cache: TranscriptCache,
@@ -50,10 +53,10 @@ export class SqliteEra implements SessionEra {
   /** Null when `dbPath` holds sessions; else why it is no session store (see noSessionsReason). */
   noSessions(dbPath: string): string | null {
     const identity = sqliteFilesIdentity(dbPath);
-    const hit = this.sessionless.get(dbPath);
+    const hit = sessionless.get(dbPath);
     if (hit && hit.identity === identity) return hit.reason;
     const reason = noSessionsReason(dbPath);
-    this.sessionless.set(dbPath, { identity, reason });
+    sessionless.set(dbPath, { identity, reason });
     return reason;
   }
 
