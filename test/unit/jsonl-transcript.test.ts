@@ -1,18 +1,16 @@
 // JSONL transcript parser on hand-built bad and tricky inputs (spec transcript.md §1, §5).
 
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Transcript } from "../../server/model/session.ts";
 import { detectJsonlVersion, familyFromAppVersion } from "../../server/sources/detect-version.ts";
-import {
-  countLineErrors,
-  parseTranscriptBytes,
-  parseTranscriptText,
-  readTranscriptFile,
-} from "../../server/sources/jsonl/read-transcript.ts";
+import { countLineErrors, parseTranscriptBytes } from "../../server/sources/jsonl/read-transcript.ts";
 
+/** Text → the production bytes parser (the only one there is). */
+const parseTranscriptText = (text: string, source: string) =>
+  parseTranscriptBytes(Buffer.from(text, "utf8"), source);
 const SRC = "agents/main/sessions/t.jsonl";
 const HEADER = JSON.stringify({
   type: "session",
@@ -259,23 +257,16 @@ describe("parseTranscriptText", () => {
   });
 });
 
-describe("readTranscriptFile", () => {
+describe("a transcript file read through the production bytes path", () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "clawscope-jsonl-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("reads a file (with BOM) and reports a missing one without throwing", () => {
+  it("reads a file with a BOM", () => {
     const file = path.join(dir, "x.jsonl");
     writeFileSync(file, `\uFEFF${lines(HEADER, msg("a1", null, "user"))}`);
-    const t = readTranscriptFile(file, "x.jsonl");
+    const t = parseTranscriptBytes(readFileSync(file), "x.jsonl");
     expect(t.issues).toEqual([]);
     expect(t.header?.id).toBe("sess-1");
-    const missing = readTranscriptFile(path.join(dir, "missing.jsonl"), "missing.jsonl");
-    expect(missing.entries).toEqual([]);
-    expect(missing.issues[0]).toMatchObject({
-      code: "read-failed",
-      severity: "error",
-      source: "missing.jsonl",
-    });
   });
 });
 

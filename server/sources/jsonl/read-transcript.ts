@@ -15,7 +15,6 @@
 // before decoding (cut-long-strings.ts): base64 image payloads and long ASCII tool-result texts, which get a
 // same-length placeholder and are read back through a ByteReader when shown (model/lazy-text.ts).
 
-import { readFileSync } from "node:fs";
 import { isObject, type JsonObject, num, str, tryParseJson } from "../../../shared/json.ts";
 import type { ByteReader } from "../../model/lazy-text.ts";
 import type { ParseIssue, Transcript, TranscriptEntry } from "../../model/session.ts";
@@ -27,7 +26,6 @@ import {
   type RawLine,
   STEP_BYTES,
   splitLines,
-  splitText,
   WHOLE_DECODE_MAX_BYTES,
 } from "./split-lines.ts";
 
@@ -167,11 +165,6 @@ function parseLines(lines: Iterable<RawLine>, source: string, reader: ByteReader
   return assembleTranscript(entries, issues, source);
 }
 
-/** Parse JSONL text. Pure. */
-export function parseTranscriptText(text: string, source: string): Transcript {
-  return parseLines(splitText(text), source, memoryByteReader(new Uint8Array(0)));
-}
-
 /**
  * Header checks, tree (leaf, active branch, duplicate ids, missing parents, cycles). Appends to `issues`.
  * Shared with jsonl/tail.ts so an extended transcript equals a full parse of the same bytes.
@@ -240,31 +233,6 @@ export function assembleTranscript(
     leafIndex: branch.leafIndex,
     issues,
   };
-}
-
-/** Read and parse a transcript file. Never throws: a read failure is an empty transcript with an issue. */
-export function readTranscriptFile(absPath: string, source: string): Transcript {
-  let buf: Buffer;
-  try {
-    buf = readFileSync(absPath);
-  } catch (e) {
-    return {
-      header: null,
-      version: null,
-      entries: [],
-      activeBranch: [],
-      leafIndex: null,
-      issues: [
-        {
-          source,
-          code: "read-failed",
-          message: `cannot read transcript: ${e instanceof Error ? e.message : String(e)}`,
-          severity: "error",
-        },
-      ],
-    };
-  }
-  return parseTranscriptBytes(buf, source);
 }
 
 /** Number of lines lost to parse errors (what session lists show as `parseErrorCount`). */

@@ -17,21 +17,6 @@ export interface RawLine {
   cut?: { bytes: Buffer; cuts: LineCut[]; offset: number };
 }
 
-/** Split text on `\n` (stripping a `\r` before it and a leading BOM), 1-based line numbers. */
-export function splitText(text: string): RawLine[] {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const parts = body.split("\n");
-  const out: RawLine[] = [];
-  const last = parts.length - 1;
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i] ?? "";
-    // the piece after the final "\n" is empty for a complete file; otherwise it is an unterminated line
-    if (i === last && part === "") break;
-    out.push({ text: part.endsWith("\r") ? part.slice(0, -1) : part, line: i + 1, terminated: i < last });
-  }
-  return out;
-}
-
 /**
  * Bytes decoded per step. The file is walked in steps that end on a `\n`: each step is decoded and split
  * as a string (fast native paths) and its lines are parsed — so a 100 MB transcript never exists as one
