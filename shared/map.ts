@@ -44,6 +44,8 @@ export interface ContextMapDTO {
   groups: MapGroupInfo[];
   /** Σ of every tracked tile, chars. */
   trackedChars: number;
+  /** OpenClaw's estimate of `trackedChars`: ceil(trackedChars / 4) (the map footer's "~N tok"). */
+  trackedTokens: number;
   /** Billed prompt tokens of the last call (input + cacheRead + cacheWrite), null when unknown. */
   actualTokens: number | null;
   /** Context window (tokens), null when unknown. */

@@ -491,6 +491,8 @@ describe("buildContextMap (clawscope's complete map)", () => {
       }
     });
     expect(dto.trackedChars).toBe(dto.root.chars);
+    // The footer's token figure comes with the DTO: OpenClaw's estimate of the tracked chars.
+    expect(dto.trackedTokens).toBe(Math.ceil(dto.trackedChars / 4));
     expect(dto.untracked).toEqual({ tokens: null, reason: expect.stringContaining("not observed") });
     expect(dto.tokenizer.state).toBe("unavailable");
     expect(dto.groups.map((g) => g.key)).toEqual([

@@ -8,6 +8,7 @@
 import type { JsonObject } from "../../../shared/json.ts";
 import type { ContextMapDTO, MapNode } from "../../../shared/map.ts";
 import type { ContextMessage, LoadedSession } from "../../model/session.ts";
+import { tokensFromChars } from "../../openclaw/format.ts";
 import { splitCache } from "./cache-split.ts";
 import { IdAllocator, type LastCallUsage, type LeafSpec, lastCallReplyPos } from "./leaf-spec.ts";
 import { conversationLeaves } from "./leaves.ts";
@@ -111,6 +112,7 @@ export function buildContextMap(input: BuildContextMapInput): ContextMapDTO {
     root,
     groups: MAP_GROUPS.filter((g) => children.some((c) => c.group === g.key)),
     trackedChars,
+    trackedTokens: tokensFromChars(trackedChars),
     actualTokens: billed,
     windowTokens: input.windowTokens,
     untracked,

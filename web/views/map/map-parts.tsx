@@ -1,0 +1,115 @@
+// The smaller pieces of the map tab: zoom breadcrumbs, the legend panel and the size-mode notes.
+
+import type { ContextMapDTO, MapNode, SizeMode } from "../../../shared/map.ts";
+import { formatSize } from "../../treemap/treemap.tsx";
+import { fmtPct } from "../../ui/format.ts";
+import type { Legend } from "./legend.ts";
+
+export function Breadcrumbs({
+  crumbs,
+  onZoom,
+}: {
+  crumbs: readonly MapNode[];
+  onZoom: (id: string) => void;
+}) {
+  const label = (c: MapNode) => (c.id === "" ? "All context" : c.name);
+  return (
+    <nav className="breadcrumbs" aria-label="Zoom path" data-testid="map-breadcrumbs">
+      {crumbs.map((c, i) => (
+        <span key={c.id}>
+          {i > 0 ? <span className="crumb-sep"> › </span> : null}
+          {i === crumbs.length - 1 ? (
+            <span className="crumb current" aria-current="page">
+              {label(c)}
+            </span>
+          ) : (
+            <button
+              type="button"
+              className="crumb link"
+              onClick={() => onZoom(c.id)}
+              data-testid={`breadcrumb-${i}`}
+            >
+              {label(c)}
+            </button>
+          )}
+        </span>
+      ))}
+      {crumbs.length > 1 ? <span className="muted small"> — Esc / Backspace to zoom out</span> : null}
+    </nav>
+  );
+}
+
+export interface LegendPanelProps {
+  legend: Legend;
+  mode: SizeMode;
+  exact: boolean;
+  /** The group a row zooms into, or null. */
+  targetOf: (key: string) => string | null;
+  onZoom: (id: string) => void;
+}
+
+export function LegendPanel({ legend, mode, exact, targetOf, onZoom }: LegendPanelProps) {
+  return (
+    <aside className="legend" aria-label="Legend" data-testid="map-legend">
+      <h3>Legend</h3>
+      <ul>
+        {legend.items.map((l) => {
+          const target = targetOf(l.key);
+          return (
+            <li key={l.key} data-testid={`legend-${l.key}`}>
+              <span className="swatch" style={{ background: l.color }} />
+              {target ? (
+                <button
+                  type="button"
+                  className="legend-label link"
+                  onClick={() => onZoom(target)}
+                  data-testid={`legend-zoom-${l.key}`}
+                  title={`Zoom into ${l.label}`}
+                >
+                  {l.label}
+                </button>
+              ) : (
+                <span className="legend-label">{l.label}</span>
+              )}
+              <span className="legend-pct">
+                {fmtPct(legend.total > 0 ? l.value / legend.total : null, 1)}
+              </span>
+              <span className="legend-size muted small">{formatSize(l.value, mode, exact)}</span>
+            </li>
+          );
+        })}
+      </ul>
+    </aside>
+  );
+}
+
+export function TokenizerNote({ dto }: { dto: ContextMapDTO }) {
+  const t = dto.tokenizer;
+  if (t.state === "ready")
+    return (
+      <p className="note small" data-testid="tokenizer-note">
+        Exact tokenizer counts ({t.encoding ?? "tokenizer"}).
+      </p>
+    );
+  if (t.state === "unavailable")
+    return (
+      <p className="note small" data-testid="tokenizer-note">
+        Tokenizer counts are not available for this session; tiles use OpenClaw's estimate (chars / 4).
+      </p>
+    );
+  return (
+    <p className="note small" data-testid="tokenizer-note">
+      Estimate until exact counts arrive ({t.encoding ?? "tokenizer"} counting…){" "}
+      <progress max={1} value={t.progress} aria-label="Tokenizer progress" data-testid="tokenizer-progress" />{" "}
+      {fmtPct(t.progress, 0)}
+    </p>
+  );
+}
+
+export function CacheBasisNote({ dto }: { dto: ContextMapDTO }) {
+  return (
+    <p className="note small" data-testid="cache-basis-note">
+      Estimated tokens coloured by prompt-cache state at the last call. {dto.cacheBasis ?? ""}
+    </p>
+  );
+}
