@@ -462,15 +462,25 @@ describe.skipIf(!haveS1)("state reader routes SQLite agents (s1, 2026.9.6)", () 
       );
       writeFileSync(
         path.join(agentDir, "sessions/sessions.json"),
-        JSON.stringify({ "agent:main:main": { sessionId: "old" } }),
+        JSON.stringify({
+          "agent:main:main": { sessionId: "old" },
+          "agent:main:cron:gone": { sessionId: "cron1" },
+        }),
       );
       writeFileSync(path.join(agentDir, "sessions/old.jsonl"), `${HEADER("old")}\n`);
+      writeFileSync(path.join(agentDir, "sessions/cron1.jsonl"), `${HEADER("cron1")}\n`);
       const reader = openStateReader(root);
       const { sessions } = reader.listSessions();
       expect(sessions.map((s) => [s.storage, s.archived, s.sessionId.startsWith("legacy:")])).toEqual([
         ["sqlite", null, false],
         ["jsonl", "legacy", true],
+        ["jsonl", "legacy", true],
       ]);
+      // A key only the legacy store has still resolves (every printed key does, issue 13).
+      expect(reader.resolveRef("agent:main:cron:gone")).toEqual({
+        agentId: "main",
+        sessionId: "legacy:cron1",
+      });
       // The key still routes to the live SQLite session; the legacy transcript is addressed by its own id.
       expect(reader.resolveRef("agent:main:main")?.sessionId).toBe(sessions[0]?.sessionId);
       const legacy = loaded(reader.loadSession({ agentId: "main", sessionId: "legacy:old" }));
