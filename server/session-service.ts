@@ -3,11 +3,11 @@
 // pure functions (server/reports/*); this module only loads, caches and wires them.
 
 import { createHash } from "node:crypto";
+import type { ContextMapDTO } from "../shared/context-map.ts";
 import type { CostAllDTO, CostReportDTO } from "../shared/cost.ts";
 import type { JsonObject } from "../shared/json.ts";
 import { isObject, num, obj, str } from "../shared/json.ts";
 import type { CacheClockDTO } from "../shared/live.ts";
-import type { ContextMapDTO } from "../shared/map.ts";
 import type {
   PruneCallDetailDTO,
   PruneOverrides,

@@ -5,7 +5,7 @@
 // area are culled (counted, not returned): they would be sub-pixel anyway.
 
 import { type HierarchyRectangularNode, hierarchy, treemap, treemapSquarify } from "d3-hierarchy";
-import type { MapNode, SizeMode } from "./map.ts";
+import type { MapNode, SizeMode } from "./context-map.ts";
 
 export interface TileRect {
   id: string;

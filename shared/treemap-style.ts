@@ -2,7 +2,7 @@
 // (shared/openclaw-colors.ts), borders and which label fits. One module for the app (web/treemap/treemap.tsx)
 // and the HTML export (server/export/treemap-svg.ts), so an exported map looks like the one on screen.
 
-import type { MapGroupInfo } from "./map.ts";
+import type { MapGroupInfo } from "./context-map.ts";
 import { groupFill, leafFill, OPENCLAW_GROUP_COLORS, parseRgb, type Rgb } from "./openclaw-colors.ts";
 import type { TileRect } from "./treemap-layout.ts";
 

@@ -1,6 +1,6 @@
 // Bench row "treemap layout": shared/treemap-layout.ts on fresh 10,000-leaf context-map-shaped trees.
 
-import type { MapNode } from "../../shared/map.ts";
+import type { MapNode } from "../../shared/context-map.ts";
 import { layoutTreemap } from "../../shared/treemap-layout.ts";
 import { add, lastCpu, log, median, ms, timeRuns, verdict } from "./measure.ts";
 

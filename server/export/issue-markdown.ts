@@ -4,8 +4,8 @@
 // Every string that came from data goes through mdText(), so a model or file name cannot inject links,
 // HTML or code spans into the reader's issue tracker. Callers pass redacted DTOs unless the user opted out.
 
+import type { ContextMapDTO } from "../../shared/context-map.ts";
 import type { CostReportDTO } from "../../shared/cost.ts";
-import type { ContextMapDTO } from "../../shared/map.ts";
 import type { PruneReplayDTO } from "../../shared/prune.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { SessionSummary } from "../../shared/session.ts";

@@ -10,8 +10,8 @@
 // anyway, so links between tables (previousCallEntryId → entryId) survive without exposing the originals.
 
 import { createHash } from "node:crypto";
+import type { ContextMapDTO } from "../../shared/context-map.ts";
 import type { CostReportDTO } from "../../shared/cost.ts";
-import type { ContextMapDTO } from "../../shared/map.ts";
 import type { PruneReplayDTO } from "../../shared/prune.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { SessionSummary } from "../../shared/session.ts";

@@ -3,7 +3,7 @@
 // the app's "Est. tokens" size mode (OpenClaw's chars/4 estimate; the untracked tile has only tokens). Every
 // data string goes through the `html` template (server/export/html.ts).
 
-import type { ContextMapDTO } from "../../shared/map.ts";
+import type { ContextMapDTO } from "../../shared/context-map.ts";
 import { css, textOn } from "../../shared/openclaw-colors.ts";
 import { layoutTreemap, subtreeSize, type TileRect } from "../../shared/treemap-layout.ts";
 import {

@@ -1,6 +1,6 @@
 // Image payloads are not kept in memory (issue 9: "parse base64 image payloads lazily — count their length,
 // do not keep them"). Nothing in clawscope reads an image's bytes: the reports count image blocks, size them
-// with OpenClaw's fixed estimate (map-tree IMAGE_CHARS, pruning.md §2.3) and hash only text blocks
+// with OpenClaw's fixed estimate (openclaw/estimate.ts IMAGE_CHAR_ESTIMATE, pruning.md §2.3) and hash only text blocks
 // (pruning-2026-9 sourceTexts). So after parsing, the `data` string of each large image block is swapped for
 // a same-length run of "A" that is a slice of one shared string (V8 keeps a slice as a pointer + length,
 // not a copy): `data.length` stays exact, the hundreds of KB of base64 per image are freed.

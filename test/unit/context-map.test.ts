@@ -29,8 +29,8 @@ import { buildOpenClawMap } from "../../server/reports/context-map/openclaw-pict
 import { contextMapTokenTexts } from "../../server/reports/context-map/token-texts.ts";
 import { lastCallUsage } from "../../server/reports/run-report.ts";
 import { createTokenCounter } from "../../server/tokens/tokenizer.ts";
+import type { MapNode } from "../../shared/context-map.ts";
 import { arr, isObject, type JsonObject, num, obj, str } from "../../shared/json.ts";
-import type { MapNode } from "../../shared/map.ts";
 import { css, GROUP_DARK, mix, parseRgb, WHITE } from "../../shared/openclaw-colors.ts";
 
 /** 2026.3.2 has no `map` mode: its reply to `/context map` (spec context-report.md §5). */

@@ -1,7 +1,7 @@
 // The cache-state palette of the treemap's "Cache state" size mode (UI only). Group colours, OpenClaw's
 // shading and label colours live in shared/openclaw-colors.ts and shared/treemap-style.ts.
 
-import type { CacheState } from "../../shared/map.ts";
+import type { CacheState } from "../../shared/context-map.ts";
 import type { Rgb } from "../../shared/openclaw-colors.ts";
 
 export const CACHE_STATES: readonly CacheState[] = ["read", "write", "uncached", "unknown"];

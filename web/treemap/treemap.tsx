@@ -4,7 +4,7 @@
 // 10,000-leaf map does not re-render its tiles on every mouse move.
 
 import { type MouseEvent, memo, type ReactNode, useCallback, useMemo, useState } from "react";
-import type { MapNode, SizeMode } from "../../shared/map.ts";
+import type { MapNode, SizeMode } from "../../shared/context-map.ts";
 import { css, type Rgb, textOn } from "../../shared/openclaw-colors.ts";
 import type { TileRect, TreemapLayout } from "../../shared/treemap-layout.ts";
 import { TILE_FONT, type TileLabel, tileFill, tileLabel, tileStroke } from "../../shared/treemap-style.ts";

@@ -4,7 +4,7 @@
 // Ids become a short stable hash so rows stay distinguishable. The hash is a synchronous FNV-1a (the browser's
 // SHA-256 is async), so on-screen hashes differ from the export's — both only need to be stable and opaque.
 
-import type { MapNode } from "../../shared/map.ts";
+import type { MapNode } from "../../shared/context-map.ts";
 
 /** What a masked free-text string becomes. */
 export const REDACTED = "[redacted]";

@@ -1,7 +1,7 @@
 // OpenClaw's `/context map` layout: the recursive binary split (spec context-report.md §5.4 "Layout — recursive
 // binary split"). Source: `src/auto-reply/reply/context-treemap.ts` (7.1, 9.6). Pure.
 
-import type { Rect } from "../../../shared/openclaw-map.ts";
+import type { Rect } from "../../../shared/openclaw-picture.ts";
 
 export interface LaidOut<T> {
   item: T;

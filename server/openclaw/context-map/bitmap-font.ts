@@ -1,7 +1,7 @@
 // OpenClaw's `/context map` text: its 5×7 bitmap font's character set, label sanitising and fitting (spec
 // context-report.md §5.4 drawing details). Source: `src/auto-reply/reply/context-treemap.ts` (7.1, 9.6). Pure.
 
-import type { DrawText, Rect } from "../../../shared/openclaw-map.ts";
+import type { DrawText, Rect } from "../../../shared/openclaw-picture.ts";
 
 export const FONT_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ -./:_";
 

@@ -3,7 +3,7 @@
 
 import { arr, isObject, type JsonObject, type JsonValue, num, obj, str } from "../../../shared/json.ts";
 import { OPENCLAW_GROUP_COLORS, type Rgb } from "../../../shared/openclaw-colors.ts";
-import type { MapFamily, OpenClawMapGroupKey } from "../../../shared/openclaw-map.ts";
+import type { MapFamily, OpenClawMapGroupKey } from "../../../shared/openclaw-picture.ts";
 import type { ConversationBuckets } from "./conversation.ts";
 
 export interface OpenClawMapLeafValue {

@@ -3,7 +3,7 @@
 // §5.4). Pure.
 
 import { type JsonObject, num, obj, str } from "../../../shared/json.ts";
-import type { MapFamily } from "../../../shared/openclaw-map.ts";
+import type { MapFamily } from "../../../shared/openclaw-picture.ts";
 
 /** The `Session tokens` freshness rule (spec §4) that decides the caption's/footer's actual context. */
 export function mapFreshTotalTokens(entry: JsonObject | null, family: MapFamily): number | null {

@@ -13,7 +13,7 @@ import type {
   OpenClawMapLegendItem,
   OpenClawMapPicture,
   Rect,
-} from "../../../shared/openclaw-map.ts";
+} from "../../../shared/openclaw-picture.ts";
 import { formatInt as formatGrouped, tokensFromChars } from "../format.ts";
 import { binarySplitLayout } from "./binary-split.ts";
 import { fitLabel, rawDrawText, sanitizeLabel } from "./bitmap-font.ts";

@@ -2,8 +2,8 @@
 // billed cache-read / cache-write / uncached tokens laid over the tiles in prompt order, each tile placed by its
 // chars/4 position scaled to the billed total.
 
+import type { CacheState } from "../../../shared/context-map.ts";
 import { fmtInt } from "../../../shared/format.ts";
-import type { CacheState } from "../../../shared/map.ts";
 import { tokensFromChars } from "../../openclaw/format.ts";
 import type { LastCallUsage, LeafSpec } from "./leaf-spec.ts";
 

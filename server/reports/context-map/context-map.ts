@@ -5,8 +5,8 @@
 // This file composes: leaves (leaves.ts, report-leaves.ts) → cache split at the last call (cache-split.ts) →
 // nodes (nodes.ts) → untracked (untracked.ts) → tokenizer state (token-texts.ts).
 
+import type { ContextMapDTO, MapNode } from "../../../shared/context-map.ts";
 import type { JsonObject } from "../../../shared/json.ts";
-import type { ContextMapDTO, MapNode } from "../../../shared/map.ts";
 import type { ContextMessage, LoadedSession } from "../../model/session.ts";
 import { tokensFromChars } from "../../openclaw/format.ts";
 import { splitCache } from "./cache-split.ts";

@@ -2,7 +2,7 @@
 // the top-level groups, and the Conversation group's subgroups (user, assistant parts, tool results by tool,
 // summaries, other).
 
-import type { MapGroupInfo, MapNode } from "../../../shared/map.ts";
+import type { MapGroupInfo, MapNode } from "../../../shared/context-map.ts";
 import { css, OPENCLAW_GROUP_COLORS } from "../../../shared/openclaw-colors.ts";
 import type { LeafSpec } from "./leaf-spec.ts";
 

@@ -3,7 +3,7 @@
 // reply when there is no map (2026.3.2 has no `map` mode; no stored `run` report).
 
 import { num, obj } from "../../../shared/json.ts";
-import type { OpenClawMapPicture } from "../../../shared/openclaw-map.ts";
+import type { OpenClawMapPicture } from "../../../shared/openclaw-picture.ts";
 import type { LoadedSession } from "../../model/session.ts";
 import { conversationBuckets } from "../../openclaw/context-map/conversation.ts";
 import { mapFreshTotalTokens, openClawMapMessages } from "../../openclaw/context-map/inputs.ts";

@@ -1,7 +1,7 @@
 // The tokenizer ("Tokenizer" size mode) side of clawscope's map: which texts to count, by node id; a leaf's
 // count (+ chars/4 of its non-text parts); group totals once nothing below is pending; the mode's progress.
 
-import type { ContextMapDTO, MapNode } from "../../../shared/map.ts";
+import type { ContextMapDTO, MapNode } from "../../../shared/context-map.ts";
 import type { ContextMessage, LoadedSession } from "../../model/session.ts";
 import { tokensFromChars } from "../../openclaw/format.ts";
 import type { TokenTextItem } from "../../tokens/tokenizer.ts";

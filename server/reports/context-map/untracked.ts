@@ -2,8 +2,8 @@
 // chars/4 estimate of the tiles in that prompt — tool names and descriptions, message framing, provider-side
 // text and tokenizer differences. A token quantity only (0 chars: not drawn in the chars mode).
 
+import type { ContextMapDTO, MapNode } from "../../../shared/context-map.ts";
 import { fmtInt } from "../../../shared/format.ts";
-import type { ContextMapDTO, MapNode } from "../../../shared/map.ts";
 import { tokensFromChars } from "../../openclaw/format.ts";
 import type { LeafSpec } from "./leaf-spec.ts";
 import { isPending } from "./token-texts.ts";

@@ -2,7 +2,7 @@
 // map (binary split, labels) is laid out by the server only: test/unit/context-map.test.ts.
 
 import { describe, expect, it } from "vitest";
-import type { MapNode } from "../../../shared/map.ts";
+import type { MapNode } from "../../../shared/context-map.ts";
 import { indexTree, layoutTreemap, pathTo, searchTree, sizeOf } from "../../../shared/treemap-layout.ts";
 import { parseRoute } from "../../../web/router.ts";
 

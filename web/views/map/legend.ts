@@ -1,7 +1,7 @@
 // The map's legend, pure: one row per top-level group (map modes) or per cache state (cache mode), each with its
 // size in the current mode, the total its share is taken of, and the group a row zooms into.
 
-import type { ContextMapDTO, MapNode, SizeMode } from "../../../shared/map.ts";
+import type { ContextMapDTO, MapNode, SizeMode } from "../../../shared/context-map.ts";
 import { css, type Rgb } from "../../../shared/openclaw-colors.ts";
 import { sizeOf, subtreeSize } from "../../../shared/treemap-layout.ts";
 import { fallbackColor } from "../../../shared/treemap-style.ts";

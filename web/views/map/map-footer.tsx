@@ -1,7 +1,7 @@
 // The map's footer: tracked chars and their token estimate (the DTO's figure), the billed prompt of the last
 // call, the context window and the untracked rest — the same line OpenClaw's map prints under its picture.
 
-import type { ContextMapDTO } from "../../../shared/map.ts";
+import type { ContextMapDTO } from "../../../shared/context-map.ts";
 import { fmtInt } from "../../ui/format.ts";
 
 /** The footer line (also printed under an exported PNG). */

@@ -1,6 +1,6 @@
 // The smaller pieces of the map tab: zoom breadcrumbs, the legend panel and the size-mode notes.
 
-import type { ContextMapDTO, MapNode, SizeMode } from "../../../shared/map.ts";
+import type { ContextMapDTO, MapNode, SizeMode } from "../../../shared/context-map.ts";
 import { formatSize } from "../../treemap/treemap.tsx";
 import { fmtPct } from "../../ui/format.ts";
 import type { Legend } from "./legend.ts";

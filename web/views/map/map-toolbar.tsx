@@ -1,6 +1,6 @@
 // The map's toolbar: size-mode switch, tile search, the "OpenClaw map" toggle and the PNG export.
 
-import type { ContextMapDTO, SizeMode } from "../../../shared/map.ts";
+import type { ContextMapDTO, SizeMode } from "../../../shared/context-map.ts";
 import { setParams } from "../../router.ts";
 
 export const MODES: { key: SizeMode; label: string; hint: string }[] = [

@@ -5,12 +5,12 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef } from "react";
-import type { ContextMapDTO, MapNode } from "../../../shared/map.ts";
+import type { ContextMapDTO, MapNode } from "../../../shared/context-map.ts";
 import { indexTree, layoutTreemap, pathTo, searchTree, subtreeSize } from "../../../shared/treemap-layout.ts";
 import { groupColors } from "../../../shared/treemap-style.ts";
 import { mapQuery } from "../../api/queries.ts";
 import { setParams } from "../../router.ts";
-import { OpenClawMapView } from "../../treemap/openclaw-map-view.tsx";
+import { OpenClawPictureView } from "../../treemap/openclaw-picture-view.tsx";
 import { Treemap } from "../../treemap/treemap.tsx";
 import { useMeasuredWidth } from "../../treemap/use-size.ts";
 import { fmtInt } from "../../ui/format.ts";
@@ -134,7 +134,7 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionTabProps & { dto: 
         <div className="map-canvas" ref={boxRef}>
           <div ref={svgHost}>
             {showOc && openclaw ? (
-              <OpenClawMapView picture={openclaw} width={mapWidth} />
+              <OpenClawPictureView picture={openclaw} width={mapWidth} />
             ) : measured === null ? (
               <div style={{ height: mapHeight }} />
             ) : layout.rects.length === 0 ? (

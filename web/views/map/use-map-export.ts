@@ -1,7 +1,7 @@
 // "Export PNG" of the map as shown: the treemap (or OpenClaw's picture) framed with title, legend and footer.
 
 import { type RefObject, useState } from "react";
-import type { SizeMode } from "../../../shared/map.ts";
+import type { SizeMode } from "../../../shared/context-map.ts";
 import { exportMapPng } from "../../treemap/export-png.ts";
 import { formatSize } from "../../treemap/treemap.tsx";
 import { fmtPct } from "../../ui/format.ts";

@@ -1,6 +1,6 @@
 // OpenClaw's `/context map` picture (1280×860) as data: rects, fills and text runs computed by
-// server/openclaw/context-map.ts (spec context-report.md §5.4) and drawn as sent by the web app
-// (web/treemap/openclaw-map-view.tsx): the browser lays nothing out and computes no OpenClaw number.
+// server/openclaw/context-map/picture.ts (spec context-report.md §5.4) and drawn as sent by the web app
+// (web/treemap/openclaw-picture-view.tsx): the browser lays nothing out and computes no OpenClaw number.
 
 /** OpenClaw's map group keys (spec context-report.md §5.4). */
 export type OpenClawMapGroupKey =

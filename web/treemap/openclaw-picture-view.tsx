@@ -1,11 +1,11 @@
 // SVG rendering of OpenClaw's `/context map` frame exactly as the server laid it out
-// (server/openclaw/context-map.ts → ContextMapDTO.openclaw.picture, spec context-report.md §5.4): every rect,
+// (server/openclaw/context-map/picture.ts → ContextMapDTO.openclaw.picture, spec context-report.md §5.4): every rect,
 // fill, border and text run comes from the DTO; this file only turns them into SVG elements, scaled to the
 // available width. Borders are bands INSIDE their rect (as OpenClaw paints them), so they are drawn as a stroke
 // inset by half its width. Glyphs are a monospace font stretched to OpenClaw's 6·scale advance, not its 5×7
 // bitmap font.
 
-import type { DrawText, OpenClawMapPicture, Rect } from "../../shared/openclaw-map.ts";
+import type { DrawText, OpenClawMapPicture, Rect } from "../../shared/openclaw-picture.ts";
 
 const MONO = "ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace";
 
@@ -59,7 +59,7 @@ function InsetBorder({ r, color, width }: { r: Rect; color: string; width: numbe
   );
 }
 
-export function OpenClawMapView({ picture: p, width }: { picture: OpenClawMapPicture; width: number }) {
+export function OpenClawPictureView({ picture: p, width }: { picture: OpenClawMapPicture; width: number }) {
   // Fit the frame in the viewport height at 1280 × 800 and wider.
   const w = Math.min(width, 1600, Math.max(640, ((window.innerHeight - 230) * p.width) / p.height));
   return (

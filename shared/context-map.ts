@@ -1,7 +1,7 @@
 // The context map DTO: a tree of tiles (groups → leaves), shared by the server (which builds it from the
 // run report + the conversation actually sent) and the web treemap (which only lays it out and draws it).
 
-import type { OpenClawMapPicture } from "./openclaw-map.ts";
+import type { OpenClawMapPicture } from "./openclaw-picture.ts";
 
 /** Size modes the treemap can use. */
 export type SizeMode = "chars" | "estTokens" | "tiktoken" | "cache";
