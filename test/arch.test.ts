@@ -36,7 +36,7 @@ import {
 const TEMP_LONG_FILES: readonly string[] = [
   "server/export/redact.ts", // arch-map
   "server/openclaw/bootstrap-truncation.ts", // arch-rules (→ openclaw/bootstrap/)
-  "server/openclaw/cache-verdict.ts", // arch-replay-cost (→ openclaw/cache/)
+  "server/openclaw/cache/verdict.ts", // arch-replay-cost (→ verdict.ts + observed-ttl.ts)
   "server/openclaw/context-text.ts", // arch-rules (→ openclaw/context-text/)
   "server/reports/cost.ts", // arch-replay-cost (→ reports/cost/)
   "server/reports/prune-replay.ts", // arch-replay-cost (→ reports/prune-replay/)

@@ -16,7 +16,7 @@ import type { PruneReplayDTO } from "../../shared/prune.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { SessionSummary } from "../../shared/session.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
-import { DEFAULT_PLACEHOLDER } from "../openclaw/pruning-settings.ts";
+import { DEFAULT_PLACEHOLDER } from "../openclaw/pruning/settings.ts";
 
 /** What every non-allow-listed string becomes. */
 export const REDACTED = "[redacted]";

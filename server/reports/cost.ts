@@ -38,7 +38,7 @@ import {
   classifyCacheCalls,
   formatMs,
   observeCacheTtl,
-} from "../openclaw/cache-verdict.ts";
+} from "../openclaw/cache/verdict.ts";
 import {
   type CacheRetention,
   configuredPruning,

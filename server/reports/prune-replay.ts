@@ -25,16 +25,28 @@ import type {
 import { ContextBuilder, toContextMessage } from "../model/context-messages.ts";
 import { modelCallsOf } from "../model/model-calls.ts";
 import type { ContextMessage, LoadedSession, Transcript, TranscriptEntry } from "../model/session.ts";
-import { resolveContextWindow } from "../openclaw/context-window.ts";
-import { type Eligibility, resolveEligibility } from "../openclaw/eligibility.ts";
 import {
   contentTextIsAscii,
   type EstimateFlavor,
   estimateMessageChars,
   weightedChars,
 } from "../openclaw/estimate.ts";
-import type { PrunerResult, PrunerSettings, PrunerToolResult, PrunerView } from "../openclaw/pruner-view.ts";
-import { pruneStateless } from "../openclaw/pruning-2026-7.ts";
+import { resolveContextWindow } from "../openclaw/pruning/context-window.ts";
+import { type Eligibility, resolveEligibility } from "../openclaw/pruning/eligibility.ts";
+import type {
+  PrunerInput,
+  PrunerResult,
+  PrunerSettings,
+  PrunerToolResult,
+} from "../openclaw/pruning/pruner-input.ts";
+import { resolvePruneSettings } from "../openclaw/pruning/settings.ts";
+import {
+  type JoinedToolText,
+  joinToolResultText,
+  softTrimNote,
+  softTrimText,
+} from "../openclaw/pruning/soft-trim.ts";
+import { pruneStateless } from "../openclaw/pruning/stateless-2026-7.ts";
 import {
   cacheTouchOf,
   type Projection,
@@ -44,15 +56,8 @@ import {
   pruneSticky,
   restoreProjections,
   sourceHash,
-} from "../openclaw/pruning-2026-9.ts";
-import { resolvePruneSettings } from "../openclaw/pruning-settings.ts";
-import {
-  type JoinedToolText,
-  joinToolResultText,
-  softTrimNote,
-  softTrimText,
-} from "../openclaw/soft-trim.ts";
-import { makeToolPredicate } from "../openclaw/tool-glob.ts";
+} from "../openclaw/pruning/sticky-2026-9.ts";
+import { makeToolPredicate } from "../openclaw/pruning/tool-glob.ts";
 
 export interface ReplayInput {
   session: LoadedSession;
@@ -579,7 +584,7 @@ export function startReplay(input: ReplayInput): ReplayRun {
     recomputeProjDelta();
   };
 
-  const makeView = (extraUser: boolean): PrunerView => {
+  const makeView = (extraUser: boolean): PrunerInput => {
     const count = builder.messages.length + (extraUser ? 1 : 0);
     return {
       count,
@@ -591,7 +596,7 @@ export function startReplay(input: ReplayInput): ReplayRun {
     };
   };
 
-  const runRound = (view: PrunerView): PrunerResult =>
+  const runRound = (view: PrunerInput): PrunerResult =>
     sticky
       ? pruneSticky(view, proj, prunerSettings)
       : pruneStateless(view, prunerSettings, algorithm === "2026.3");
@@ -953,7 +958,7 @@ function predictionText(
   touch: number | null,
   at: number,
   result: PrunerResult | null,
-  view: PrunerView,
+  view: PrunerInput,
   charWindow: number,
 ): string {
   if (settings.mode !== "cache-ttl")

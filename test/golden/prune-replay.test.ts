@@ -17,7 +17,7 @@ import {
   parseProjectionSnapshot,
   projectionBaseKey,
   sourceHash,
-} from "../../server/openclaw/pruning-2026-9.ts";
+} from "../../server/openclaw/pruning/sticky-2026-9.ts";
 import { replayPruning, toolResultWireText } from "../../server/reports/prune-replay.ts";
 import { readOpenClawConfig } from "../../server/sources/openclaw-config.ts";
 import { openStateReader } from "../../server/sources/state-reader.ts";

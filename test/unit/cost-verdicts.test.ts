@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { LoadedSession, TranscriptEntry } from "../../server/model/session.ts";
 import { computeActiveBranch } from "../../server/model/tree.ts";
-import { cacheTtlForRetention } from "../../server/openclaw/cache-verdict.ts";
+import { cacheTtlForRetention } from "../../server/openclaw/cache/verdict.ts";
 import { resolveCacheRetention } from "../../server/openclaw/config/agent-settings.ts";
 import { durationFromJson } from "../../server/openclaw/duration.ts";
 import {

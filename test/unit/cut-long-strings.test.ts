@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { blockText, blockTextHead, lazyTextOf } from "../../server/model/lazy-text.ts";
 import { weightedChars2026_7 } from "../../server/openclaw/estimate.ts";
-import { joinToolResultText } from "../../server/openclaw/soft-trim.ts";
+import { joinToolResultText } from "../../server/openclaw/pruning/soft-trim.ts";
 import { CUT_MIN_VALUE_BYTES, findCuts } from "../../server/sources/cut-long-strings.ts";
 import { parseTranscriptBytes } from "../../server/sources/jsonl/read-transcript.ts";
 import { loadJsonlIncremental } from "../../server/sources/jsonl/tail.ts";

@@ -8,21 +8,29 @@ import { buildContextMessages } from "../../server/model/context-messages.ts";
 import type { LoadedSession, Transcript, TranscriptEntry, VersionInfo } from "../../server/model/session.ts";
 import { BRANCH_SUMMARY_PREFIX, COMPACTION_SUMMARY_PREFIX } from "../../server/model/summary-text.ts";
 import { computeActiveBranch } from "../../server/model/tree.ts";
-import { resolveContextWindow } from "../../server/openclaw/context-window.ts";
 import { parseDurationMs } from "../../server/openclaw/duration.ts";
-import { resolveEligibility } from "../../server/openclaw/eligibility.ts";
 import {
   estimateMessageChars,
   tokensFromChars,
   weightedChars2026_7,
   weightedChars2026_9,
 } from "../../server/openclaw/estimate.ts";
-import { makePrunerView, type PrunerSettings, softTrimCharsFor } from "../../server/openclaw/pruner-view.ts";
-import { pruneStateless } from "../../server/openclaw/pruning-2026-7.ts";
-import { pruneSticky, sourceHash } from "../../server/openclaw/pruning-2026-9.ts";
-import { resolvePruneSettings } from "../../server/openclaw/pruning-settings.ts";
-import { IMAGE_REMOVED_MARKER, joinToolResultText, softTrimText } from "../../server/openclaw/soft-trim.ts";
-import { globMatches, makeToolPredicate } from "../../server/openclaw/tool-glob.ts";
+import { resolveContextWindow } from "../../server/openclaw/pruning/context-window.ts";
+import { resolveEligibility } from "../../server/openclaw/pruning/eligibility.ts";
+import {
+  makePrunerInput,
+  type PrunerSettings,
+  softTrimCharsFor,
+} from "../../server/openclaw/pruning/pruner-input.ts";
+import { resolvePruneSettings } from "../../server/openclaw/pruning/settings.ts";
+import {
+  IMAGE_REMOVED_MARKER,
+  joinToolResultText,
+  softTrimText,
+} from "../../server/openclaw/pruning/soft-trim.ts";
+import { pruneStateless } from "../../server/openclaw/pruning/stateless-2026-7.ts";
+import { pruneSticky, sourceHash } from "../../server/openclaw/pruning/sticky-2026-9.ts";
+import { globMatches, makeToolPredicate } from "../../server/openclaw/pruning/tool-glob.ts";
 import { previewToolResultAtCall, replayPruning } from "../../server/reports/prune-replay.ts";
 import type { JsonObject, JsonValue } from "../../shared/json.ts";
 import type { PruneOverrides } from "../../shared/prune.ts";
@@ -482,7 +490,7 @@ describe("stateless pruner (≤2026.7.1, §1.6)", () => {
   it("soft-trims only between the first user message and the 3rd-last assistant", () => {
     const { transcript } = history();
     const msgs = buildContextMessages(transcript);
-    const view = makePrunerView(msgs, "2026.7", 75_000 * 4); // ratio 0.4: soft only
+    const view = makePrunerInput(msgs, "2026.7", 75_000 * 4); // ratio 0.4: soft only
     const r = pruneStateless(view, settingsFor(msgs, "2026.7"), false);
     // 11 assistants; the 3rd-last is the tool call of turn 4 → results of turns 0–3 prunable, turn 4 protected.
     const changed = [...r.changes.keys()].map(
@@ -495,7 +503,7 @@ describe("stateless pruner (≤2026.7.1, §1.6)", () => {
   it("keepLastAssistants moves the cutoff; 0 protects nothing; too few assistants → unchanged", () => {
     const { transcript } = history();
     const msgs = buildContextMessages(transcript);
-    const view = makePrunerView(msgs, "2026.7", 75_000 * 4);
+    const view = makePrunerInput(msgs, "2026.7", 75_000 * 4);
     expect(
       pruneStateless(view, settingsFor(msgs, "2026.7", { keepLastAssistants: 5 }), false).changes.size,
     ).toBe(3);
@@ -509,7 +517,7 @@ describe("stateless pruner (≤2026.7.1, §1.6)", () => {
     const { transcript } = history();
     const msgs = buildContextMessages(transcript);
     const r = pruneStateless(
-      makePrunerView(msgs, "2026.7", 1_000_000 * 4),
+      makePrunerInput(msgs, "2026.7", 1_000_000 * 4),
       settingsFor(msgs, "2026.7"),
       false,
     );
@@ -519,7 +527,7 @@ describe("stateless pruner (≤2026.7.1, §1.6)", () => {
   it("hard-clears oldest first, stopping once below hardClearRatio; respects minPrunableToolChars and enabled", () => {
     const { transcript } = history();
     const msgs = buildContextMessages(transcript);
-    const view = makePrunerView(msgs, "2026.7", 30_000 * 4); // total ≈ 120k chars → ratio ≈ 1
+    const view = makePrunerInput(msgs, "2026.7", 30_000 * 4); // total ≈ 120k chars → ratio ≈ 1
     const s = settingsFor(msgs, "2026.7", {
       softTrim: { maxChars: 100_000, headChars: 1500, tailChars: 1500 },
       minPrunableToolChars: 0,
@@ -545,9 +553,9 @@ describe("stateless pruner (≤2026.7.1, §1.6)", () => {
       b.assistant([{ type: "text", text: "ok" }]);
     }
     const msgs = buildContextMessages(b.transcript());
-    const v32 = makePrunerView(msgs, "2026.3", 1000 * 4);
+    const v32 = makePrunerInput(msgs, "2026.3", 1000 * 4);
     expect(pruneStateless(v32, settingsFor(msgs, "2026.3"), true).changes.size).toBe(0);
-    const v71 = makePrunerView(msgs, "2026.7", 1000 * 4);
+    const v71 = makePrunerInput(msgs, "2026.7", 1000 * 4);
     const r71 = pruneStateless(v71, settingsFor(msgs, "2026.7", { hardClearEnabled: false }), false);
     // 8 assistants: the 3rd-last is turn 2's reply → the results of turns 0–2 are rewritten.
     const markerText = `shot\n${IMAGE_REMOVED_MARKER}`;
@@ -570,7 +578,7 @@ describe("sticky pruner (2026.9.x, §2.4)", () => {
       b.assistant([{ type: "text", text: "ok" }]);
     }
     const msgs = buildContextMessages(b.transcript());
-    const view = makePrunerView(msgs, "2026.9", 40_000 * 4);
+    const view = makePrunerInput(msgs, "2026.9", 40_000 * 4);
     const [r0, r1] = resultIdx;
     const proj = new Map([
       [r0 ?? -1, { mode: "hard" as const, chars: 33 }],

@@ -3,10 +3,15 @@
 // mode / ttl / tools / hardClear — its thresholds are fixed at the old defaults.
 // Pure: config JSON in, settings out; never throws (bad values fall back to defaults with a warning).
 
-import { isObject, type JsonObject } from "../../shared/json.ts";
-import type { PruneAlgorithm, PruneOverrides, PruneSettingsDTO, SettingSource } from "../../shared/prune.ts";
-import { contextPruningBlock, DEFAULT_PRUNING_TTL_MS } from "./config/agent-settings.ts";
-import { parseDurationMs } from "./duration.ts";
+import { isObject, type JsonObject } from "../../../shared/json.ts";
+import type {
+  PruneAlgorithm,
+  PruneOverrides,
+  PruneSettingsDTO,
+  SettingSource,
+} from "../../../shared/prune.ts";
+import { contextPruningBlock, DEFAULT_PRUNING_TTL_MS } from "../config/agent-settings.ts";
+import { parseDurationMs } from "../duration.ts";
 
 /** OpenClaw's hard-clear placeholder (CACHE_TTL_DEFAULT_PLACEHOLDER, pruning.md §1.1): the one copy of the literal. */
 export const DEFAULT_PLACEHOLDER = "[Old tool result content cleared]";

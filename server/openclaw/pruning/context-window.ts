@@ -6,8 +6,8 @@
 // then `contextTokens`) → 200000; then capped by `agents.defaults.contextTokens` when smaller.
 // Pure.
 
-import { type JsonObject, num, obj } from "../../shared/json.ts";
-import { configuredModel, defaultsContextTokens } from "./config/agent-settings.ts";
+import { type JsonObject, num, obj } from "../../../shared/json.ts";
+import { configuredModel, defaultsContextTokens } from "../config/agent-settings.ts";
 
 export const FALLBACK_CONTEXT_WINDOW = 200_000;
 

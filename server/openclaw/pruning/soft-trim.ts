@@ -4,8 +4,8 @@
 // 2026.3.2 ignores images (such results are never pruned); 2026.7.1+ turns each image block into the
 // marker `[image removed during context pruning]`; 2026.9.x slices UTF-16-safely. Pure.
 
-import { isObject, type JsonValue } from "../../shared/json.ts";
-import { blockText } from "../model/lazy-text.ts";
+import { isObject, type JsonValue } from "../../../shared/json.ts";
+import { blockText } from "../../model/lazy-text.ts";
 
 export const IMAGE_REMOVED_MARKER = "[image removed during context pruning]";
 

@@ -5,13 +5,13 @@
 // same provider and model — the provider keeps a separate cache per model (§1 "Invalidation").
 // Expected read of n ≈ the prefix m left cached = P(m) − input(m) (§5 "expected read of call n").
 
-import type { CacheVerdict, PrefixChangeCause, VerdictEvidence } from "../../shared/cost.ts";
-import { arr, isObject, type JsonObject, obj, str } from "../../shared/json.ts";
-import type { ModelCall } from "../model/model-calls.ts";
-import type { Transcript, TranscriptEntry } from "../model/session.ts";
-import { indexById } from "../model/tree.ts";
-import type { CacheRetention } from "./config/agent-settings.ts";
-import { isTranscriptOnlyAssistant } from "./transcript-only.ts";
+import type { CacheVerdict, PrefixChangeCause, VerdictEvidence } from "../../../shared/cost.ts";
+import { arr, isObject, type JsonObject, obj, str } from "../../../shared/json.ts";
+import type { ModelCall } from "../../model/model-calls.ts";
+import type { Transcript, TranscriptEntry } from "../../model/session.ts";
+import { indexById } from "../../model/tree.ts";
+import type { CacheRetention } from "../config/agent-settings.ts";
+import { isTranscriptOnlyAssistant } from "../transcript-only.ts";
 
 export interface CacheTtl {
   /** Cache lifetime in ms; null = no caching requested (`cacheRetention: none`). */

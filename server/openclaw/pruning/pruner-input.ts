@@ -1,11 +1,11 @@
-// The pruner's view of one request's model-context list: per-message estimates and the positions the
+// The pruner's input for one request's model-context list: per-message estimates and the positions the
 // algorithms need (assistants for the keep-last cutoff, the first user message, tool results).
-// The replay maintains one incrementally; `makePrunerView` builds one from a message list (tests,
+// The replay maintains one incrementally; `makePrunerInput` builds one from a message list (tests,
 // one-off previews). Pure.
 
-import { type JsonValue, str } from "../../shared/json.ts";
-import type { ContextMessage } from "../model/session.ts";
-import { type EstimateFlavor, estimateMessageChars, weightedChars } from "./estimate.ts";
+import { type JsonValue, str } from "../../../shared/json.ts";
+import type { ContextMessage } from "../../model/session.ts";
+import { type EstimateFlavor, estimateMessageChars, weightedChars } from "../estimate.ts";
 import { type JoinedToolText, joinToolResultText, type SoftTrimConfig, softTrimText } from "./soft-trim.ts";
 
 /** One tool result of the list, with what the pruner needs. */
@@ -21,7 +21,7 @@ export interface PrunerToolResult {
   hasImage: boolean;
 }
 
-export interface PrunerView {
+export interface PrunerInput {
   /** Number of messages in the list. */
   count: number;
   /** Σ estimates of the list as it stands before this round (9.x: with existing projections applied). */
@@ -78,7 +78,7 @@ export interface PrunerResult {
 }
 
 /** Position of the `keep`-th assistant from the end; `keep ≤ 0` → the message count; too few → null. */
-export function assistantCutoff(view: PrunerView, keep: number): number | null {
+export function assistantCutoff(view: PrunerInput, keep: number): number | null {
   if (keep <= 0) return view.count;
   const idx = view.assistantPositions.length - keep;
   if (idx < 0) return null;
@@ -101,11 +101,11 @@ export function softTrimToolMessage(
 }
 
 /** A full view of a message list (no projections): for tests and one-off previews. */
-export function makePrunerView(
+export function makePrunerInput(
   messages: readonly ContextMessage[],
   flavor: EstimateFlavor,
   charWindow: number,
-): PrunerView & { perMessageChars: number[] } {
+): PrunerInput & { perMessageChars: number[] } {
   const assistantPositions: number[] = [];
   const toolResults: PrunerToolResult[] = [];
   const perMessageChars: number[] = [];
@@ -139,7 +139,7 @@ export function makePrunerView(
   };
 }
 
-/** softTrimChars for makePrunerView users: computes the trimmed text of the message behind each result. */
+/** softTrimChars for makePrunerInput users: computes the trimmed text of the message behind each result. */
 export function softTrimCharsFor(
   messages: readonly ContextMessage[],
   cfg: SoftTrimConfig,

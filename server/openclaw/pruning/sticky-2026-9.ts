@@ -5,16 +5,16 @@
 // The gate (TTL clock, eligibility) is the caller's job. Also: projection keys, the snapshot sourceHash
 // and snapshot parsing/restore. Pure — hashing is injected so the module runs in the browser too.
 
-import { arr, isObject, type JsonObject, type JsonValue, num, str } from "../../shared/json.ts";
-import { blockText } from "../model/lazy-text.ts";
-import { weightedChars } from "./estimate.ts";
+import { arr, isObject, type JsonObject, type JsonValue, num, str } from "../../../shared/json.ts";
+import { blockText } from "../../model/lazy-text.ts";
+import { weightedChars } from "../estimate.ts";
 import {
   assistantCutoff,
   type PrunerChange,
+  type PrunerInput,
   type PrunerResult,
   type PrunerSettings,
-  type PrunerView,
-} from "./pruner-view.ts";
+} from "./pruner-input.ts";
 
 /** A sticky projection of one tool result. */
 export interface Projection {
@@ -31,7 +31,7 @@ export interface Projection {
  * Returns the new projections made in this round; the caller records them (sticky).
  */
 export function pruneSticky(
-  view: PrunerView,
+  view: PrunerInput,
   projections: ReadonlyMap<number, Projection>,
   settings: PrunerSettings,
 ): PrunerResult {

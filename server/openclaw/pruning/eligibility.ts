@@ -3,9 +3,9 @@
 // direct Anthropic API key). Provider plugins may decide otherwise at runtime — unknowable offline,
 // so this is the built-in rule set. Pure.
 
-import { type JsonObject, str } from "../../shared/json.ts";
-import type { PruneAlgorithm } from "../../shared/prune.ts";
-import { providerBlock } from "./config/agent-settings.ts";
+import { type JsonObject, str } from "../../../shared/json.ts";
+import type { PruneAlgorithm } from "../../../shared/prune.ts";
+import { providerBlock } from "../config/agent-settings.ts";
 
 export interface EligibilityInput {
   algorithm: PruneAlgorithm;

@@ -5,16 +5,16 @@
 // (unweighted) estimates — the latter comes in through `settings.flavor` / `softTrimChars`.
 // The TTL gate is the caller's job (server/reports/prune-replay.ts). Pure.
 
-import { weightedChars } from "./estimate.ts";
+import { weightedChars } from "../estimate.ts";
 import {
   assistantCutoff,
   type PrunerChange,
+  type PrunerInput,
   type PrunerResult,
   type PrunerSettings,
-  type PrunerView,
-} from "./pruner-view.ts";
+} from "./pruner-input.ts";
 
-export function pruneStateless(view: PrunerView, settings: PrunerSettings, legacy32: boolean): PrunerResult {
+export function pruneStateless(view: PrunerInput, settings: PrunerSettings, legacy32: boolean): PrunerResult {
   const changes = new Map<number, PrunerChange>();
   const base = { totalBefore: view.totalChars, totalAfter: view.totalChars, changes };
   // 1. No positive window → unchanged.
