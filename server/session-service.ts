@@ -29,15 +29,9 @@ import { buildContextMap } from "./reports/context-map/context-map.ts";
 import { buildOpenClawMap } from "./reports/context-map/openclaw-picture.ts";
 import { contextMapTokenTexts } from "./reports/context-map/token-texts.ts";
 import { buildCostReport, buildCostTotals, configPricing } from "./reports/cost.ts";
-import {
-  previewToolResultAtCall,
-  pruneCallDetail,
-  pruneReplaySummary,
-  type ReplayRun,
-  replayPruning,
-  startReplay,
-  toolResultWireText,
-} from "./reports/prune-replay.ts";
+import { previewToolResultAtCall, toolResultWireText } from "./reports/prune-replay/preview.ts";
+import type { ReplayResult } from "./reports/prune-replay/replay-result.ts";
+import { ReplayRun, runReplay } from "./reports/prune-replay/replay-run.ts";
 import { buildRunReport, lastCallUsage } from "./reports/run-report.ts";
 import { buildTruncationReport } from "./reports/truncation.ts";
 import { readOpenClawConfig } from "./sources/openclaw-config.ts";
@@ -165,7 +159,7 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
   let live: LiveAttachment | null = null;
   let memo = {
     report: new Memo<RunReportDTO>(),
-    prune: new Memo<PruneReplayDTO>(),
+    prune: new Memo<ReplayResult>(),
     cost: new Memo<CostReportDTO>(),
     messages: new Memo<ContextMessage[]>(),
     map: new Memo<ContextMapDTO>(),
@@ -192,16 +186,16 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
   let runs = new Map<string, { transcript: Transcript; run: ReplayRun }>();
   const MAX_RUNS = 8;
 
-  const pruneFor = (s: LoadedSession, overrides: PruneOverrides, at: number | undefined): PruneReplayDTO =>
+  const pruneFor = (s: LoadedSession, overrides: PruneOverrides, at: number | undefined): ReplayResult =>
     memo.prune.get(s.transcript, JSON.stringify([overrides, at ?? null, s.summary.sessionId]), () => {
       if (at !== undefined || Object.keys(overrides).length > 0) {
-        return replayPruning({ session: s, config: config(), overrides, at, sha256Base64Url });
+        return runReplay({ session: s, config: config(), overrides, at, sha256Base64Url });
       }
       const key = `${s.summary.agentId}\u0000${s.summary.sessionId}`;
       const kept = runs.get(key);
       runs.delete(key);
       let run = kept && kept.transcript !== s.transcript && kept.run.extend(s) ? kept.run : null;
-      run ??= startReplay({ session: s, config: config(), sha256Base64Url });
+      run ??= ReplayRun.start({ session: s, config: config(), sha256Base64Url });
       runs.set(key, { transcript: s.transcript, run });
       for (const k of runs.keys()) {
         if (runs.size <= MAX_RUNS) break;
@@ -223,14 +217,15 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
   const projectToLastCall = (s: LoadedSession): ContextMessage[] => {
     const messages = contextMessagesOf(s);
     const replay = pruneFor(s, {}, undefined);
-    const last = replay.calls[replay.calls.length - 1];
+    const last = replay.statesAt(replay.calls.length - 1);
     if (!last) return messages;
+    const { settings, algorithm } = replay.summary();
     return messages.map((m) => {
       if (m.role !== "toolResult") return m;
       const id = str(m.message, "toolCallId");
       const state = id ? last.toolResults[id] : undefined;
       if (!state || state === "full") return m;
-      const text = toolResultWireText(m.message, state, replay.settings, replay.algorithm);
+      const text = toolResultWireText(m.message, state, settings, algorithm);
       return { ...m, message: { ...m.message, content: [{ type: "text", text }] } };
     });
   };
@@ -352,7 +347,7 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
       const summary = lastValue(query.calls) === "summary";
       return withSession(agentId, sessionId, (s) => {
         const replay = pruneFor(s, overrides, at);
-        return summary ? pruneReplaySummary(replay) : replay;
+        return summary ? replay.summary() : replay.full();
       });
     },
     pruneCall(agentId, sessionId, query) {
@@ -361,7 +356,7 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
       const callIndex = Number(firstValue(query.call));
       if (!Number.isInteger(callIndex)) return fail("bad-request", "call (index) is required", 400);
       const { overrides, at } = parsePruneQuery(query);
-      const detail = pruneCallDetail(pruneFor(s.value, overrides, at), callIndex);
+      const detail = pruneFor(s.value, overrides, at).callDetail(callIndex);
       if (!detail) return fail("not-found", `no call ${callIndex} in the replay`, 404);
       return ok(detail);
     },
@@ -383,9 +378,11 @@ export function createSessionService(opts: SessionServiceOptions): SessionServic
     clock: (agentId, sessionId, now) =>
       withSession(agentId, sessionId, (s) => {
         // The replay whose `next` is the first call after the pruning TTL expires (constant between calls).
-        const at = clockReplayAt(pruneFor(s, {}, undefined));
+        const at = clockReplayAt(pruneFor(s, {}, undefined).summary());
         const replay = pruneFor(s, {}, at ?? undefined);
-        return cacheClock({ replay, cost: costFor(s), now, pricing: configPricing(config()) });
+        const lastCallToolResults = replay.statesAt(replay.calls.length - 1)?.toolResults ?? {};
+        const pricing = configPricing(config());
+        return cacheClock({ replay: replay.summary(), lastCallToolResults, cost: costFor(s), now, pricing });
       }),
     costAll(includeArchived) {
       const { sessions } = service.listSessions();

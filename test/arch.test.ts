@@ -39,7 +39,6 @@ const TEMP_LONG_FILES: readonly string[] = [
   "server/openclaw/cache/verdict.ts", // arch-replay-cost (→ verdict.ts + observed-ttl.ts)
   "server/openclaw/context-text.ts", // arch-rules (→ openclaw/context-text/)
   "server/reports/cost.ts", // arch-replay-cost (→ reports/cost/)
-  "server/reports/prune-replay.ts", // arch-replay-cost (→ reports/prune-replay/)
   "server/reports/truncation.ts", // arch-rules (→ reports/truncation/)
   "server/session-service.ts", // arch-shell (→ service/session-service.ts + service/report-memo.ts)
   "web/views/pruning/pruning-view.tsx", // arch-shell (→ views/pruning/*.tsx)

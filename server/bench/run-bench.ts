@@ -13,7 +13,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "nod
 import os from "node:os";
 import path from "node:path";
 import { isObject } from "../../shared/json.ts";
-import { replayPruning } from "../reports/prune-replay.ts";
+import { runReplay } from "../reports/prune-replay/replay-run.ts";
 import { createSessionService, type SessionService } from "../session-service.ts";
 import { openStateReader } from "../sources/state-reader.ts";
 import { createTokenCounter, type TokenCounter } from "../tokens/tokenizer.ts";
@@ -183,11 +183,11 @@ function benchPrune(tmp: string, runs: number, seed: number): void {
   if ("error" in loaded) throw new Error(loaded.error.message);
   const sha = (x: string): string => createHash("sha256").update(x).digest("base64url");
   const config = null;
-  const first = timeRuns(1, () => replayPruning({ session: loaded, config, sha256Base64Url: sha }))[0] ?? 0;
+  const first = timeRuns(1, () => runReplay({ session: loaded, config, sha256Base64Url: sha }))[0] ?? 0;
   const ttls = ["1m", "2m", "3m", "4m", "6m", "7m", "8m", "9m", "11m", "12m", "13m", "14m"];
   const whatIf = median(
     timeRuns(runs * 2, (i) =>
-      replayPruning({
+      runReplay({
         session: loaded,
         config,
         overrides: { ttl: ttls[i % ttls.length] ?? "1m", softTrimRatio: 0.2 + (i % 5) * 0.05 },

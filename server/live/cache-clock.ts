@@ -15,11 +15,16 @@
 import type { CostReportDTO } from "../../shared/cost.ts";
 import type { CacheClockDTO } from "../../shared/live.ts";
 import { type PricingOverrides, priceFor } from "../../shared/pricing.ts";
-import type { PruneReplayDTO } from "../../shared/prune.ts";
+import type { PruneReplayDTO, ToolResultWireState } from "../../shared/prune.ts";
 
 export interface CacheClockInput {
   /** Pruning replay whose `next` was computed at `clockReplayAt(defaultReplay)` (or later). */
   replay: PruneReplayDTO;
+  /**
+   * The last call's tool-result states, when `replay` is a summary (calls without their states); default: the
+   * states in `replay.calls`.
+   */
+  lastCallToolResults?: Record<string, ToolResultWireState>;
   cost: CostReportDTO;
   now: number;
   /** `models.providers.*.models[].cost` overrides, as the cost report used them. */
@@ -67,11 +72,11 @@ export function cacheClock(input: CacheClockInput): CacheClockDTO {
   let pruneCount: number | null = null;
   // Only a replay evaluated after the pruning TTL predicts the round (see clockReplayAt).
   if (pruneExpiry !== null && replay.next.ttlExpired) {
-    const last = replay.calls.at(-1);
+    const last = input.lastCallToolResults ?? replay.calls.at(-1)?.toolResults;
     pruneCount = 0;
     if (replay.next.wouldPrune) {
       for (const [id, state] of Object.entries(replay.next.toolResults)) {
-        if (state !== (last?.toolResults[id] ?? "full")) pruneCount++;
+        if (state !== (last?.[id] ?? "full")) pruneCount++;
       }
     }
   }

@@ -18,11 +18,15 @@ import {
   projectionBaseKey,
   sourceHash,
 } from "../../server/openclaw/pruning/sticky-2026-9.ts";
-import { replayPruning, toolResultWireText } from "../../server/reports/prune-replay.ts";
+import { toolResultWireText } from "../../server/reports/prune-replay/preview.ts";
+import { type ReplayInput, runReplay } from "../../server/reports/prune-replay/replay-run.ts";
 import { readOpenClawConfig } from "../../server/sources/openclaw-config.ts";
 import { openStateReader } from "../../server/sources/state-reader.ts";
 import { isObject, type JsonObject, num, str, tryParseJson } from "../../shared/json.ts";
 import type { PruneReplayDTO } from "../../shared/prune.ts";
+
+/** The complete replay (every call with its tool-result states: the `prune --json` contract). */
+const replayPruning = (input: ReplayInput): PruneReplayDTO => runReplay(input).full();
 
 const FIXTURES = path.resolve(__dirname, "../fixtures");
 /** The full captures (state dirs), used in place when present (../shared/fixtures). */

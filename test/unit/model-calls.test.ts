@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import { modelCallsOf } from "../../server/model/model-calls.ts";
-import { replayPruning } from "../../server/reports/prune-replay.ts";
+import { runReplay } from "../../server/reports/prune-replay/replay-run.ts";
 import { buildRunReport, lastCallUsage } from "../../server/reports/run-report.ts";
 import { TranscriptBuilder, transcriptFromJsonl } from "../helpers/transcript.ts";
 
@@ -124,7 +124,7 @@ describe("the last model call skips rows excluded from usage (transcript.md §8)
   });
 
   it("pruning replay: eligibility is decided for the real call's provider", () => {
-    const r = replayPruning({ session, config: null, sha256Base64Url: (s) => s });
+    const r = runReplay({ session, config: null, sha256Base64Url: (s) => s }).summary();
     expect(r.eligibility.reason).toContain("anthropic");
   });
 });

@@ -9,13 +9,15 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeJsonlStateDir } from "../../server/bench/generate-session.ts";
 import type { LoadedSession } from "../../server/model/session.ts";
-import { replayPruning, startReplay } from "../../server/reports/prune-replay.ts";
+import { type ReplayInput, ReplayRun, runReplay } from "../../server/reports/prune-replay/replay-run.ts";
 import { createSessionService } from "../../server/session-service.ts";
 import { readOpenClawConfig } from "../../server/sources/openclaw-config.ts";
 import { openStateReader, type StateReader } from "../../server/sources/state-reader.ts";
 import { createTokenCounter } from "../../server/tokens/tokenizer.ts";
+import type { PruneReplayDTO } from "../../shared/prune.ts";
 
 const sha256Base64Url = (s: string): string => createHash("sha256").update(s).digest("base64url");
+const replayPruning = (input: ReplayInput): PruneReplayDTO => runReplay(input).full();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-extend-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -38,10 +40,13 @@ function checkExtension(stateDir: string, file: string, agentId: string, session
   fs.writeFileSync(file, `${lines.slice(0, cuts[0]).join("\n")}\n`);
   const reader = openStateReader(stateDir);
   const first = load(reader, agentId, sessionId);
-  const run = startReplay({ session: first, config, sha256Base64Url });
-  const earlier: { dto: ReturnType<typeof replayPruning>; json: string }[] = [];
-  const firstDto = run.finish();
+  const run = ReplayRun.start({ session: first, config, sha256Base64Url });
+  const earlier: { dto: PruneReplayDTO; json: string }[] = [];
+  // Results whose per-call states are first read after the run went on: they must read the same.
+  const deferred: { result: ReturnType<ReplayRun["finish"]>; json: string }[] = [];
+  const firstDto = run.finish().full();
   earlier.push({ dto: firstDto, json: JSON.stringify(firstDto) });
+  deferred.push({ result: run.finish(), json: JSON.stringify(firstDto) });
   expect(earlier[0]?.json).toBe(JSON.stringify(replayPruning({ session: first, config, sha256Base64Url })));
   let extended = 0;
   for (let c = 1; c < cuts.length; c++) {
@@ -50,14 +55,16 @@ function checkExtension(stateDir: string, file: string, agentId: string, session
     const fresh = JSON.stringify(replayPruning({ session: next, config, sha256Base64Url }));
     if (run.extend(next)) {
       extended++;
-      const dto = run.finish();
+      const dto = run.finish().full();
       expect(JSON.stringify(dto), `after line ${cuts[c]}`).toBe(fresh);
       earlier.push({ dto, json: JSON.stringify(dto) });
+      deferred.push({ result: run.finish(), json: fresh });
     } else {
       earlier.push({ dto: JSON.parse(fresh), json: fresh });
     }
   }
   for (const e of earlier) expect(JSON.stringify(e.dto)).toBe(e.json);
+  for (const d of deferred) expect(JSON.stringify(d.result.full())).toBe(d.json);
   return { extended, calls: earlier[earlier.length - 1]?.dto.calls.length ?? 0 };
 }
 

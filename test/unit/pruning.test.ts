@@ -31,9 +31,13 @@ import {
 import { pruneStateless } from "../../server/openclaw/pruning/stateless-2026-7.ts";
 import { pruneSticky, sourceHash } from "../../server/openclaw/pruning/sticky-2026-9.ts";
 import { globMatches, makeToolPredicate } from "../../server/openclaw/pruning/tool-glob.ts";
-import { previewToolResultAtCall, replayPruning } from "../../server/reports/prune-replay.ts";
+import { previewToolResultAtCall } from "../../server/reports/prune-replay/preview.ts";
+import { type ReplayInput, runReplay } from "../../server/reports/prune-replay/replay-run.ts";
 import type { JsonObject, JsonValue } from "../../shared/json.ts";
-import type { PruneOverrides } from "../../shared/prune.ts";
+import type { PruneOverrides, PruneReplayDTO } from "../../shared/prune.ts";
+
+/** The complete replay (every call with its tool-result states: the `prune --json` contract). */
+const replayPruning = (input: ReplayInput): PruneReplayDTO => runReplay(input).full();
 
 const sha256Base64Url = (s: string): string => createHash("sha256").update(s).digest("base64url");
 
@@ -756,7 +760,7 @@ describe("replay: TTL clock, rounds and stickiness", () => {
     for (let i = 0; i < 4; i++) b.turn("exec", `${"x".repeat(3000)}${i}${"y".repeat(3000)}`, 1000);
     b.turn("exec", "z", 60_000);
     const session = b.session("2026.9");
-    const r = replayPruning({ session, config: config({ mode: "cache-ttl", ttl: "30s" }), sha256Base64Url });
+    const r = runReplay({ session, config: config({ mode: "cache-ttl", ttl: "30s" }), sha256Base64Url });
     const p = previewToolResultAtCall({ session, replay: r, callIndex: 8, toolCallId: "toolu_1" });
     expect(p?.state).toBe("soft-trim");
     expect(p?.after).toBe(

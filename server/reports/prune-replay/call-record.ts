@@ -1,0 +1,65 @@
+// One replayed call as plain data (PruneCallDTO): what the gate and the round saw and did. Its tool-result
+// states are not part of it; they are derived on demand (replay-result.ts statesAt).
+
+import type { PruneCallDTO } from "../../../shared/prune.ts";
+import type { ModelCall } from "../../model/model-calls.ts";
+import type { TranscriptEntry } from "../../model/session.ts";
+import { GATE_TEXT, type GateResult } from "../../openclaw/pruning/gate.ts";
+import type { PrunerInput, PrunerResult } from "../../openclaw/pruning/pruner-input.ts";
+import { roundOf } from "./next-call.ts";
+import type { SnapshotCheck } from "./snapshot-check.ts";
+import type { CallChanges } from "./wire-states.ts";
+
+/** One request as the round saw it, for its call record. */
+export interface RequestOutcome {
+  entry: TranscriptEntry;
+  call: ModelCall;
+  gate: GateResult;
+  touchAtGate: number | null;
+  input: PrunerInput;
+  result: PrunerResult | null;
+  changes: CallChanges;
+  totalAfter: number;
+  flags: string[];
+  snapshotCheck: SnapshotCheck;
+}
+
+/** A call's record as plain data; its tool-result states are derived on demand (ReplayResult.statesAt). */
+export function callRecordDto(o: RequestOutcome): PruneCallDTO {
+  const { input, gate: g, result, totalAfter } = o;
+  let gate = g.gate;
+  if (result && result.reason !== "pruned" && result.reason !== "no-change") gate = result.reason;
+  let soft = 0;
+  let hard = 0;
+  for (const ch of o.changes.values()) {
+    if (ch.state === "soft-trim") soft++;
+    else hard++;
+  }
+  const charWindow = input.charWindow;
+  return {
+    entryId: o.entry.id,
+    responseId: o.call.responseId,
+    timestamp: o.call.atMs ?? 0,
+    lastCacheTouchAt: o.touchAtGate,
+    idleMs: g.idleMs,
+    ttlExpired: g.ttlExpired,
+    round: roundOf(result),
+    messageChars: totalAfter,
+    toolResults: {},
+    entryIndex: o.entry.index,
+    gate,
+    gateText: GATE_TEXT[gate],
+    messageCount: input.count,
+    totalCharsBefore: input.totalChars,
+    totalCharsAfter: totalAfter,
+    charWindow,
+    ratioBefore: charWindow > 0 ? input.totalChars / charWindow : 0,
+    ratioAfter: charWindow > 0 ? totalAfter / charWindow : 0,
+    charsRemoved: input.totalChars - totalAfter,
+    softTrimmedNow: soft,
+    hardClearedNow: hard,
+    details: [],
+    snapshotCheck: o.snapshotCheck,
+    flags: o.flags,
+  };
+}
