@@ -40,7 +40,6 @@ const TEMP_LONG_FILES: readonly string[] = [
   "server/openclaw/context-text.ts", // arch-rules (→ openclaw/context-text/)
   "server/reports/cost.ts", // arch-replay-cost (→ reports/cost/)
   "server/reports/truncation.ts", // arch-rules (→ reports/truncation/)
-  "server/session-service.ts", // arch-shell (→ service/session-service.ts + service/report-memo.ts)
   "web/views/pruning/pruning-view.tsx", // arch-shell (→ views/pruning/*.tsx)
 ];
 
@@ -83,15 +82,8 @@ const SENTINELS = [
 /** The one rule the I/O and decode layers may use: which stored entries are transcript-only (transcript.md §8). */
 const TRANSCRIPT_ONLY = "server/openclaw/transcript-only.ts";
 
-/** Where today's service / HTTP / shell code lives, and where the review moves it (reports import none of it). */
-const SHELL_AND_SERVICE = [
-  "server/session-service.ts",
-  "server/main.ts",
-  "server/service",
-  "server/http",
-  "server/shell",
-  "server/cli",
-];
+/** The service, HTTP and the shell: reports import none of it. */
+const SHELL_AND_SERVICE = ["server/main.ts", "server/service", "server/http", "server/shell", "server/cli"];
 
 /** The process shell: argv, environment, wiring, serving. Entered from bin.mjs; nothing below imports it. */
 const SHELL = ["server/bin.mjs", "server/main.ts", "server/cli", "server/shell"];

@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { isObject } from "../../shared/json.ts";
 import { runReplay } from "../reports/prune-replay/replay-run.ts";
-import { createSessionService, type SessionService } from "../session-service.ts";
+import { createSessionService, type SessionService } from "../service/session-service.ts";
 import { openStateReader } from "../sources/state-reader.ts";
 import { createTokenCounter, type TokenCounter } from "../tokens/tokenizer.ts";
 import { bareSqliteDecode, jqInstalled, jqUsage, naiveUsage } from "./baselines.ts";

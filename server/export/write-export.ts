@@ -5,7 +5,7 @@
 
 import { writeFile } from "node:fs/promises";
 import { ok, type Result } from "../../shared/result.ts";
-import type { SessionService } from "../session-service.ts";
+import type { SessionService } from "../service/session-service.ts";
 import { isInsideReal as isInside } from "../sources/fs-safety.ts";
 import { renderIssueMarkdown } from "./issue-markdown.ts";
 import { type ExportData, redactExportData } from "./redact.ts";

@@ -4,7 +4,7 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { errorBody } from "../../shared/result.ts";
-import type { SessionService } from "../session-service.ts";
+import type { SessionService } from "../service/session-service.ts";
 import { isAllowedHost } from "./host-check.ts";
 import { createEventsRoute } from "./routes/events.ts";
 import { exportRoutes } from "./routes/export.ts";

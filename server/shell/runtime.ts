@@ -1,6 +1,6 @@
 // Process-level wiring shared by the CLI commands and the server: the session service over the chosen state dir.
 
-import { createSessionService, type SessionService } from "../session-service.ts";
+import { createSessionService, type SessionService } from "../service/session-service.ts";
 import type { UserEnvironment } from "../sources/user-path.ts";
 import type { StateChoice } from "./config.ts";
 

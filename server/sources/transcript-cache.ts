@@ -1,6 +1,6 @@
 // The state reader's memory (issue 8 "Live", issue 9 warm reports): parsed transcripts kept per file (JSONL) or
 // per session (SQLite) in a small LRU, returned as the SAME object while the file's identity is unchanged, so
-// everything memoised per Transcript object (session-service.ts) is reused; a grown file is read from its end
+// everything memoised per Transcript object (service/report-memo.ts) is reused; a grown file is read from its end
 // (jsonl/tail.ts), a grown SQLite session from its last seq (sqlite/incremental.ts).
 
 import { statSync } from "node:fs";
@@ -30,7 +30,7 @@ export function transcriptLoadInfo(transcript: Transcript): TranscriptLoadInfo |
 
 /**
  * A new Transcript object with the same content. Reports are memoised per Transcript object
- * (session-service.ts) but also read the SessionEntry: when only the entry changed (OpenClaw rewrites
+ * (service/report-memo.ts) but also read the SessionEntry: when only the entry changed (OpenClaw rewrites
  * sessions.json / session_nodes after a run), a new object makes them recompute.
  */
 export function retag(t: Transcript): Transcript {

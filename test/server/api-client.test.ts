@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import type { InferResponseType } from "hono/client";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { createApp } from "../../server/http/app.ts";
-import { createSessionService } from "../../server/session-service.ts";
+import { createSessionService } from "../../server/service/session-service.ts";
 import type { ContextMapDTO } from "../../shared/context-map.ts";
 import type { PruneReplayDTO } from "../../shared/prune.ts";
 import type { ErrorBody } from "../../shared/result.ts";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../server/http/app.ts";
-import { createSessionService } from "../../server/session-service.ts";
+import { createSessionService } from "../../server/service/session-service.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const DEMO = path.resolve(here, "..", "..", "server", "demo", "state");

@@ -36,7 +36,7 @@ import {
   gatherExportData,
   isInside,
 } from "../../server/export/write-export.ts";
-import { createSessionService, type SessionService } from "../../server/session-service.ts";
+import { createSessionService, type SessionService } from "../../server/service/session-service.ts";
 import { isObject, type JsonValue } from "../../shared/json.ts";
 import { css } from "../../shared/openclaw-colors.ts";
 import { layoutTreemap } from "../../shared/treemap-layout.ts";

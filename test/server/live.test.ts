@@ -17,7 +17,7 @@ import { createEventsRoute } from "../../server/http/routes/events.ts";
 import { attachLive, type LiveAttachment } from "../../server/live/attach-live.ts";
 import { cacheClock, clockReplayAt } from "../../server/live/cache-clock.ts";
 import { type BusMessage, createEventBus, type EventBus } from "../../server/live/event-bus.ts";
-import { createSessionService } from "../../server/session-service.ts";
+import { createSessionService } from "../../server/service/session-service.ts";
 import { parseTranscriptBytes } from "../../server/sources/jsonl/read-transcript.ts";
 import {
   extendTranscript,

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { LoadedSession, SessionSummary, VersionInfo } from "../../server/model/session.ts";
-import { createSessionService } from "../../server/session-service.ts";
+import { createSessionService } from "../../server/service/session-service.ts";
 import { classifyTranscriptFileName } from "../../server/sources/jsonl/file-names.ts";
 import { type LoadError, openStateReader } from "../../server/sources/state-reader.ts";
 import { installVersion } from "../../server/sources/version-fallback.ts";

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { writeJsonlStateDir } from "../../server/bench/generate-session.ts";
 import type { LoadedSession } from "../../server/model/session.ts";
 import { type ReplayInput, ReplayRun, runReplay } from "../../server/reports/prune-replay/replay-run.ts";
-import { createSessionService } from "../../server/session-service.ts";
+import { createSessionService } from "../../server/service/session-service.ts";
 import { readOpenClawConfig } from "../../server/sources/openclaw-config.ts";
 import { openStateReader, type StateReader } from "../../server/sources/state-reader.ts";
 import { createTokenCounter } from "../../server/tokens/tokenizer.ts";

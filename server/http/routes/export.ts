@@ -4,7 +4,7 @@
 import { Hono } from "hono";
 import { errorBody } from "../../../shared/result.ts";
 import { buildExportHtml, buildIssueMarkdown, exportFileName } from "../../export/write-export.ts";
-import type { SessionService } from "../../session-service.ts";
+import type { SessionService } from "../../service/session-service.ts";
 import { queryOne } from "../query.ts";
 
 export function exportRoutes(service: SessionService) {

@@ -3,7 +3,7 @@
 
 import { Hono } from "hono";
 import { PRUNE_PARAM_KEYS } from "../../../shared/prune-params.ts";
-import type { SessionService } from "../../session-service.ts";
+import type { SessionService } from "../../service/session-service.ts";
 import { queryOf } from "../query.ts";
 import { respond } from "../respond.ts";
 

@@ -3,7 +3,7 @@
 
 import { Hono } from "hono";
 import { ok } from "../../../shared/result.ts";
-import type { SessionService } from "../../session-service.ts";
+import type { SessionService } from "../../service/session-service.ts";
 import { queryOne } from "../query.ts";
 import { respond } from "../respond.ts";
 

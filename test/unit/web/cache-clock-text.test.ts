@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { cacheClock, clockReplayAt } from "../../../server/live/cache-clock.ts";
-import { createSessionService } from "../../../server/session-service.ts";
+import { createSessionService } from "../../../server/service/session-service.ts";
 import type { CacheClockDTO } from "../../../shared/live.ts";
 import { clockText, fmtCountdown } from "../../../web/views/cache-clock-text.ts";
 

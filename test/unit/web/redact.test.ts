@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redactContextMap } from "../../../server/export/redact.ts";
-import { createSessionService, type SessionService } from "../../../server/session-service.ts";
+import { createSessionService, type SessionService } from "../../../server/service/session-service.ts";
 import type { MapNode } from "../../../shared/context-map.ts";
 import {
   agentId,

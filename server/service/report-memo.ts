@@ -1,0 +1,85 @@
+// What the session service remembers, and what drops it — the one list (review §4.4 step 6).
+//
+// Every entry is keyed by the Transcript object. The reader hands out the same object while a session's files
+// are unchanged and a new one when they change (sources/transcript-cache.ts), so a changed session misses by
+// itself and its old results go with the old object. A config edit changes reports without changing a
+// transcript: configChanged() drops everything that reads the config. Why each is kept is measured in
+// docs/performance.md (warm load, append, what-if).
+
+import type { ContextMapDTO } from "../../shared/context-map.ts";
+import type { CostReportDTO } from "../../shared/cost.ts";
+import { type MemoByObject, memoByObject } from "../../shared/memo.ts";
+import type { RunReportDTO } from "../../shared/run-report.ts";
+import type { ContextMessage, LoadedSession, Transcript } from "../model/session.ts";
+import type { ReplayResult } from "../reports/prune-replay/replay-result.ts";
+import type { ReplayRun } from "../reports/prune-replay/replay-run.ts";
+
+/**
+ * The as-configured replay of each session, kept to be continued when the session grows: an append replays
+ * only the appended entries (ReplayRun.extend). Bounded to the `max` sessions used last.
+ */
+export class ReplayRuns {
+  private readonly runs = new Map<string, { transcript: Transcript; run: ReplayRun }>();
+
+  constructor(private readonly max = 8) {}
+
+  /** The session's run: the kept one continued over what was appended, else a new one from `start`. */
+  runFor(s: LoadedSession, start: () => ReplayRun): ReplayRun {
+    const key = `${s.summary.agentId}\u0000${s.summary.sessionId}`;
+    const kept = this.runs.get(key);
+    this.runs.delete(key);
+    const run = kept && kept.transcript !== s.transcript && kept.run.extend(s) ? kept.run : start();
+    this.runs.set(key, { transcript: s.transcript, run });
+    for (const k of this.runs.keys()) {
+      if (this.runs.size <= this.max) break;
+      this.runs.delete(k);
+    }
+    return run;
+  }
+}
+
+/** Everything that reads the OpenClaw config (pruning settings, prices, heartbeat, context window). */
+function configDependent() {
+  return {
+    /** The run report (`/context` texts, last-call usage); keyed by session id. */
+    report: memoByObject<Transcript, RunReportDTO>(),
+    /** Pruning replays, keyed by (what-if overrides, at, session id); at most 32 per transcript. */
+    prune: memoByObject<Transcript, ReplayResult>(),
+    cost: memoByObject<Transcript, CostReportDTO>(),
+    /** Finished context maps only (while tokenizer counts are pending the map is rebuilt per request). */
+    map: memoByObject<Transcript, ContextMapDTO>(),
+    /** The context list with tool results as sent at the last call (the replay's states). */
+    wire: memoByObject<Transcript, ContextMessage[]>(),
+    runs: new ReplayRuns(),
+  };
+}
+
+export class ReportMemo {
+  /** The context list OpenClaw builds from the transcript alone: survives a config edit. */
+  readonly messages: MemoByObject<Transcript, ContextMessage[]> = memoByObject();
+  private byConfig = configDependent();
+
+  get report() {
+    return this.byConfig.report;
+  }
+  get prune() {
+    return this.byConfig.prune;
+  }
+  get cost() {
+    return this.byConfig.cost;
+  }
+  get map() {
+    return this.byConfig.map;
+  }
+  get wire() {
+    return this.byConfig.wire;
+  }
+  get runs() {
+    return this.byConfig.runs;
+  }
+
+  /** The config changed: every report that reads it is stale, the message lists are not. */
+  configChanged(): void {
+    this.byConfig = configDependent();
+  }
+}

@@ -1,0 +1,146 @@
+// One loaded session → its report DTOs, each remembered per Transcript (report-memo.ts). The reports reuse each
+// other: the cost, the clock, the map and the run report all see the as-configured pruning replay, and the map
+// and the run report see the conversation as it was on the wire at the last call.
+
+import { createHash } from "node:crypto";
+import type { ContextMapDTO } from "../../shared/context-map.ts";
+import type { CostReportDTO } from "../../shared/cost.ts";
+import { type JsonObject, num, obj, str } from "../../shared/json.ts";
+import type { CacheClockDTO } from "../../shared/live.ts";
+import type { PruneOverrides } from "../../shared/prune.ts";
+import type { RunReportDTO } from "../../shared/run-report.ts";
+import { cacheClock, clockReplayAt } from "../live/cache-clock.ts";
+import { buildContextMessages } from "../model/context-messages.ts";
+import type { ContextMessage, LoadedSession } from "../model/session.ts";
+import { buildContextMap } from "../reports/context-map/context-map.ts";
+import { buildOpenClawMap } from "../reports/context-map/openclaw-picture.ts";
+import { contextMapTokenTexts } from "../reports/context-map/token-texts.ts";
+import { buildCostReport, configPricing } from "../reports/cost.ts";
+import { toolResultWireText } from "../reports/prune-replay/preview.ts";
+import type { ReplayResult } from "../reports/prune-replay/replay-result.ts";
+import { ReplayRun, runReplay } from "../reports/prune-replay/replay-run.ts";
+import { buildRunReport, lastCallUsage } from "../reports/run-report.ts";
+import type { TokenCounter } from "../tokens/tokenizer.ts";
+import { ReportMemo } from "./report-memo.ts";
+
+const sha256Base64Url = (s: string): string => createHash("sha256").update(s).digest("base64url");
+
+/**
+ * The conversation as it was on the wire at the replay's last call: tool results in their replayed state
+ * (soft-trimmed text / placeholder) instead of the stored full text (pruning.md §2.6).
+ */
+function atLastCall(messages: ContextMessage[], replay: ReplayResult): ContextMessage[] {
+  const last = replay.statesAt(replay.calls.length - 1);
+  if (!last) return messages;
+  const { settings, algorithm } = replay.summary();
+  return messages.map((m) => {
+    if (m.role !== "toolResult") return m;
+    const id = str(m.message, "toolCallId");
+    const state = id ? last.toolResults[id] : undefined;
+    if (!state || state === "full") return m;
+    const text = toolResultWireText(m.message, state, settings, algorithm);
+    return { ...m, message: { ...m.message, content: [{ type: "text", text }] } };
+  });
+}
+
+export interface ReportInputs {
+  /** The OpenClaw config (read once, dropped by the service on a config edit). */
+  config(): JsonObject | null;
+  /** The tokenizer for the map's exact counts (started on first use). */
+  tokenCounter(): TokenCounter;
+}
+
+export class SessionReports {
+  private readonly memo = new ReportMemo();
+
+  constructor(private readonly inputs: ReportInputs) {}
+
+  /** The config changed: every remembered report that reads it is stale. */
+  configChanged(): void {
+    this.memo.configChanged();
+  }
+
+  prune(s: LoadedSession, overrides: PruneOverrides, at: number | undefined): ReplayResult {
+    const name = JSON.stringify([overrides, at ?? null, s.summary.sessionId]);
+    return this.memo.prune.get(s.transcript, name, () => {
+      const config = this.inputs.config();
+      if (at !== undefined || Object.keys(overrides).length > 0) {
+        return runReplay({ session: s, config, overrides, at, sha256Base64Url });
+      }
+      return this.memo.runs
+        .runFor(s, () => ReplayRun.start({ session: s, config, sha256Base64Url }))
+        .finish();
+    });
+  }
+
+  private wireMessages(s: LoadedSession): ContextMessage[] {
+    return this.memo.wire.get(s.transcript, "wire", () => {
+      const messages = this.memo.messages.get(s.transcript, "all", () => buildContextMessages(s.transcript));
+      return atLastCall(messages, this.prune(s, {}, undefined));
+    });
+  }
+
+  runReport(s: LoadedSession): RunReportDTO {
+    return this.memo.report.get(s.transcript, s.summary.sessionId, () =>
+      buildRunReport(s, this.wireMessages(s)),
+    );
+  }
+
+  cost(s: LoadedSession): CostReportDTO {
+    return this.memo.cost.get(s.transcript, s.summary.sessionId, () => {
+      const pruningRounds = this.prune(s, {}, undefined).calls.flatMap((c) =>
+        c.round !== "none" && c.entryId !== null
+          ? [{ entryId: c.entryId, charsRemoved: c.charsRemoved }]
+          : [],
+      );
+      return buildCostReport({ session: s, config: this.inputs.config(), pruningRounds });
+    });
+  }
+
+  clock(s: LoadedSession, now: number): CacheClockDTO {
+    // The replay whose `next` is the first call after the pruning TTL expires (constant between calls).
+    const at = clockReplayAt(this.prune(s, {}, undefined).summary());
+    const replay = this.prune(s, {}, at ?? undefined);
+    const lastCallToolResults = replay.statesAt(replay.calls.length - 1)?.toolResults ?? {};
+    const pricing = configPricing(this.inputs.config());
+    return cacheClock({ replay: replay.summary(), lastCallToolResults, cost: this.cost(s), now, pricing });
+  }
+
+  /**
+   * A finished map (every tokenizer count in) is remembered; while counts are pending the map is rebuilt on
+   * each request, so the exact counts show up as they arrive.
+   */
+  contextMap(s: LoadedSession): ContextMapDTO {
+    const done = this.memo.map.peek(s.transcript, s.summary.sessionId);
+    if (done) return done;
+    const map = this.buildMap(s);
+    if (map.tokenizer.state !== "pending") this.memo.map.get(s.transcript, s.summary.sessionId, () => map);
+    return map;
+  }
+
+  private buildMap(s: LoadedSession): ContextMapDTO {
+    const messages = this.wireMessages(s);
+    const counter = this.inputs.tokenCounter();
+    const counted = counter.requestCounts(contextMapTokenTexts(s, messages));
+    const usage = lastCallUsage(s.transcript);
+    const map = buildContextMap({
+      session: s,
+      report: s.entry ? (obj(s.entry, "systemPromptReport") ?? null) : null,
+      contextMessages: messages,
+      lastCallUsage: usage
+        ? { input: usage.input, cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite }
+        : null,
+      windowTokens: num(s.entry, "contextTokens") ?? null,
+      tiktoken: counted.counts,
+      tiktokenEncoding: counter.encoding,
+    });
+    map.openclaw = buildOpenClawMap(s);
+    const unavailable = counter.progress().state === "unavailable";
+    map.tokenizer = {
+      state: unavailable ? "unavailable" : counted.pending > 0 ? "pending" : "ready",
+      encoding: counter.encoding,
+      progress: counted.total === 0 ? 1 : (counted.total - counted.pending) / counted.total,
+    };
+    return map;
+  }
+}

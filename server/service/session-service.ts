@@ -1,0 +1,241 @@
+// The one place that turns a state dir into report DTOs. The HTTP routes and the CLI both call this service, so
+// `clawscope prune --json` and `GET /api/…/prune` can never disagree. Reports are pure functions
+// (server/reports/*); the service loads, remembers (report-memo.ts) and wires them.
+
+import type { ContextMapDTO } from "../../shared/context-map.ts";
+import type { CostAllDTO, CostReportDTO } from "../../shared/cost.ts";
+import type { JsonObject } from "../../shared/json.ts";
+import type { CacheClockDTO } from "../../shared/live.ts";
+import type { PruneCallDetailDTO, PruneReplayDTO, ToolResultPreviewDTO } from "../../shared/prune.ts";
+import { lastValue, type PruneQuery, parsePruneQuery } from "../../shared/prune-params.ts";
+import { fail, ok, type Result } from "../../shared/result.ts";
+import type { RunReportDTO } from "../../shared/run-report.ts";
+import type { ParseIssue, SessionRef, SessionSummary } from "../../shared/session.ts";
+import type { TruncationReportDTO } from "../../shared/truncation.ts";
+import { attachLive, type LiveAttachment } from "../live/attach-live.ts";
+import { createEventBus, type EventBus } from "../live/event-bus.ts";
+import type { LoadedSession } from "../model/session.ts";
+import { buildCostTotals } from "../reports/cost.ts";
+import { previewToolResultAtCall } from "../reports/prune-replay/preview.ts";
+import { buildTruncationReport } from "../reports/truncation.ts";
+import { type OpenClawConfigRead, readOpenClawConfig } from "../sources/openclaw-config.ts";
+import { openStateReader, type StateReader } from "../sources/state-reader.ts";
+import type { UserEnvironment } from "../sources/user-path.ts";
+import { createTokenCounter, type TokenCounter } from "../tokens/tokenizer.ts";
+import { SessionReports } from "./session-reports.ts";
+import { type TruncationQuery, truncationInput } from "./truncation-input.ts";
+
+export type { TruncationQuery };
+
+type QueryValue = string | string[];
+const firstValue = (v: QueryValue | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+/** GET /api/state: which state dir is read, why, and the OpenClaw config found in it. */
+export interface StateInfo {
+  stateDir: string;
+  demo: boolean;
+  reason: string;
+  configPath: string | null;
+  configIssues: ParseIssue[];
+}
+
+export interface SessionServiceOptions {
+  stateDir: string;
+  demo: boolean;
+  reason: string;
+  /** Token counter for the tokenizer size mode; created lazily when omitted. */
+  tokenCounter?: TokenCounter;
+  /** The process environment, for `$OPENCLAW_CONFIG_PATH` (none: the config is looked up in the state dir). */
+  environment?: UserEnvironment;
+}
+
+export class SessionService {
+  readonly reader: StateReader;
+  /** Change events for SSE (`GET /api/events`); fed by the watcher once `startWatching()` ran. */
+  readonly bus: EventBus = createEventBus();
+  private readonly reports = new SessionReports({
+    config: () => this.config(),
+    tokenCounter: () => this.tokenCounter(),
+  });
+  private configRead: OpenClawConfigRead | null = null;
+  private listed: { sessions: SessionSummary[]; issues: ParseIssue[] } | null = null;
+  private counter: TokenCounter | null;
+  private live: LiveAttachment | null = null;
+
+  constructor(private readonly opts: SessionServiceOptions) {
+    this.reader = openStateReader(opts.stateDir);
+    this.counter = opts.tokenCounter ?? null;
+  }
+
+  private config(): JsonObject | null {
+    const env = this.opts.environment;
+    this.configRead ??= readOpenClawConfig(this.opts.stateDir, env?.env, env?.homedir);
+    return this.configRead.config;
+  }
+
+  private tokenCounter(): TokenCounter {
+    this.counter ??= createTokenCounter();
+    return this.counter;
+  }
+
+  stateInfo(): StateInfo {
+    this.config();
+    const { stateDir, demo, reason } = this.opts;
+    return {
+      stateDir,
+      demo,
+      reason,
+      configPath: this.configRead?.path ?? null,
+      configIssues: this.configRead?.issues ?? [],
+    };
+  }
+
+  listSessions(): { sessions: SessionSummary[]; issues: ParseIssue[] } {
+    this.listed ??= this.reader.listSessions();
+    return this.listed;
+  }
+
+  /** REF = a session id, a session key (`agent:main:main`) or `AGENT/SESSIONID`. */
+  resolveRef(ref: string): SessionRef | null {
+    return this.reader.resolveRef(ref);
+  }
+
+  load(agentId: string, sessionId: string): Result<LoadedSession> {
+    const r = this.reader.loadSession({ agentId, sessionId });
+    // The reader's LoadError keeps its own shape (server/sources); this is where it becomes an AppError.
+    if ("error" in r) return fail(r.error.code, r.error.message, r.error.status);
+    return ok(r);
+  }
+
+  private with<T>(agentId: string, sessionId: string, f: (s: LoadedSession) => T): Result<T> {
+    const s = this.load(agentId, sessionId);
+    return s.ok ? ok(f(s.value)) : s;
+  }
+
+  runReport(agentId: string, sessionId: string): Result<RunReportDTO> {
+    return this.with(agentId, sessionId, (s) => this.reports.runReport(s));
+  }
+
+  /** OpenClaw's `/context list|detail|json` text (or the notice it prints when it has no report). */
+  contextText(agentId: string, sessionId: string, mode: "list" | "detail" | "json"): Result<string> {
+    const r = this.runReport(agentId, sessionId);
+    if (!r.ok) return r;
+    const texts = r.value.texts;
+    return ok(texts.available ? texts[mode] : texts.notice);
+  }
+
+  contextMap(agentId: string, sessionId: string): Result<ContextMapDTO> {
+    return this.with(agentId, sessionId, (s) => this.reports.contextMap(s));
+  }
+
+  truncation(
+    agentId: string,
+    sessionId: string,
+    query: TruncationQuery,
+    o?: { allowWorkspaceOverride?: boolean },
+  ): Result<TruncationReportDTO> {
+    return this.with(agentId, sessionId, (s) =>
+      buildTruncationReport(
+        truncationInput(s, this.opts.stateDir, query, o?.allowWorkspaceOverride === true),
+      ),
+    );
+  }
+
+  /** `calls=summary` leaves every call's `toolResults` / `details` empty (see PruneReplayDTO.callsDetail). */
+  prune(
+    agentId: string,
+    sessionId: string,
+    query: PruneQuery & { calls?: QueryValue },
+  ): Result<PruneReplayDTO> {
+    const { overrides, at } = parsePruneQuery(query);
+    const summary = lastValue(query.calls) === "summary";
+    return this.with(agentId, sessionId, (s) => {
+      const replay = this.reports.prune(s, overrides, at);
+      return summary ? replay.summary() : replay.full();
+    });
+  }
+
+  /** One call's tool-result states (`call` = index into the replay's calls; what-if query as for prune). */
+  pruneCall(
+    agentId: string,
+    sessionId: string,
+    query: PruneQuery & { call?: QueryValue },
+  ): Result<PruneCallDetailDTO> {
+    const s = this.load(agentId, sessionId);
+    if (!s.ok) return s;
+    const callIndex = Number(firstValue(query.call));
+    if (!Number.isInteger(callIndex)) return fail("bad-request", "call (index) is required", 400);
+    const { overrides, at } = parsePruneQuery(query);
+    const detail = this.reports.prune(s.value, overrides, at).callDetail(callIndex);
+    return detail ? ok(detail) : fail("not-found", `no call ${callIndex} in the replay`, 404);
+  }
+
+  /** Before/after text of one tool result at one call (`call` = index into the replay's calls). */
+  prunePreview(
+    agentId: string,
+    sessionId: string,
+    query: PruneQuery & { call?: QueryValue; toolCallId?: QueryValue },
+  ): Result<ToolResultPreviewDTO> {
+    const s = this.load(agentId, sessionId);
+    if (!s.ok) return s;
+    const { overrides, at } = parsePruneQuery(query);
+    const replay = this.reports.prune(s.value, overrides, at);
+    const callIndex = Number(firstValue(query.call));
+    const toolCallId = firstValue(query.toolCallId);
+    if (!Number.isInteger(callIndex) || !toolCallId) {
+      return fail("bad-request", "call (index) and toolCallId are required", 400);
+    }
+    const preview = previewToolResultAtCall({ session: s.value, replay, callIndex, toolCallId });
+    return preview
+      ? ok(preview)
+      : fail("not-found", `no tool result ${toolCallId} at call ${callIndex}`, 404);
+  }
+
+  cost(agentId: string, sessionId: string): Result<CostReportDTO> {
+    return this.with(agentId, sessionId, (s) => this.reports.cost(s));
+  }
+
+  /** Live TTL countdown data for the open session ("cache warm for 3m12s" / "expired: …"). */
+  clock(agentId: string, sessionId: string, now: number): Result<CacheClockDTO> {
+    return this.with(agentId, sessionId, (s) => this.reports.clock(s, now));
+  }
+
+  costAll(includeArchived: boolean): CostAllDTO {
+    const loaded: LoadedSession[] = [];
+    for (const summary of this.listSessions().sessions) {
+      if (!includeArchived && summary.archived !== null) continue;
+      // backups / checkpoints duplicate another transcript's calls: never counted twice (summary.copyOf)
+      if (summary.copyOf !== undefined) continue;
+      const r = this.load(summary.agentId, summary.sessionId);
+      if (r.ok) loaded.push(r.value);
+    }
+    return buildCostTotals(loaded, { config: this.config() });
+  }
+
+  /** Drop cached results (the watcher calls this when files change; `config: true` when the config did). */
+  invalidate(o?: { config: boolean }): void {
+    this.listed = null;
+    this.configRead = null;
+    if (o?.config) this.reports.configChanged();
+  }
+
+  startWatching(): void {
+    const { stateDir } = this.opts;
+    this.live ??= attachLive({
+      service: this,
+      bus: this.bus,
+      stateDir,
+      configPath: this.stateInfo().configPath,
+    });
+  }
+
+  close(): void {
+    this.live?.close();
+    this.live = null;
+    this.counter?.close();
+  }
+}
+
+export function createSessionService(opts: SessionServiceOptions): SessionService {
+  return new SessionService(opts);
+}
