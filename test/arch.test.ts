@@ -34,7 +34,6 @@ import {
 
 /** Production files over MAX_LINES (the review's §1.2 list). */
 const TEMP_LONG_FILES: readonly string[] = [
-  "server/export/redact.ts", // arch-map
   "server/openclaw/bootstrap-truncation.ts", // arch-rules (→ openclaw/bootstrap/)
   "server/openclaw/cache/verdict.ts", // arch-replay-cost (→ verdict.ts + observed-ttl.ts)
   "server/openclaw/context-text.ts", // arch-rules (→ openclaw/context-text/)

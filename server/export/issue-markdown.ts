@@ -7,11 +7,11 @@
 import type { ContextMapDTO } from "../../shared/context-map.ts";
 import type { CostReportDTO } from "../../shared/cost.ts";
 import type { PruneReplayDTO } from "../../shared/prune.ts";
+import { isRedacted } from "../../shared/redact-rules.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { SessionSummary } from "../../shared/session.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
 import { formatInt as formatGrouped } from "../openclaw/format.ts";
-import { isRedacted } from "./redact.ts";
 
 export interface IssueMarkdownInput {
   redacted: boolean;

@@ -9,29 +9,28 @@
 // Ids (session, entry, response, tool-call ids) are not content, but they are replaced by a short stable hash
 // anyway, so links between tables (previousCallEntryId → entryId) survive without exposing the originals.
 
-import { createHash } from "node:crypto";
 import type { ContextMapDTO } from "../../shared/context-map.ts";
 import type { CostReportDTO } from "../../shared/cost.ts";
 import type { PruneReplayDTO } from "../../shared/prune.ts";
+import {
+  agentId,
+  basename,
+  hashId,
+  lastSegment,
+  MAP_LABELS,
+  mapId,
+  mapName,
+  REDACTED,
+  sessionKey,
+  toolName,
+} from "../../shared/redact-rules.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { SessionSummary } from "../../shared/session.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
 import { DEFAULT_PLACEHOLDER } from "../openclaw/pruning/settings.ts";
 
-/** What every non-allow-listed string becomes. */
-export const REDACTED = "[redacted]";
-
 /** Notice shown instead of OpenClaw's `/context` texts (they quote the workspace path, tool and skill text). */
 export const REDACTED_TEXTS_NOTICE = "The /context texts are omitted from redacted exports.";
-
-export function isRedacted(s: string | null | undefined): boolean {
-  return s === REDACTED;
-}
-
-/** Short stable stand-in for an id: `#` + 8 hex digits of its SHA-256. */
-export function hashId(value: string): string {
-  return `#${createHash("sha256").update(value).digest("hex").slice(0, 8)}`;
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // String rules: each returns the kept value, a safe derivative, or REDACTED / a hash.
@@ -40,9 +39,7 @@ type Parent = Readonly<Record<string, unknown>>;
 type Rule = (value: string, parent: Parent) => string;
 
 const ENUM_RE = /^[A-Za-z0-9][A-Za-z0-9_.:+/-]{0,63}$/;
-const TOOL_RE = /^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,79}$/;
 const MODEL_RE = /^[A-Za-z0-9][A-Za-z0-9_.:@+/-]{0,119}$/;
-const BASENAME_RE = /^[A-Za-z0-9_][A-Za-z0-9_. -]{0,119}$/;
 const ISO_RE = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:?\d\d)?$/;
 const DURATION_RE = /^(\d+(\.\d+)?\s*(ms|s|m|h|d)?\s*){1,4}$/;
 const VERSION_RE = /^\d{4}\.\d{1,2}\.\d{1,3}([.-][A-Za-z0-9.]{1,20})?$/;
@@ -63,7 +60,7 @@ const configRefRule: Rule = (v) => (CONFIG_REF_RE.test(v) ? v : REDACTED);
 const globRule: Rule = (v) => (GLOB_RE.test(v) ? v : REDACTED);
 
 /** Tool and skill names are kept (they are what a bug report needs); odd ones become a hash. */
-export const toolRule: Rule = (v) => (TOOL_RE.test(v) ? v : `tool-${hashId(v).slice(1)}`);
+export const toolRule: Rule = (v) => toolName(v);
 
 /** Model/provider names are kept; a local model given as a file path keeps only its basename. */
 const modelRule: Rule = (v) => {
@@ -71,133 +68,22 @@ const modelRule: Rule = (v) => {
   return MODEL_RE.test(name) ? name : REDACTED;
 };
 
-function lastSegment(p: string): string {
-  const parts = p.split(/[/\\]/).filter((s) => s !== "");
-  return parts[parts.length - 1] ?? "";
-}
-
 /** Bootstrap files keep their basename only (`/home/u/ws/AGENTS.md` → `AGENTS.md`). */
-export const basenameRule: Rule = (v) => {
-  const base = lastSegment(v);
-  return BASENAME_RE.test(base) ? base : REDACTED;
-};
+export const basenameRule: Rule = (v) => basename(v);
 
-/** Agent ids are user-chosen names: OpenClaw's default `main` is kept, any other becomes a hash. */
-const agentIdRule: Rule = (v) => (v === "main" ? v : `agent-${hashId(v).slice(1)}`);
+const agentIdRule: Rule = (v) => agentId(v);
 
-/** Structural words of OpenClaw session keys (`agent:<id>:main`, `…:cron:<job>`, `…:subagent:<uuid>`). */
-const SESSION_KEY_WORDS = new Set([
-  "agent",
-  "main",
-  "cron",
-  "subagent",
-  "dm",
-  "direct",
-  "group",
-  "channel",
-  "thread",
-  "topic",
-  "heartbeat",
-  "hook",
-  "acp",
-  "global",
-  "run",
-  "session",
-]);
-
-/** Keeps the structure of a session key; its free parts (agent names, chat ids, job names) become hashes. */
-const sessionKeyRule: Rule = (v) =>
-  v
-    .split(":")
-    .map((part, i, all) => {
-      if (i === 1 && all[0] === "agent") return agentIdRule(part, {});
-      return SESSION_KEY_WORDS.has(part.toLowerCase()) ? part : hashId(part).slice(1, 7);
-    })
-    .join(":");
+const sessionKeyRule: Rule = (v) => sessionKey(v);
 
 /** OpenClaw's default hard-clear placeholder (pruning.md) stays; a custom one is user text. */
 const placeholderRule: Rule = (v) => (v === DEFAULT_PLACEHOLDER ? v : REDACTED);
 
-/** clawscope's own fixed map labels (server/reports/map-tree.ts). */
-const MAP_LABELS = new Set([
-  "Context",
-  "Workspace files",
-  "System prompt",
-  "Tool schemas",
-  "Skills",
-  "Current turn",
-  "Conversation",
-  "Untracked / provider overhead",
-  "Project context frame",
-  "Base instructions",
-  "Runtime context",
-  "Model-only prompt",
-  "Model prompt",
-  "User",
-  "Assistant",
-  "Text",
-  "Thinking",
-  "Tool calls",
-  "Tool results",
-  "Summaries",
-  "Compaction summary",
-  "Branch summaries",
-  "Other",
-]);
 const labelRule: Rule = (v) => (MAP_LABELS.has(v) ? v : REDACTED);
 
-/** Structural segments of map node ids; other segments (entry ids, names) are hashed. */
-const MAP_ID_WORDS = new Set([
-  "workspace",
-  "system",
-  "tools",
-  "skills",
-  "current-turn",
-  "conversation",
-  "untracked",
-  "user",
-  "assistant",
-  "text",
-  "thinking",
-  "tool-calls",
-  "tool-results",
-  "compaction-summary",
-  "branch-summaries",
-  "other",
-  "base-instructions",
-  "project-context-frame",
-  "runtime-context",
-  "model-only-prompt",
-]);
-const mapIdRule: Rule = (v) =>
-  v
-    .split("/")
-    .map((s) => (s === "" || MAP_ID_WORDS.has(s) ? s : hashId(s).slice(1)))
-    .join("/");
+const mapIdRule: Rule = (v) => mapId(v);
 
-/**
- * Map tile names by where the tile sits (its id): fixed labels stay, workspace tiles keep the file basename,
- * tool/skill tiles the name, tool-call/tool-result leaves only their tool name, message leaves only `#N`.
- */
-const mapNameRule: Rule = (v, parent) => {
-  const id = typeof parent.id === "string" ? parent.id : "";
-  const seg = id.split("/");
-  if (MAP_LABELS.has(v) && !/^#\d/.test(v)) {
-    // A label-looking name under a per-entry id could be a tool named "Text": still only a label.
-    return v;
-  }
-  if (seg[0] === "workspace" && seg.length === 2) return basenameRule(v, parent);
-  if ((seg[0] === "tools" || seg[0] === "skills") && seg.length === 2) return toolRule(v, parent);
-  if (seg[0] === "conversation" && seg[1] === "tool-results" && seg.length === 3) return toolRule(v, parent);
-  if (seg[0] === "conversation") {
-    const toolLeaf = (seg[1] === "tool-results" && seg.length > 3) || seg[2] === "tool-calls";
-    const first = v.split(" ")[0] ?? "";
-    if (toolLeaf) return `${toolRule(first, parent)} ${REDACTED}`;
-    const n = /^#\d+/.exec(v);
-    return n ? `${n[0]} ${REDACTED}` : REDACTED;
-  }
-  return REDACTED;
-};
+/** Map tile names by where the tile sits (its id), as on screen. */
+const mapNameRule: Rule = (v, parent) => mapName(v, typeof parent.id === "string" ? parent.id : "");
 
 // ---------------------------------------------------------------------------------------------------------------
 // The walk.

@@ -12,6 +12,7 @@
 
 import type { CostReportDTO } from "../../shared/cost.ts";
 import type { PruneReplayDTO } from "../../shared/prune.ts";
+import { isRedacted, REDACTED } from "../../shared/redact-rules.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
 import { Html, html, text } from "./html.ts";
@@ -24,7 +25,7 @@ import {
   renderIssueMarkdown,
   trackedEstimate,
 } from "./issue-markdown.ts";
-import { type ExportData, isRedacted, REDACTED } from "./redact.ts";
+import type { ExportData } from "./redact.ts";
 import { renderTimelineSvg } from "./timeline-svg.ts";
 import { renderTreemapSvg } from "./treemap-svg.ts";
 

@@ -5,6 +5,7 @@
 // moment of export, not on the session). Every data string goes through the `html` template.
 
 import type { PruneCallDTO, PruneReplayDTO } from "../../shared/prune.ts";
+import { isRedacted } from "../../shared/redact-rules.ts";
 import {
   CALL_MARK_Y,
   FIVE_MIN,
@@ -20,7 +21,6 @@ import {
 } from "../../shared/timeline-scales.ts";
 import { type Html, html } from "./html.ts";
 import { formatInt, formatMs, isoTime } from "./issue-markdown.ts";
-import { isRedacted } from "./redact.ts";
 
 const W = 1280;
 const INK = "rgb(29,35,43)";

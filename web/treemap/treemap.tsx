@@ -10,6 +10,7 @@ import type { TileRect, TreemapLayout } from "../../shared/treemap-layout.ts";
 import { TILE_FONT, type TileLabel, tileFill, tileLabel, tileStroke } from "../../shared/treemap-style.ts";
 import { fmtInt, fmtPct } from "../ui/format.ts";
 import { FloatingTooltip } from "../ui/tooltip.tsx";
+import { useRedactor } from "../ui/use-redact.ts";
 import { CACHE_COLORS, CACHE_GROUP_FILL, CACHE_LABELS } from "./colors.ts";
 
 export const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
@@ -310,10 +311,12 @@ function TileDetails({
   grandTotal: number;
 }) {
   const n: MapNode = r.node;
+  // The id addresses the zoom level (URL); in redacted mode it is shown with its data segments hashed.
+  const red = useRedactor();
   return (
     <div className="tile-details">
       <div className="tile-name">{n.name}</div>
-      <div className="mono small muted">{n.id}</div>
+      <div className="mono small muted">{red.mapId(n.id)}</div>
       <table>
         <tbody>
           <tr>

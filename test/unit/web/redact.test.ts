@@ -3,6 +3,7 @@
 // SQLite + 2026.7.1 JSONL captures): every tile name equals the export's redacted name, and no message text,
 // tool output or path survives. Plus the single-string rules.
 
+import { createHash } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,16 +13,15 @@ import type { MapNode } from "../../../shared/context-map.ts";
 import {
   agentId,
   basename,
-  HIDDEN_NOTICE,
-  makeRedactor,
+  hashId,
+  mapId,
   mapName,
   REDACTED,
-  redactFromParams,
   sentence,
   sessionKey,
-  shortHash,
   toolName,
-} from "../../../web/ui/redact.ts";
+} from "../../../shared/redact-rules.ts";
+import { HIDDEN_NOTICE, makeRedactor, redactFromParams } from "../../../web/ui/redact.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const DEMO = path.resolve(here, "../../../server/demo/state");
@@ -33,13 +33,27 @@ function flatten(n: MapNode, out: MapNode[] = []): MapNode[] {
 }
 
 describe("redact: single strings", () => {
-  it("hashes stably and opaquely", () => {
-    expect(shortHash("abc")).toBe(shortHash("abc"));
-    expect(shortHash("abc")).not.toBe(shortHash("abd"));
-    expect(shortHash("bc255ab3-b341-464a-a811-4d1115e16ed8")).toMatch(/^#[0-9a-f]{8}$/);
-    // FNV-1a 32 of "" is the offset basis; of "a" the published test vector 0xe40c292c.
-    expect(shortHash("")).toBe("#811c9dc5");
-    expect(shortHash("a")).toBe("#e40c292c");
+  it("hashes stably and opaquely, with the export's hash (SHA-256 of the UTF-8 bytes, first 8 hex digits)", () => {
+    expect(hashId("abc")).toBe(hashId("abc"));
+    expect(hashId("abc")).not.toBe(hashId("abd"));
+    // The published SHA-256 test vectors of "" and "abc".
+    expect(hashId("")).toBe("#e3b0c442");
+    expect(hashId("abc")).toBe("#ba7816bf");
+    for (const v of ["bc255ab3-b341-464a-a811-4d1115e16ed8", "toolu_01XyZ", "ünï 🎉", "agent:main:main"])
+      expect(hashId(v), v).toBe(`#${createHash("sha256").update(v).digest("hex").slice(0, 8)}`);
+    // On screen, an id shows the hash the redacted export prints.
+    expect(makeRedactor(true).id("bc255ab3-b341-464a-a811-4d1115e16ed8")).toBe(
+      hashId("bc255ab3-b341-464a-a811-4d1115e16ed8"),
+    );
+  });
+
+  it("map ids keep their structure and hash their data segments (the tooltip's id)", () => {
+    expect(mapId("conversation/tool-results/exec/toolu_01XyZ")).toBe(
+      `conversation/tool-results/${hashId("exec").slice(1)}/${hashId("toolu_01XyZ").slice(1)}`,
+    );
+    expect(mapId("workspace/project-context-frame")).toBe("workspace/project-context-frame");
+    expect(makeRedactor(true).mapId("conversation/user/abc")).not.toContain("abc");
+    expect(makeRedactor(false).mapId("conversation/user/abc")).toBe("conversation/user/abc");
   });
 
   it("keeps session-key structure, main and keywords; hashes free parts", () => {
@@ -82,7 +96,7 @@ describe("redact: single strings", () => {
     expect(on.path("/home/user/.openclaw")).toBe(REDACTED);
     expect(on.file("/ws/MEMORY.md")).toBe("MEMORY.md");
     expect(on.id("4b707e2a-5983-497f-a2d7-d3ea6b3a5e84")).toBe(
-      shortHash("4b707e2a-5983-497f-a2d7-d3ea6b3a5e84"),
+      hashId("4b707e2a-5983-497f-a2d7-d3ea6b3a5e84"),
     );
     expect(redactFromParams(new URLSearchParams("redact=1"))).toBe(true);
     expect(redactFromParams(new URLSearchParams("tab=map"))).toBe(false);
