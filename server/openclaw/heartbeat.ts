@@ -9,7 +9,7 @@
 import type { HeartbeatFlag } from "../../shared/cost.ts";
 import { isObject, type JsonObject, str } from "../../shared/json.ts";
 import type { Transcript, TranscriptEntry } from "../model/session.ts";
-import { formatMs } from "./cache/verdict.ts";
+import { formatMs } from "./cache/ttl.ts";
 
 export const HEARTBEAT_TOKEN = "HEARTBEAT_OK";
 /** The file OpenClaw's default heartbeat prompt (≤ 2026.7) asks the model to read. */

@@ -12,10 +12,11 @@ import type { RunReportDTO } from "../../shared/run-report.ts";
 import { cacheClock, clockReplayAt } from "../live/cache-clock.ts";
 import { buildContextMessages } from "../model/context-messages.ts";
 import type { ContextMessage, LoadedSession } from "../model/session.ts";
+import { configuredPricing } from "../openclaw/config/agent-settings.ts";
 import { buildContextMap } from "../reports/context-map/context-map.ts";
 import { buildOpenClawMap } from "../reports/context-map/openclaw-picture.ts";
 import { contextMapTokenTexts } from "../reports/context-map/token-texts.ts";
-import { buildCostReport, configPricing } from "../reports/cost.ts";
+import { buildCostReport } from "../reports/cost/cost-report.ts";
 import { toolResultWireText } from "../reports/prune-replay/preview.ts";
 import type { ReplayResult } from "../reports/prune-replay/replay-result.ts";
 import { ReplayRun, runReplay } from "../reports/prune-replay/replay-run.ts";
@@ -102,7 +103,7 @@ export class SessionReports {
     const at = clockReplayAt(this.prune(s, {}, undefined).summary());
     const replay = this.prune(s, {}, at ?? undefined);
     const lastCallToolResults = replay.statesAt(replay.calls.length - 1)?.toolResults ?? {};
-    const pricing = configPricing(this.inputs.config());
+    const pricing = configuredPricing(this.inputs.config());
     return cacheClock({ replay: replay.summary(), lastCallToolResults, cost: this.cost(s), now, pricing });
   }
 

@@ -15,7 +15,7 @@ import type { TruncationReportDTO } from "../../shared/truncation.ts";
 import { attachLive, type LiveAttachment } from "../live/attach-live.ts";
 import { createEventBus, type EventBus } from "../live/event-bus.ts";
 import type { LoadedSession } from "../model/session.ts";
-import { buildCostTotals } from "../reports/cost.ts";
+import { buildCostTotals } from "../reports/cost/cost-report.ts";
 import { previewToolResultAtCall } from "../reports/prune-replay/preview.ts";
 import { buildTruncationReport } from "../reports/truncation.ts";
 import { type OpenClawConfigRead, readOpenClawConfig } from "../sources/openclaw-config.ts";

@@ -14,7 +14,7 @@ import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { LoadedSession, TranscriptEntry } from "../../server/model/session.ts";
 import { computeActiveBranch } from "../../server/model/tree.ts";
-import { buildCostReport, buildCostTotals } from "../../server/reports/cost.ts";
+import { buildCostReport, buildCostTotals } from "../../server/reports/cost/cost-report.ts";
 import { openStateReader } from "../../server/sources/state-reader.ts";
 import type { CostReportDTO } from "../../shared/cost.ts";
 import { isObject, type JsonObject, num, obj, str } from "../../shared/json.ts";

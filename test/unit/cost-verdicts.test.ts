@@ -2,15 +2,11 @@
 import { describe, expect, it } from "vitest";
 import type { LoadedSession, TranscriptEntry } from "../../server/model/session.ts";
 import { computeActiveBranch } from "../../server/model/tree.ts";
-import { cacheTtlForRetention } from "../../server/openclaw/cache/verdict.ts";
+import { cacheTtlForRetention } from "../../server/openclaw/cache/ttl.ts";
 import { resolveCacheRetention } from "../../server/openclaw/config/agent-settings.ts";
 import { durationFromJson } from "../../server/openclaw/duration.ts";
-import {
-  buildCostReport,
-  buildCostTotals,
-  readHitRate,
-  writeAwareHitRate,
-} from "../../server/reports/cost.ts";
+import { buildCostReport, buildCostTotals } from "../../server/reports/cost/cost-report.ts";
+import { readHitRate, writeAwareHitRate } from "../../server/reports/cost/hit-rates.ts";
 import type { JsonObject } from "../../shared/json.ts";
 import { costOf, minCacheableTokens, normalizeModelId, priceFor } from "../../shared/pricing.ts";
 

@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from "vitest";
 import { isHeartbeatAckReply, stripHeartbeatToken } from "../../server/openclaw/heartbeat.ts";
-import { buildCostReport } from "../../server/reports/cost.ts";
+import { buildCostReport } from "../../server/reports/cost/cost-report.ts";
 import type { JsonObject } from "../../shared/json.ts";
 import { TranscriptBuilder } from "../helpers/transcript.ts";
 

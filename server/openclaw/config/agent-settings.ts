@@ -3,6 +3,7 @@
 // §1.3). Rules that need a setting take it from here; none digs the config itself. Pure.
 
 import { arr, isObject, type JsonObject, type JsonValue, num, obj, str } from "../../../shared/json.ts";
+import type { PricingOverrides } from "../../../shared/pricing.ts";
 import type { VersionInfo } from "../../model/session.ts";
 import { durationFromJson } from "../duration.ts";
 
@@ -196,4 +197,30 @@ export function configuredModel(
     if (isObject(m) && m.id === modelId) return m;
   }
   return null;
+}
+
+/**
+ * Explicit `models.providers.<p>.models[].cost` prices (cache-and-cost.md §4 precedence, below the agent's
+ * models.json), keyed `provider/model` as the pricing table looks them up.
+ */
+export function configuredPricing(config: JsonObject | null): PricingOverrides {
+  const out: PricingOverrides = {};
+  const providers = obj(obj(config, "models"), "providers");
+  for (const [provider, pv] of Object.entries(providers ?? {})) {
+    for (const mv of (isObject(pv) ? arr(pv, "models") : undefined) ?? []) {
+      if (!isObject(mv)) continue;
+      const id = str(mv, "id");
+      const cost = obj(mv, "cost");
+      if (!id || !cost) continue;
+      const entry: PricingOverrides[string] = {
+        source: `config models.providers.${provider}.models[${id}].cost`,
+      };
+      for (const k of ["input", "output", "cacheRead", "cacheWrite"] as const) {
+        const v = num(cost, k);
+        if (v !== undefined) entry[k] = v;
+      }
+      out[`${provider}/${id}`] = entry;
+    }
+  }
+  return out;
 }

@@ -1,0 +1,171 @@
+// Per-call and per-session cost + prompt-cache report (spec cache-and-cost.md §4–§7, transcript.md §4, §8).
+// Pure: a LoadedSession (+ config, pricing overrides, optional pruning rounds from the replay) in, DTO out.
+//
+// Totals sum over ALL model calls of the transcript (every branch — each one was billed), excluding
+// transcript-only assistants (gateway-injected replies, delivery mirrors); `activeBranchTotals` is what the
+// context displays describe (cache-and-cost.md §4 "Rules for clawscope").
+//
+// A composition of per-call steps (classify → price) and sums over the priced calls (totals, gaps, rounds,
+// counterfactuals, heartbeats): a breakdown by cause is one more sum over the same PricedCall list, and an
+// appended session needs only its new calls classified and priced while the session-wide inputs (observed
+// TTL, config, pricing) are unchanged (CacheClassifier and priceCall take calls one by one).
+
+import type { CostAllDTO, CostCallDTO, CostReportDTO, CostTotalsRowDTO } from "../../../shared/cost.ts";
+import type { JsonObject } from "../../../shared/json.ts";
+import { minCacheableTokens, type PricingOverrides } from "../../../shared/pricing.ts";
+import { modelCallsOf } from "../../model/model-calls.ts";
+import type { LoadedSession, Transcript, TranscriptEntry } from "../../model/session.ts";
+import { indexById } from "../../model/tree.ts";
+import { CacheClassifier } from "../../openclaw/cache/verdict.ts";
+import { configuredPricing, configuredPruning } from "../../openclaw/config/agent-settings.ts";
+import { HeartbeatDetector } from "../../openclaw/heartbeat.ts";
+import { CacheLifetimes, mostUsedModel } from "./cache-lifetime.ts";
+import { counterfactuals } from "./counterfactuals.ts";
+import { gapCosts } from "./gap-costs.ts";
+import { heartbeatInfo } from "./heartbeat-info.ts";
+import { type PricedCall, priceCall } from "./price-call.ts";
+import { type PruningRoundInput, pruningRoundCosts, RoundCalls } from "./pruning-rounds.ts";
+import { sumTotals } from "./totals.ts";
+
+export type { PruningRoundInput } from "./pruning-rounds.ts";
+
+export interface CostReportInput {
+  session: LoadedSession;
+  config: JsonObject | null;
+  pricing?: PricingOverrides;
+  /** Rounds from the pruning replay (pruning.md §5): as run when pruning is on, predicted when it is off. */
+  pruningRounds?: PruningRoundInput[];
+  /** Cache lifetime override (ms). The fixtures' mock uses the scenario's pruning ttl (fixtures.md §1). */
+  cacheTtlMs?: number;
+  /** Counterfactual: bootstrap files trimmed by this many chars. */
+  bootstrapTrimChars?: number;
+}
+
+/**
+ * byId per entry list (transcripts are replaced, not mutated, when a file grows; the length check guards
+ * against an in-place append anyway): what-if and re-renders of one session index it once.
+ */
+const byIdCache = new WeakMap<readonly TranscriptEntry[], { length: number; byId: Map<string, number> }>();
+
+function entriesById(transcript: Transcript, location: string): Map<string, number> {
+  const hit = byIdCache.get(transcript.entries);
+  if (hit && hit.length === transcript.entries.length) return hit.byId;
+  const byId = indexById(transcript.entries, location).byId;
+  byIdCache.set(transcript.entries, { length: transcript.entries.length, byId });
+  return byId;
+}
+
+/** Classify and price every billed call, in append order. */
+function priceCalls(input: CostReportInput, lifetimes: CacheLifetimes): PricedCall[] {
+  const { session, config } = input;
+  const transcript = session.transcript;
+  const family = session.version.family;
+  const classifier = new CacheClassifier({
+    transcript,
+    ttlFor: (c, previous) => lifetimes.ttlFor(c, previous),
+    minCacheableFor: (c) => minCacheableTokens(c.api, c.model)?.tokens ?? null,
+    pruningRoundCallIds: new Set((input.pruningRounds ?? []).map((r) => r.entryId)),
+    family,
+  });
+  const heartbeats = new HeartbeatDetector(transcript, entriesById(transcript, session.summary.location));
+  const ctx = {
+    overrides: { ...configuredPricing(config), ...(input.pricing ?? {}) },
+    family,
+    retentionOf: (c: { provider: string | null; model: string | null }) =>
+      lifetimes.retentionOf(c.provider, c.model).value,
+  };
+  const priced: PricedCall[] = [];
+  let previousStart: number | null = null;
+  for (const row of modelCallsOf(transcript).billed) {
+    priced.push(
+      priceCall(row, classifier.classify(row), ctx, previousStart, heartbeats.signalsOf(row.entryIndex)),
+    );
+    if (row.atMs !== null) previousStart = row.atMs;
+  }
+  return priced;
+}
+
+/** The cost + cache report of one session. */
+export function buildCostReport(input: CostReportInput): CostReportDTO {
+  const { session, config } = input;
+  const agentId = session.summary.agentId;
+  const decoded = modelCallsOf(session.transcript);
+  const lifetimes = new CacheLifetimes(
+    config,
+    agentId,
+    session.version.family,
+    input.cacheTtlMs,
+    session.transcript,
+    decoded.billed,
+  );
+  const notes: string[] = [];
+  if (lifetimes.note) notes.push(lifetimes.note);
+  const priced = priceCalls(input, lifetimes);
+  const calls = priced.map((p) => p.dto);
+  const totals = sumTotals(calls, decoded.excludedCount);
+  if (totals.unpricedCalls > 0) {
+    notes.push(
+      `${totals.unpricedCalls} call(s) have no recorded cost and no known price: costUsd excludes them`,
+    );
+  }
+  const gaps = gapCosts(priced);
+  const rounds = new RoundCalls(priced, input.pruningRounds ?? [], session.version.family);
+  const main = mostUsedModel(decoded.billed);
+  const mainRetention = lifetimes.retentionOf(main.provider, main.model);
+  const ttl = lifetimes.sessionTtl(mainRetention);
+  return {
+    calls,
+    totals,
+    agentId,
+    sessionId: session.summary.sessionId,
+    sessionKey: session.summary.sessionKey,
+    activeBranchTotals: sumTotals(
+      calls.filter((c) => c.onActiveBranch),
+      decoded.excludedCount,
+    ),
+    retention: {
+      value: mainRetention.value,
+      source: mainRetention.source,
+      cacheTtlMs: ttl.ms,
+      ttlSource: ttl.source,
+      observedTtl: lifetimes.observed,
+    },
+    gapCosts: gaps,
+    pruningRounds: pruningRoundCosts(rounds),
+    counterfactuals: counterfactuals({
+      priced,
+      asRunUsd: totals.costUsd,
+      unpricedCalls: totals.unpricedCalls,
+      rounds,
+      pruningMode: configuredPruning(config).mode,
+      ...(input.bootstrapTrimChars !== undefined ? { bootstrapTrimChars: input.bootstrapTrimChars } : {}),
+    }),
+    heartbeat: heartbeatInfo(config, session, ttl.ms, calls, gaps, main.provider),
+    notes,
+  };
+}
+
+/** `cost --all --json`: one totals row per session (archived included) plus the grand total. */
+export function buildCostTotals(
+  sessions: LoadedSession[],
+  options?: { config?: JsonObject | null; pricing?: PricingOverrides },
+): CostAllDTO {
+  const rows: CostTotalsRowDTO[] = [];
+  const all: CostCallDTO[] = [];
+  let transcriptOnly = 0;
+  for (const session of sessions) {
+    const report = buildCostReport({ session, config: options?.config ?? null, pricing: options?.pricing });
+    all.push(...report.calls);
+    transcriptOnly += report.totals.transcriptOnlyExcluded;
+    rows.push({
+      ...report.totals,
+      agentId: session.summary.agentId,
+      sessionId: session.summary.sessionId,
+      sessionKey: session.summary.sessionKey,
+      archived: session.summary.archived,
+      cronSession: report.heartbeat.cronSession,
+      heartbeatCalls: report.heartbeat.heartbeatCalls,
+    });
+  }
+  return { sessions: rows, totals: sumTotals(all, transcriptOnly) };
+}

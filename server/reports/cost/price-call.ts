@@ -1,0 +1,176 @@
+// One call priced (spec cache-and-cost.md §4–§5): its write tier, where its cost comes from (the recorded
+// usage.cost, the pricing table, or nothing known), the ≤ 2026.3 one-hour write correction, and what its
+// cache miss cost over a read. Each call is priced on its own, so a grown session prices only its new calls.
+
+import type { CostCallDTO, CostSource, WriteTierInfo } from "../../../shared/cost.ts";
+import {
+  costOf,
+  type PriceRates,
+  type PricingOverrides,
+  priceFor,
+  type ResolvedPrice,
+  type UsageBuckets,
+} from "../../../shared/pricing.ts";
+import type { ModelCall } from "../../model/model-calls.ts";
+import type { CallVerdict } from "../../openclaw/cache/verdict.ts";
+import type { CacheRetention, ConfigFamily } from "../../openclaw/config/agent-settings.ts";
+import { readHitRate, writeAwareHitRate } from "./hit-rates.ts";
+
+/** A call with its cache verdict, its price (null = none known) and its DTO row. */
+export interface PricedCall {
+  row: ModelCall;
+  dto: CostCallDTO;
+  price: ResolvedPrice | null;
+  verdict: CallVerdict;
+}
+
+export function writeTierOf(call: ModelCall, retention: CacheRetention | null): WriteTierInfo {
+  const u = call.usage;
+  if (u.cacheWrite === 0)
+    return { tier: "none", cacheWrite1h: 0, source: u.cacheWrite1h !== null ? "usage" : "default" };
+  if (u.cacheWrite1h !== null) {
+    const w = Math.min(u.cacheWrite1h, u.cacheWrite);
+    return { tier: w === 0 ? "5m" : w === u.cacheWrite ? "1h" : "mixed", cacheWrite1h: w, source: "usage" };
+  }
+  if (retention === "long") return { tier: "1h", cacheWrite1h: u.cacheWrite, source: "config" };
+  if (retention === "short") return { tier: "5m", cacheWrite1h: 0, source: "config" };
+  return { tier: "5m", cacheWrite1h: 0, source: "default" };
+}
+
+/** The call's usage as pricing buckets, with `w1h` of its writes in the 1-hour tier. */
+export function buckets(c: ModelCall, w1h: number): UsageBuckets {
+  const u = c.usage;
+  return {
+    input: u.input,
+    output: u.output,
+    cacheRead: u.cacheRead,
+    cacheWrite: u.cacheWrite,
+    cacheWrite1h: w1h,
+  };
+}
+
+/** Write price for a call's tier (1 h = 2 × input, spec §1/§4). */
+export function writeRate(rates: PriceRates, tier: WriteTierInfo): number {
+  return tier.tier === "1h" ? 2 * rates.input : rates.cacheWrite;
+}
+
+/** The as-run buckets of a priced call. */
+export function asRunBuckets(p: PricedCall): UsageBuckets {
+  return buckets(p.row, p.dto.writeTier.cacheWrite1h);
+}
+
+interface CostOf {
+  costUsd: number | null;
+  costSource: CostSource;
+  priceSource: string | null;
+}
+
+/** Recorded usage.cost where meaningful, else the pricing table, else unpriced (§4 precedence). */
+function costSourceOf(row: ModelCall, price: ResolvedPrice | null, computed: number | null): CostOf {
+  const u = row.usage;
+  if (row.recordedCost !== null && row.recordedCost > 0) {
+    return row.providerBilled
+      ? {
+          costUsd: row.recordedCost,
+          costSource: "provider-billed",
+          priceSource: "usage.cost.total (provider-billed)",
+        }
+      : { costUsd: row.recordedCost, costSource: "recorded", priceSource: "usage.cost.total" };
+  }
+  if (u.input + u.output + u.cacheRead + u.cacheWrite === 0) {
+    return { costUsd: row.recordedCost ?? 0, costSource: "recorded", priceSource: "no tokens" };
+  }
+  if (price && computed !== null)
+    return { costUsd: computed, costSource: "pricing-table", priceSource: price.source };
+  const what = `${row.provider ?? "?"}/${row.model ?? "?"}`;
+  return {
+    costUsd: null,
+    costSource: "unpriced",
+    priceSource:
+      row.recordedCost === 0
+        ? `recorded cost 0 and no price known for ${what}`
+        : `no recorded cost and no price known for ${what}`,
+  };
+}
+
+/**
+ * Miss deficit priced as what was paid instead of a read (§5): re-written tokens at the write rate, or — for
+ * providers without a write counter — uncached input. Capped by what the call actually paid for.
+ */
+function missCost(
+  row: ModelCall,
+  v: CallVerdict,
+  price: ResolvedPrice | null,
+  tier: WriteTierInfo,
+): number | null {
+  if (v.verdict === "hit") return 0;
+  const deficit = v.evidence.missDeficit ?? 0;
+  if (!price || deficit <= 0) return null;
+  const r = price.rates;
+  return v.evidence.writeCounterMissing
+    ? (Math.min(deficit, row.usage.input) * (r.input - r.cacheRead)) / 1e6
+    : (Math.min(deficit, row.usage.cacheWrite) * (writeRate(r, tier) - r.cacheRead)) / 1e6;
+}
+
+export interface PricingContext {
+  overrides: PricingOverrides;
+  family: ConfigFamily;
+  retentionOf: (row: ModelCall) => CacheRetention | null;
+}
+
+/** Price one call; `previousStartMs` = the start of the session's previous call (any model), for its gap. */
+export function priceCall(
+  row: ModelCall,
+  verdict: CallVerdict,
+  ctx: PricingContext,
+  previousStartMs: number | null,
+  heartbeatSignals: string[],
+): PricedCall {
+  const retention = ctx.retentionOf(row);
+  const tier = writeTierOf(row, retention);
+  const price = priceFor(row.provider, row.model, ctx.overrides);
+  const b = buckets(row, tier.cacheWrite1h);
+  const computed = price ? costOf(b, price) : null;
+  const cost = costSourceOf(row, price, computed);
+  // ≤ 2026.3 priced every write at the 5-minute rate; with `long` retention show the 1 h correction (§4).
+  const oneHourWriteCorrectionUsd =
+    ctx.family === "2026.3" &&
+    retention === "long" &&
+    price &&
+    row.recordedCost !== null &&
+    row.recordedCost > 0
+      ? (row.usage.cacheWrite * (2 * price.rates.input - price.rates.cacheWrite)) / 1e6
+      : null;
+  const dto: CostCallDTO = {
+    entryId: row.entryId,
+    responseId: row.responseId,
+    timestamp: row.atMs !== null ? new Date(row.atMs).toISOString() : null,
+    provider: row.provider,
+    model: row.model,
+    input: row.usage.input,
+    output: row.usage.output,
+    cacheRead: row.usage.cacheRead,
+    cacheWrite: row.usage.cacheWrite,
+    costUsd: cost.costUsd,
+    costSource: cost.costSource,
+    hitRate: readHitRate(row.usage),
+    verdict: verdict.verdict,
+    gapMs: previousStartMs !== null && row.atMs !== null ? row.atMs - previousStartMs : null,
+    entryIndex: row.entryIndex,
+    onActiveBranch: row.onActiveBranch,
+    api: row.api,
+    stopReason: row.stopReason,
+    promptTokens: row.promptTokens,
+    writeAwareHitRate: writeAwareHitRate(b),
+    writeTier: tier,
+    priceSource: cost.priceSource,
+    recordedCostUsd: row.recordedCost,
+    computedCostUsd: computed,
+    oneHourWriteCorrectionUsd,
+    evidence: verdict.evidence,
+    missCostUsd: missCost(row, verdict, price, tier),
+    heartbeat: heartbeatSignals.length > 0,
+    heartbeatSignals,
+  };
+  return { row, dto, price, verdict };
+}

@@ -1,0 +1,39 @@
+// Totals of priced calls (spec cache-and-cost.md §4–§5): bucket sums, cost, and the rates of the sums.
+
+import type { CostCallDTO, CostTotalsDTO } from "../../../shared/cost.ts";
+import { readHitRate, writeAwareHitRate } from "./hit-rates.ts";
+
+function emptyTotals(): CostTotalsDTO {
+  return {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    costUsd: 0,
+    hitRate: null,
+    calls: 0,
+    unpricedCalls: 0,
+    cacheWrite1h: 0,
+    writeAwareHitRate: null,
+    transcriptOnlyExcluded: 0,
+  };
+}
+
+/** Sum buckets first, then apply the rates (never average per-call percentages, §5). */
+export function sumTotals(calls: readonly CostCallDTO[], transcriptOnlyExcluded: number): CostTotalsDTO {
+  const t = emptyTotals();
+  for (const c of calls) {
+    t.input += c.input;
+    t.output += c.output;
+    t.cacheRead += c.cacheRead;
+    t.cacheWrite += c.cacheWrite;
+    t.cacheWrite1h += c.writeTier.cacheWrite1h;
+    t.calls++;
+    if (c.costUsd === null) t.unpricedCalls++;
+    else t.costUsd += c.costUsd;
+  }
+  t.hitRate = readHitRate(t);
+  t.writeAwareHitRate = writeAwareHitRate(t);
+  t.transcriptOnlyExcluded = transcriptOnlyExcluded;
+  return t;
+}
