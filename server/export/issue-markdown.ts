@@ -106,14 +106,14 @@ function row(cells: string[]): string {
   return `| ${cells.join(" | ")} |`;
 }
 
-export function renderIssueMarkdown(input: IssueMarkdownInput): string {
-  const { summary, report, truncation, prune, cost } = input;
+/** The key-numbers table: version, model, window, the last call's billed prompt, both tracked estimates, cache. */
+function keyNumbers(input: IssueMarkdownInput): string[] {
+  const { summary, report, prune, cost } = input;
   const lines: string[] = [];
   const v = report.version;
   const lc = report.lastCall;
   const rec = report.reconciliation;
   const totals = report.totals;
-
   lines.push("### Context / pruning / cache numbers (clawscope)");
   lines.push("");
   lines.push(
@@ -195,6 +195,12 @@ export function renderIssueMarkdown(input: IssueMarkdownInput): string {
   );
   lines.push("");
 
+  return lines;
+}
+
+/** The effective pruning settings and where each came from. */
+function pruningSettings(prune: PruneReplayDTO): string[] {
+  const lines: string[] = [];
   const s = prune.settings;
   const src = (k: string): string => md(s.sources[k], "default");
   lines.push("**Effective pruning settings** (`agents.defaults.contextPruning`)");
@@ -220,6 +226,12 @@ export function renderIssueMarkdown(input: IssueMarkdownInput): string {
   lines.push(row(["tools.deny", globs(s.tools.deny), src("tools.deny")]));
   lines.push("");
 
+  return lines;
+}
+
+/** The bootstrap caps and the files they cut. */
+function bootstrapCaps(truncation: TruncationReportDTO): string[] {
+  const lines: string[] = [];
   const tr = truncation;
   lines.push("**Bootstrap caps**");
   lines.push("");
@@ -244,6 +256,15 @@ export function renderIssueMarkdown(input: IssueMarkdownInput): string {
       );
     }
   }
-  lines.push("");
+  return lines;
+}
+
+export function renderIssueMarkdown(input: IssueMarkdownInput): string {
+  const lines = [
+    ...keyNumbers(input),
+    ...pruningSettings(input.prune),
+    ...bootstrapCaps(input.truncation),
+    "",
+  ];
   return `${lines.join("\n")}\n`;
 }
