@@ -11,7 +11,8 @@ import {
   storedRunReport,
 } from "../model/system-prompt-report.ts";
 import { analyzeBootstrapRows } from "./bootstrap-truncation.ts";
-import { formatCharsAndTokens, formatInt, formatListTop, formatNameList, tokensFromChars } from "./format.ts";
+import { formatCharsAndTokens, formatInt, formatListTop, formatNameList } from "./format.ts";
+import { tokensFromChars } from "./token-estimate.ts";
 
 export type ContextFamily = "2026.3" | "2026.7" | "2026.9";
 export type ContextTextMode = "list" | "detail" | "json" | "help" | "map-unavailable" | "unknown";

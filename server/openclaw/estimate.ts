@@ -3,24 +3,18 @@
 //   2026.3.2 — plain UTF-16 lengths;
 //   2026.7.1 — CJK weighting (a CJK code point counts 4);
 //   2026.9.x — a finer weighted table (common CJK 4, rare 12, two-token symbols 8, supplementary 16).
-// System prompt and tool schemas are never counted. Tokens are always ceil(chars / 4).
+// System prompt and tool schemas are never counted. Tokens are always ceil(chars / 4) (token-estimate.ts).
 // Pure: no I/O.
 
 import { isObject, type JsonObject, type JsonValue } from "../../shared/json.ts";
 import { lazyTextOf } from "../model/lazy-text.ts";
+import { IMAGE_CHAR_ESTIMATE, OTHER_ROLE_CHAR_ESTIMATE } from "./token-estimate.ts";
 
 /** Which OpenClaw generation's estimate to reproduce. */
 export type EstimateFlavor = "2026.3" | "2026.7" | "2026.9";
 
-/** 8,000 chars per image block, every generation (pruning.md §1.4). */
-export const IMAGE_CHAR_ESTIMATE = 8000;
-/** Any role other than user / assistant / toolResult counts 256 (pruning.md §1.4, §2.3). */
-export const OTHER_ROLE_CHAR_ESTIMATE = 256;
 /** JSON.stringify of tool-call arguments that throws counts 128 (pruning.md §1.4). */
 const TOOL_CALL_FALLBACK_CHARS = 128;
-
-/** OpenClaw shows tokens as ceil(chars / 4) everywhere (pruning.md §2.3); one definition, in format.ts. */
-export { tokensFromChars } from "./format.ts";
 
 /** Any non-ASCII code unit? Text without one is counted as its plain length (fast path). */
 export function hasNonAscii(text: string): boolean {
@@ -109,29 +103,35 @@ export function classWeight2026_9(cp: number): number | null {
   return null;
 }
 
-/** Extra weight of one BMP code point in 2026.9.x (class A +3, B +11, Cc +7): total − its length 1. */
-function extraBmp2026_9(cp: number): number {
+/** Extra weight of one BMP code point in 2026.9.x (class A +3, B +11, Cc +7 at m = 1): total − its 1 unit × m. */
+function extraBmp2026_9(cp: number, m: number): number {
   const w = classWeight2026_9(cp);
-  return w === null ? 0 : w - 1;
+  return w === null ? 0 : w - m;
 }
 
-/** Extra weight of one astral code point in 2026.9.x (class D +10, E +14): total − its length 2. */
-function extraAstral2026_9(cp: number): number {
+/** Extra weight of one astral code point in 2026.9.x (class D +10, E +14 at m = 1): total − its 2 units × m. */
+function extraAstral2026_9(cp: number, m: number): number {
   const w = classWeight2026_9(cp);
-  return w === null ? 0 : w - 2;
+  return w === null ? 0 : w - 2 * m;
 }
 
-/** 2026.9.x: `length + 3A + 11B + 7Cc + 10D + 14E` (pruning.md §2.3). */
-export function weightedChars2026_9(text: string): number {
-  if (!hasNonAscii(text)) return text.length;
-  let weighted = text.length;
+/**
+ * 2026.9.x: `length + 3A + 11B + 7Cc + 10D + 14E` (pruning.md §2.3).
+ * `minRawWeight` is the floor of OpenClaw's `/context map` tool-result estimate (context-report.md §5.4: 2): every
+ * UTF-16 code unit outside the weighted classes counts that many (ASCII = 2 × length, an emoji pair = 4), while a
+ * weighted class keeps its total weight (4 / 12 / 8 / 12 / 16), so CJK is not doubled twice. 1 = the pruner's.
+ */
+export function weightedChars2026_9(text: string, minRawWeight = 1): number {
+  const m = Math.max(1, minRawWeight);
+  if (!hasNonAscii(text)) return text.length * m;
+  let weighted = text.length * m;
   for (let i = 0; i < text.length; i++) {
     const cp = text.codePointAt(i) ?? 0;
     if (cp > 0xffff) {
       i++;
-      weighted += extraAstral2026_9(cp);
+      weighted += extraAstral2026_9(cp, m);
     } else {
-      weighted += extraBmp2026_9(cp);
+      weighted += extraBmp2026_9(cp, m);
     }
   }
   return weighted;

@@ -3,16 +3,13 @@
 // This is an OpenClaw rule, used only for reproduced OpenClaw text (byte-exact replies, OpenClaw's map labels).
 // clawscope's own presentation (views, CLI tables, exports, DTO prose) formats through shared/format.ts.
 
+import { tokensFromChars } from "./token-estimate.ts";
+
 const EN_US = new Intl.NumberFormat("en-US");
 
 /** `Intl.NumberFormat("en-US")` grouping: `12,345` (OpenClaw's `formatInt`). */
 export function formatInt(n: number): string {
   return EN_US.format(n);
-}
-
-/** OpenClaw's token estimate for a char count: `ceil(max(0, chars) / 4)` — context-report.md §3. */
-export function tokensFromChars(chars: number): number {
-  return Math.ceil(Math.max(0, chars) / 4);
 }
 
 /** `<int(chars)> chars (~<int(tok)> tok)`, e.g. `16,640 chars (~4,160 tok)`. */

@@ -26,7 +26,7 @@ import {
   NO_RUN_REPORT_NOTICE,
   renderContextText,
 } from "../openclaw/context-text.ts";
-import { tokensFromChars } from "../openclaw/format.ts";
+import { tokensFromChars } from "../openclaw/token-estimate.ts";
 
 export const CONVERSATION_BASIS =
   "JS string length (UTF-16 code units) of the text, thinking and tool-call argument JSON of each message in the model-context list, as stored in the transcript (tool results before pruning projections and live caps); image blocks are counted in `images`, not in chars; estTokens is OpenClaw's chars/4 estimate.";

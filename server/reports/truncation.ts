@@ -38,6 +38,7 @@ import {
   simulateBootstrapInjection,
   trimBootstrapContent,
 } from "../openclaw/bootstrap-truncation.ts";
+import { tokensFromChars } from "../openclaw/token-estimate.ts";
 
 export interface TruncationReportInput {
   /** SessionEntry.systemPromptReport (stored object). */
@@ -79,7 +80,6 @@ function joinPath(dir: string, name: string): string {
   return dir.endsWith("/") ? `${dir}${name}` : `${dir}/${name}`;
 }
 
-const tokens = (chars: number) => Math.ceil(Math.max(0, chars) / 4);
 const MISSING_PREFIX = "[MISSING] Expected at: ";
 
 // --- lengths from the report's numbers only (workspace not readable) ------------------------------
@@ -486,7 +486,7 @@ export function buildTruncationReport(input: TruncationReportInput): TruncationR
       status: m ? "MISSING" : truncated ? "TRUNCATED" : "OK",
       removedChars: removed,
       removedPct: removed === null || rw === 0 ? null : Math.round((removed / rw) * 1000) / 10,
-      estimatedTokens: { raw: tokens(rw), injected: inj === null ? null : tokens(inj) },
+      estimatedTokens: { raw: tokensFromChars(rw), injected: inj === null ? null : tokensFromChars(inj) },
       fileLimit,
       fixedUserCap: isFixedUserCap(aFamily, r.name, aMax),
       nearLimitAt: Math.ceil(fileLimit * NEAR_LIMIT_RATIO),

@@ -18,12 +18,12 @@ import { fitLabel, sanitizeLabel } from "../../server/openclaw/context-map/bitma
 import {
   conversationBuckets,
   openClawMessageEstimate,
-  weightedChars,
 } from "../../server/openclaw/context-map/conversation.ts";
 import { openClawMapGroups } from "../../server/openclaw/context-map/groups.ts";
 import { mapFreshTotalTokens, openClawMapMessages } from "../../server/openclaw/context-map/inputs.ts";
 import { layoutOpenClawMap, openClawMapUnavailable } from "../../server/openclaw/context-map/picture.ts";
 import { unknownModeText } from "../../server/openclaw/context-text.ts";
+import { weightedChars2026_9 } from "../../server/openclaw/estimate.ts";
 import { buildContextMap, type LastCallUsage } from "../../server/reports/context-map/context-map.ts";
 import { buildOpenClawMap } from "../../server/reports/context-map/openclaw-picture.ts";
 import { contextMapTokenTexts } from "../../server/reports/context-map/token-texts.ts";
@@ -404,13 +404,13 @@ describe("OpenClaw map values from the s1 final report", () => {
   });
 
   it("weight-2 floor: every unweighted UTF-16 unit doubles, weighted classes keep their total", () => {
-    expect(weightedChars("abc", 2)).toBe(6);
-    expect(weightedChars("字字", 2)).toBe(8); // class A: 4 each
-    expect(weightedChars("字a", 1)).toBe(5);
-    expect(weightedChars("😀", 2)).toBe(4); // surrogate pair outside the classes: 2 units × 2
-    expect(weightedChars("é", 2)).toBe(2);
-    expect(weightedChars("𠀀", 2)).toBe(16); // class E
-    expect(weightedChars(String.fromCodePoint(0x1d360), 2)).toBe(12); // class D
+    expect(weightedChars2026_9("abc", 2)).toBe(6);
+    expect(weightedChars2026_9("字字", 2)).toBe(8); // class A: 4 each
+    expect(weightedChars2026_9("字a", 1)).toBe(5);
+    expect(weightedChars2026_9("😀", 2)).toBe(4); // surrogate pair outside the classes: 2 units × 2
+    expect(weightedChars2026_9("é", 2)).toBe(2);
+    expect(weightedChars2026_9("𠀀", 2)).toBe(16); // class E
+    expect(weightedChars2026_9(String.fromCodePoint(0x1d360), 2)).toBe(12); // class D
   });
 
   it("per-message estimate follows OpenClaw's estimator (non-object blocks, string content, summaries, roles)", () => {

@@ -16,8 +16,8 @@ import {
   formatInt,
   formatListTop,
   formatNameList,
-  tokensFromChars,
 } from "../../server/openclaw/format.ts";
+import { tokensFromChars } from "../../server/openclaw/token-estimate.ts";
 import type { JsonObject } from "../../shared/json.ts";
 
 interface FileSpec {

@@ -11,7 +11,6 @@ import { computeActiveBranch } from "../../server/model/tree.ts";
 import { parseDurationMs } from "../../server/openclaw/duration.ts";
 import {
   estimateMessageChars,
-  tokensFromChars,
   weightedChars2026_7,
   weightedChars2026_9,
 } from "../../server/openclaw/estimate.ts";
@@ -31,6 +30,7 @@ import {
 import { pruneStateless } from "../../server/openclaw/pruning/stateless-2026-7.ts";
 import { pruneSticky, sourceHash } from "../../server/openclaw/pruning/sticky-2026-9.ts";
 import { globMatches, makeToolPredicate } from "../../server/openclaw/pruning/tool-glob.ts";
+import { tokensFromChars } from "../../server/openclaw/token-estimate.ts";
 import { previewToolResultAtCall } from "../../server/reports/prune-replay/preview.ts";
 import { type ReplayInput, runReplay } from "../../server/reports/prune-replay/replay-run.ts";
 import type { JsonObject, JsonValue } from "../../shared/json.ts";

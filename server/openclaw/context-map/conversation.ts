@@ -6,26 +6,8 @@ import { isObject, type JsonObject, type JsonValue, str } from "../../../shared/
 import { blocksOf, type MessageBlock } from "../../model/message-blocks.ts";
 import { summaryWireText } from "../../model/summary-text.ts";
 import { bashExecutionText } from "../bash-execution.ts";
-import { classWeight2026_9, hasNonAscii, IMAGE_CHAR_ESTIMATE, isAsciiTextBlock } from "../estimate.ts";
-
-// The floor multiplies every UTF-16 code unit outside the weighted classes (ASCII text = 2 × length, an emoji
-// surrogate pair = 4); a weighted class keeps its total weight (4 / 12 / 8 / 12 / 16), so CJK is not doubled twice.
-// The class table itself is estimate.ts's (one table for the pruner and the map).
-
-// Any UTF-16 code unit above U+007F (surrogates included).
-const NON_ASCII = /[\u0080-\uffff]/;
-
-/** 2026.9.x weighted chars with a minimum raw weight per UTF-16 code unit (1 = plain weighting, 2 = tool results). */
-export function weightedChars(text: string, minRawWeight = 1): number {
-  const m = Math.max(1, minRawWeight);
-  if (!NON_ASCII.test(text)) return text.length * m;
-  let total = 0;
-  for (const ch of text) {
-    const w = classWeight2026_9(ch.codePointAt(0) ?? 0);
-    total += w ?? ch.length * m;
-  }
-  return total;
-}
+import { hasNonAscii, isAsciiTextBlock, weightedChars2026_9 } from "../estimate.ts";
+import { IMAGE_CHAR_ESTIMATE } from "../token-estimate.ts";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Conversation leaves (2026.9.x): per-message estimate of spec §5.4 (OpenClaw's tool-result char estimator).
@@ -55,7 +37,7 @@ function contentChars(content: JsonValue | undefined, toolResult: boolean): numb
     if (b.kind === "text" && b.text !== undefined) {
       const text = b.text;
       const ascii = b.block ? isAsciiTextBlock(b.block, text) : !hasNonAscii(text);
-      total += !toolResult ? text.length : ascii ? text.length * 2 : weightedChars(text, 2);
+      total += !toolResult ? text.length : ascii ? text.length * 2 : weightedChars2026_9(text, 2);
     } else if (b.kind === "image") total += IMAGE_CHAR_ESTIMATE * weight;
     else total += unknownChars(b) * weight;
   }

@@ -14,7 +14,8 @@ import type {
   OpenClawMapPicture,
   Rect,
 } from "../../../shared/openclaw-picture.ts";
-import { formatInt as formatGrouped, tokensFromChars } from "../format.ts";
+import { formatInt as formatGrouped } from "../format.ts";
+import { tokensFromChars } from "../token-estimate.ts";
 import { binarySplitLayout } from "./binary-split.ts";
 import { fitLabel, rawDrawText, sanitizeLabel } from "./bitmap-font.ts";
 import type { ConversationBuckets } from "./conversation.ts";

@@ -4,7 +4,7 @@
 
 import type { CacheState } from "../../../shared/context-map.ts";
 import { fmtInt } from "../../../shared/format.ts";
-import { tokensFromChars } from "../../openclaw/format.ts";
+import { tokensFromChars } from "../../openclaw/token-estimate.ts";
 import type { LastCallUsage, LeafSpec } from "./leaf-spec.ts";
 
 export interface CacheSplit {

@@ -12,7 +12,7 @@ import {
   readBlockText,
 } from "../../model/lazy-text.ts";
 import { blocksOf } from "../../model/message-blocks.ts";
-import { IMAGE_CHAR_ESTIMATE } from "../../openclaw/estimate.ts";
+import { IMAGE_CHAR_ESTIMATE } from "../../openclaw/token-estimate.ts";
 
 export interface ContentParts {
   text: string;

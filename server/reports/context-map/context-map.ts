@@ -8,7 +8,7 @@
 import type { ContextMapDTO, MapNode } from "../../../shared/context-map.ts";
 import type { JsonObject } from "../../../shared/json.ts";
 import type { ContextMessage, LoadedSession } from "../../model/session.ts";
-import { tokensFromChars } from "../../openclaw/format.ts";
+import { tokensFromChars } from "../../openclaw/token-estimate.ts";
 import { splitCache } from "./cache-split.ts";
 import { IdAllocator, type LastCallUsage, type LeafSpec, lastCallReplyPos } from "./leaf-spec.ts";
 import { conversationLeaves } from "./leaves.ts";

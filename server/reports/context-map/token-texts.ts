@@ -3,7 +3,7 @@
 
 import type { ContextMapDTO, MapNode } from "../../../shared/context-map.ts";
 import type { ContextMessage, LoadedSession } from "../../model/session.ts";
-import { tokensFromChars } from "../../openclaw/format.ts";
+import { tokensFromChars } from "../../openclaw/token-estimate.ts";
 import type { TokenTextItem } from "../../tokens/tokenizer.ts";
 import { IdAllocator, type LeafSpec } from "./leaf-spec.ts";
 import { conversationLeaves } from "./leaves.ts";

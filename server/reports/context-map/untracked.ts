@@ -4,7 +4,7 @@
 
 import type { ContextMapDTO, MapNode } from "../../../shared/context-map.ts";
 import { fmtInt } from "../../../shared/format.ts";
-import { tokensFromChars } from "../../openclaw/format.ts";
+import { tokensFromChars } from "../../openclaw/token-estimate.ts";
 import type { LeafSpec } from "./leaf-spec.ts";
 import { isPending } from "./token-texts.ts";
 
