@@ -12,6 +12,7 @@ import {
 } from "../model/system-prompt-report.ts";
 import { analyzeBootstrapRows } from "./bootstrap-truncation.ts";
 import { formatCharsAndTokens, formatInt, formatListTop, formatNameList } from "./format.ts";
+import { contextHelpText, mapUnavailableText, unknownModeText } from "./texts.ts";
 import { tokensFromChars } from "./token-estimate.ts";
 
 export type ContextFamily = "2026.3" | "2026.7" | "2026.9";
@@ -53,13 +54,6 @@ const NATIVE_UNVERIFIED_LINES = [
   "Keep earlier/root files concise and read the relevant scoped file directly if guidance appears missing.",
 ];
 
-/** OpenClaw's reply to `/context map` when no `run` report is stored (exact, all versions with map). */
-export const MAP_UNAVAILABLE_TEXT = [
-  "Context treemap unavailable.",
-  "No actual run context is cached for this session yet.",
-  "Send a normal message, then run /context map again.",
-].join("\n");
-
 /**
  * clawscope's OWN text (not OpenClaw's) for list/detail/json when no `source:"run"` report is stored.
  * OpenClaw then builds a `source:"estimate"` report on the fly from the live workspace, instantiated tools and
@@ -70,37 +64,6 @@ export const NO_RUN_REPORT_NOTICE = [
   "OpenClaw would answer this /context command with an on-the-fly estimate (source “estimate”) rebuilt from the live workspace, tools and skills; clawscope cannot reproduce that estimate offline.",
   "The next normal message through OpenClaw stores a run report (source “run”).",
 ].join("\n");
-
-/** Reply to an unknown `/context` sub-command (2026.3.2 has no `map`, so `/context map` lands here too). */
-export function unknownModeText(family: ContextFamily): string {
-  return [
-    "Unknown /context mode.",
-    family === "2026.3"
-      ? "Use: /context, /context list, /context detail, or /context json"
-      : "Use: /context, /context list, /context detail, /context map, or /context json",
-  ].join("\n");
-}
-
-/** Help text (`/context` or `/context help`). 2026.3.2 has no map line and a shorter detail line (§5). */
-export function contextHelpText(family: ContextFamily): string {
-  const detail =
-    family === "2026.3"
-      ? "- /context detail (per-file + per-tool + per-skill + system prompt size)"
-      : "- /context detail (per-file + per-tool + per-skill + system prompt size + compactable transcript counts)";
-  return [
-    "🧠 /context",
-    "",
-    "What counts as context (high-level), plus a breakdown mode.",
-    "",
-    "Try:",
-    "- /context list   (short breakdown)",
-    detail,
-    ...(family === "2026.3" ? [] : ["- /context map    (WinDirStat-style treemap image)"]),
-    "- /context json   (same, machine-readable)",
-    "",
-    "Inline shortcut = a command token inside a normal message (e.g. “hey /status”). It runs immediately (allowlisted senders only) and is stripped before the model sees the remaining text.",
-  ].join("\n");
-}
 
 /**
  * The `totalTokens` `/context` trusts (spec §4):
@@ -394,7 +357,7 @@ export function renderContextText(input: ContextTextInput): string {
   const { mode, family, entry } = input;
   if (mode === "help") return contextHelpText(family);
   if (mode === "unknown") return unknownModeText(family);
-  if (mode === "map-unavailable") return family === "2026.3" ? unknownModeText(family) : MAP_UNAVAILABLE_TEXT;
+  if (mode === "map-unavailable") return mapUnavailableText(family);
   const { report } = storedRunReport(entry);
   if (!report) return NO_RUN_REPORT_NOTICE;
   const contextTokens =

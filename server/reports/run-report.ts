@@ -20,12 +20,8 @@ import { modelCallsOf } from "../model/model-calls.ts";
 import type { ContextMessage, LoadedSession, Transcript } from "../model/session.ts";
 import { readSystemPromptReport, type SystemPromptReport } from "../model/system-prompt-report.ts";
 import { countTranscriptMessages, userMessageText } from "../openclaw/compactable-count.ts";
-import {
-  contextHelpText,
-  freshTotalTokens,
-  NO_RUN_REPORT_NOTICE,
-  renderContextText,
-} from "../openclaw/context-text.ts";
+import { freshTotalTokens, NO_RUN_REPORT_NOTICE, renderContextText } from "../openclaw/context-text.ts";
+import { contextHelpText } from "../openclaw/texts.ts";
 import { tokensFromChars } from "../openclaw/token-estimate.ts";
 
 export const CONVERSATION_BASIS =

@@ -22,8 +22,8 @@ import {
 import { openClawMapGroups } from "../../server/openclaw/context-map/groups.ts";
 import { mapFreshTotalTokens, openClawMapMessages } from "../../server/openclaw/context-map/inputs.ts";
 import { layoutOpenClawMap, openClawMapUnavailable } from "../../server/openclaw/context-map/picture.ts";
-import { unknownModeText } from "../../server/openclaw/context-text.ts";
 import { weightedChars2026_9 } from "../../server/openclaw/estimate.ts";
+import { unknownModeText } from "../../server/openclaw/texts.ts";
 import { buildContextMap, type LastCallUsage } from "../../server/reports/context-map/context-map.ts";
 import { buildOpenClawMap } from "../../server/reports/context-map/openclaw-picture.ts";
 import { contextMapTokenTexts } from "../../server/reports/context-map/token-texts.ts";

@@ -5,18 +5,14 @@
 import { describe, expect, it } from "vitest";
 import type { Transcript, TranscriptEntry } from "../../server/model/session.ts";
 import { countTranscriptMessages, findCommandMessageIndex } from "../../server/openclaw/compactable-count.ts";
-import {
-  contextHelpText,
-  MAP_UNAVAILABLE_TEXT,
-  NO_RUN_REPORT_NOTICE,
-  renderContextText,
-} from "../../server/openclaw/context-text.ts";
+import { NO_RUN_REPORT_NOTICE, renderContextText } from "../../server/openclaw/context-text.ts";
 import {
   formatCharsAndTokens,
   formatInt,
   formatListTop,
   formatNameList,
 } from "../../server/openclaw/format.ts";
+import { contextHelpText, MAP_UNAVAILABLE_TEXT } from "../../server/openclaw/texts.ts";
 import { tokensFromChars } from "../../server/openclaw/token-estimate.ts";
 import type { JsonObject } from "../../shared/json.ts";
 

@@ -8,7 +8,7 @@ import type { LoadedSession } from "../../model/session.ts";
 import { conversationBuckets } from "../../openclaw/context-map/conversation.ts";
 import { mapFreshTotalTokens, openClawMapMessages } from "../../openclaw/context-map/inputs.ts";
 import { layoutOpenClawMap, openClawMapUnavailable } from "../../openclaw/context-map/picture.ts";
-import { MAP_UNAVAILABLE_TEXT, unknownModeText } from "../../openclaw/context-text.ts";
+import { mapUnavailableText } from "../../openclaw/texts.ts";
 
 export type OpenClawMapResult =
   | { available: true; picture: OpenClawMapPicture }
@@ -16,9 +16,10 @@ export type OpenClawMapResult =
 
 function computeOpenClawMap(session: LoadedSession): OpenClawMapResult {
   const family = session.version.family;
-  if (family === "2026.3") return { available: false, text: unknownModeText("2026.3") };
   const report = session.entry ? (obj(session.entry, "systemPromptReport") ?? null) : null;
-  if (!report || openClawMapUnavailable(report)) return { available: false, text: MAP_UNAVAILABLE_TEXT };
+  // 2026.3.2 has no `map` mode: its reply is the unknown-mode text (spec context-report.md §5).
+  if (family === "2026.3" || !report || openClawMapUnavailable(report))
+    return { available: false, text: mapUnavailableText(family) };
   const messages = openClawMapMessages(session.transcript.entries, session.transcript.activeBranch);
   const picture = layoutOpenClawMap({
     family,
