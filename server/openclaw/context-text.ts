@@ -10,7 +10,7 @@ import {
   type SystemPromptReport,
   storedRunReport,
 } from "../model/system-prompt-report.ts";
-import { analyzeBootstrapRows } from "./bootstrap-truncation.ts";
+import { analyzeBootstrapRows } from "./bootstrap/analysis.ts";
 import { formatCharsAndTokens, formatInt, formatListTop, formatNameList } from "./format.ts";
 import { contextHelpText, mapUnavailableText, unknownModeText } from "./texts.ts";
 import { tokensFromChars } from "./token-estimate.ts";
@@ -121,7 +121,7 @@ function analyze32(view: SystemPromptReport): WarningAnalysis {
 
 /**
  * 2026.7.1 / 2026.9.x: `/context` runs OpenClaw's `analyzeBootstrapBudget` over the report rows (bootstrap.md §6,
- * implemented in bootstrap-truncation.ts) and counts FILES per cause: `n file(s) exceeded max/file`,
+ * implemented in bootstrap/analysis.ts) and counts FILES per cause: `n file(s) exceeded max/file`,
  * `m file(s) hit max/total`. Limits are floored and forced ≥ 1 as OpenClaw normalizes them.
  */
 function analyzeBudget(

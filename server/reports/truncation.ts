@@ -20,24 +20,26 @@ import {
   readSystemPromptReport,
   type SystemPromptReport,
 } from "../model/system-prompt-report.ts";
+import { analyzeBootstrapRows } from "../openclaw/bootstrap/analysis.ts";
 import {
-  analyzeBootstrapRows,
   type BootstrapFileInput,
-  bootstrapFileNames,
-  DEFAULT_LIMITS,
   defaultMissingMarkerMode,
-  effectiveFileLimit,
   type FileInjection,
   type InjectionRun,
+  type MissingMarkerMode,
+  simulateBootstrapInjection,
+} from "../openclaw/bootstrap/budget-loop.ts";
+import {
+  bootstrapFileNames,
+  DEFAULT_LIMITS,
+  effectiveFileLimit,
   isFixedUserCap,
   isOptionalBootstrapFile,
   MIN_FILE_BUDGET,
-  type MissingMarkerMode,
   NEAR_LIMIT_RATIO,
-  promptWarningSignature,
-  simulateBootstrapInjection,
-  trimBootstrapContent,
-} from "../openclaw/bootstrap-truncation.ts";
+} from "../openclaw/bootstrap/files-and-limits.ts";
+import { trimBootstrapContent } from "../openclaw/bootstrap/trim.ts";
+import { promptWarningSignature } from "../openclaw/bootstrap/warning-signature.ts";
 import { tokensFromChars } from "../openclaw/token-estimate.ts";
 
 export interface TruncationReportInput {

@@ -4,7 +4,7 @@
 import { isObject, obj, str } from "../../shared/json.ts";
 import type { TruncationFamily } from "../../shared/truncation.ts";
 import type { LoadedSession } from "../model/session.ts";
-import { bootstrapFileNames } from "../openclaw/bootstrap-truncation.ts";
+import { bootstrapFileNames } from "../openclaw/bootstrap/files-and-limits.ts";
 import type { TruncationReportInput } from "../reports/truncation.ts";
 import { readWorkspaceFiles } from "../sources/workspace-files.ts";
 

@@ -5,15 +5,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  analyzeBootstrapRows,
-  bootstrapFileNames,
-  buildPolicyDigest,
-  policyDigestCandidates,
-  promptWarningSignature,
-  simulateBootstrapInjection,
-  trimBootstrapContent,
-} from "../../server/openclaw/bootstrap-truncation.ts";
+import { analyzeBootstrapRows } from "../../server/openclaw/bootstrap/analysis.ts";
+import { simulateBootstrapInjection } from "../../server/openclaw/bootstrap/budget-loop.ts";
+import { bootstrapFileNames } from "../../server/openclaw/bootstrap/files-and-limits.ts";
+import { buildPolicyDigest, policyDigestCandidates } from "../../server/openclaw/bootstrap/policy-digest.ts";
+import { trimBootstrapContent } from "../../server/openclaw/bootstrap/trim.ts";
+import { promptWarningSignature } from "../../server/openclaw/bootstrap/warning-signature.ts";
 import { buildTruncationReport } from "../../server/reports/truncation.ts";
 import {
   readWorkspaceFiles,
