@@ -17,7 +17,7 @@ import { createEventBus, type EventBus } from "../live/event-bus.ts";
 import type { LoadedSession } from "../model/session.ts";
 import { buildCostTotals } from "../reports/cost/cost-report.ts";
 import { previewToolResultAtCall } from "../reports/prune-replay/preview.ts";
-import { buildTruncationReport } from "../reports/truncation.ts";
+import { buildTruncationReport } from "../reports/truncation/truncation-report.ts";
 import { type OpenClawConfigRead, readOpenClawConfig } from "../sources/openclaw-config.ts";
 import { openStateReader, type StateReader } from "../sources/state-reader.ts";
 import type { UserEnvironment } from "../sources/user-path.ts";

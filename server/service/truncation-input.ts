@@ -5,7 +5,7 @@ import { isObject, obj, str } from "../../shared/json.ts";
 import type { TruncationFamily } from "../../shared/truncation.ts";
 import type { LoadedSession } from "../model/session.ts";
 import { bootstrapFileNames } from "../openclaw/bootstrap/files-and-limits.ts";
-import type { TruncationReportInput } from "../reports/truncation.ts";
+import type { TruncationReportInput } from "../reports/truncation/truncation-report.ts";
 import { readWorkspaceFiles } from "../sources/workspace-files.ts";
 
 /** The what-if of /truncation (absent = the report's own caps and family); `workspace` only from the CLI. */

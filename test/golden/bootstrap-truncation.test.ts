@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { simulateBootstrapInjection } from "../../server/openclaw/bootstrap/budget-loop.ts";
-import { buildTruncationReport } from "../../server/reports/truncation.ts";
+import { buildTruncationReport } from "../../server/reports/truncation/truncation-report.ts";
 import { readWorkspaceFiles } from "../../server/sources/workspace-files.ts";
 import { arr, bool, isArray, isObject, type JsonObject, num, obj, str } from "../../shared/json.ts";
 import type { TruncationFamily } from "../../shared/truncation.ts";

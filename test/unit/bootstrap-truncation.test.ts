@@ -11,7 +11,7 @@ import { bootstrapFileNames } from "../../server/openclaw/bootstrap/files-and-li
 import { buildPolicyDigest, policyDigestCandidates } from "../../server/openclaw/bootstrap/policy-digest.ts";
 import { trimBootstrapContent } from "../../server/openclaw/bootstrap/trim.ts";
 import { promptWarningSignature } from "../../server/openclaw/bootstrap/warning-signature.ts";
-import { buildTruncationReport } from "../../server/reports/truncation.ts";
+import { buildTruncationReport } from "../../server/reports/truncation/truncation-report.ts";
 import {
   readWorkspaceFiles,
   readWorkspaceForReport,

@@ -1,0 +1,252 @@
+// The bootstrap-truncation report: the per-file table, the budget waterfall and the what-if recomputation for a
+// session's systemPromptReport (shared/truncation.ts has every field). Composes the bootstrap rules of
+// openclaw/bootstrap/ over the decoded report. Pure: the caller reads the workspace files
+// (server/sources/workspace-files.ts) and passes their content in.
+
+import type {
+  TruncationFileDTO,
+  TruncationMode,
+  TruncationReportDTO,
+  WorkspaceChangeDTO,
+} from "../../../shared/truncation.ts";
+import { readSystemPromptReport, type SystemPromptReport } from "../../model/system-prompt-report.ts";
+import { analyzeBootstrapRows, type BootstrapAnalysis } from "../../openclaw/bootstrap/analysis.ts";
+import {
+  type BootstrapFileInput,
+  type InjectionRun,
+  type MissingMarkerMode,
+  simulateBootstrapInjection,
+} from "../../openclaw/bootstrap/budget-loop.ts";
+import { promptWarningSignature } from "../../openclaw/bootstrap/warning-signature.ts";
+import { fileDTO, simulationDTO, totalsDTO, waterfallSteps } from "./dto.ts";
+import {
+  type Caps,
+  type CapsInEffect,
+  capsInEffect,
+  fileRows,
+  markerModeOf,
+  type ReportRow,
+  type TruncationReportInput,
+} from "./inputs.ts";
+import { type RowNumbers, rowNumbers } from "./row-numbers.ts";
+import { changesWarning, newOptionalFileWarnings, workspaceChanges } from "./workspace-changes.ts";
+
+export type { TruncationReportInput } from "./inputs.ts";
+
+const FROM_NUMBERS_NOTE =
+  "Workspace files are not readable: injected sizes are derived from the report's rawChars. They are exact for " +
+  "every file except where the AGENTS.md policy digest matters (its size depends on the file's lines); the " +
+  "dropped text and the injected text cannot be shown.";
+const UNREADABLE_NOTE =
+  "Workspace not readable: current sizes, changes since the report and the dropped text cannot be shown.";
+const TOOLS_RETIRED_NOTE =
+  "2026.9.x retired TOOLS.md and HEARTBEAT.md as bootstrap files: they are not injected even when present " +
+  '(openclaw doctor migrates TOOLS.md into an AGENTS.md "## Tools" section).';
+
+function joinPath(dir: string, name: string): string {
+  return dir.endsWith("/") ? `${dir}${name}` : `${dir}/${name}`;
+}
+
+/** Everything the report is built from: the decoded report, the file rows, the caps and the numbers shown. */
+interface Plan {
+  input: TruncationReportInput;
+  report: SystemPromptReport;
+  recordedRows: ReportRow[];
+  caps: CapsInEffect;
+  rows: ReportRow[];
+  markerModes: MissingMarkerMode[];
+  readable: boolean;
+  mode: TruncationMode;
+  /** The caps and family of the numbers shown (the report's in "recorded" mode). */
+  shown: Caps;
+  numbers: RowNumbers[];
+  /** Simulation on the current files with the caps shown, null when the workspace is not readable. */
+  diffRun: InjectionRun | null;
+  contentOf: (r: ReportRow) => string | null | undefined;
+  warnings: string[];
+  notes: string[];
+}
+
+function plan(input: TruncationReportInput): Plan {
+  const { workspace } = input;
+  const report = readSystemPromptReport(input.report);
+  const recordedRows: ReportRow[] = report.files.map((f) => ({
+    ...f,
+    recordedInjectedChars: f.injectedChars,
+  }));
+  const caps = capsInEffect(report, input);
+  const { recorded, target } = caps;
+  const readable = workspace.dir !== null;
+  // A second file with the same name (9.x: the AGENTS.md of a session run from another folder) is keyed by its
+  // recorded path; every other file by its name.
+  const contentOf = (r: ReportRow): string | null | undefined =>
+    workspace.files.has(r.path) ? workspace.files.get(r.path) : workspace.files.get(r.name);
+  const list = fileRows(
+    recordedRows,
+    target.family,
+    recorded.family,
+    report.workspaceDir ?? workspace.dir,
+    workspace.files,
+  );
+  const rows = list.rows;
+  const markerModes = rows.map((r) => markerModeOf(r, target.family));
+  const simulate = (c: Caps): InjectionRun | null =>
+    readable
+      ? simulateBootstrapInjection({ ...c, files: simulationFiles(rows, markerModes, contentOf) })
+      : null;
+  const run = simulate(target);
+  let mode: TruncationMode = "recorded";
+  if (caps.whatIf) mode = run ? "recomputed" : "from-numbers";
+  const notes = list.note ? [list.note] : [];
+  if (mode === "from-numbers") notes.push(FROM_NUMBERS_NOTE);
+  return {
+    input,
+    report,
+    recordedRows,
+    caps,
+    rows,
+    markerModes,
+    readable,
+    mode,
+    shown: mode === "recorded" ? recorded : target,
+    numbers: rowNumbers(mode, rows, markerModes, target, run),
+    diffRun: mode === "recorded" ? simulate(recorded) : run,
+    contentOf,
+    warnings: [...caps.warnings],
+    notes,
+  };
+}
+
+/** Warnings and notes about the current workspace: changes since the report, new memory files, unreadable dir. */
+function noteWorkspace(p: Plan): WorkspaceChangeDTO[] {
+  const { recorded, target } = p.caps;
+  const files = p.input.workspace.files;
+  const changes = p.readable ? workspaceChanges(p.recordedRows, p.contentOf) : [];
+  if (p.readable) {
+    const changed = changesWarning(changes);
+    if (changed) p.warnings.push(changed);
+    if (target.family === recorded.family && p.recordedRows.length > 0) {
+      const listed = new Set(p.recordedRows.map((r) => r.name));
+      p.warnings.push(...newOptionalFileWarnings(target.family, listed, files));
+    }
+  } else if (p.mode !== "from-numbers") p.notes.push(UNREADABLE_NOTE);
+  if (
+    target.family === "2026.9" &&
+    (recorded.family !== "2026.9" || typeof files.get("TOOLS.md") === "string")
+  ) {
+    p.notes.push(TOOLS_RETIRED_NOTE);
+  }
+  return changes;
+}
+
+function fileDTOs(p: Plan, analysis: BootstrapAnalysis): TruncationFileDTO[] {
+  const { workspace } = p.input;
+  return p.rows.map((r, i) => {
+    const rec = p.recordedRows.includes(r) ? r : p.recordedRows.find((x) => x.name === r.name);
+    const simFile = p.diffRun?.files[i];
+    const readPath =
+      workspace.readPaths?.get(r.name) ?? (workspace.dir ? joinPath(workspace.dir, r.name) : null);
+    const parts = {
+      row: r,
+      numbers: p.numbers[i] ?? UNKNOWN_ROW,
+      analysis: analysis.rows[i],
+      recordedRow: rec,
+      content: p.contentOf(r),
+      readPath: p.readable ? readPath : null,
+      readable: p.readable,
+      simulation: simFile ? simulationDTO(simFile, rec, !p.caps.whatIf) : null,
+    };
+    return fileDTO(parts, p.shown, p.mode === "recorded");
+  });
+}
+
+/** Build the truncation report — see shared/truncation.ts for every field. */
+export function buildTruncationReport(input: TruncationReportInput): TruncationReportDTO {
+  const p = plan(input);
+  const { shown, caps, report } = p;
+  const analysisRows = p.rows.map((r, i) => analysisRow(r, p.numbers[i], p.mode === "recorded"));
+  const analysis = analyzeBootstrapRows(shown.family, analysisRows, shown.maxPerFile, shown.maxTotal);
+  const changes = noteWorkspace(p);
+  const waterfall = waterfallSteps(p.rows, p.numbers, p.markerModes, shown, p.mode === "recomputed");
+  const files = fileDTOs(p, analysis);
+  const totals = totalsDTO(files, analysis, waterfall, shown);
+  const causes = analysis.rows.map((x) => x.causes);
+  // Unknown lengths (from-numbers) leave the signature unknown too.
+  const signature =
+    totals.injectedChars === null
+      ? null
+      : (promptWarningSignature(analysisRows, causes, shown.maxPerFile, shown.maxTotal) ?? null);
+  const bt = report.bootstrapTruncation;
+  return {
+    maxPerFile: shown.maxPerFile,
+    maxTotal: shown.maxTotal,
+    files,
+    totals,
+    mode: p.mode,
+    family: shown.family,
+    recorded: {
+      family: caps.recorded.family,
+      maxPerFile: caps.recordedMaxPerFile,
+      maxTotal: caps.recordedMaxTotal,
+      maxPerFileUsed: caps.recorded.maxPerFile,
+      maxTotalUsed: caps.recorded.maxTotal,
+      generatedAt: report.generatedAt,
+      workspaceDir: report.workspaceDir,
+      truncatedFiles: bt?.truncatedFiles ?? null,
+      nearLimitFiles: bt?.nearLimitFiles ?? null,
+      totalNearLimit: bt?.totalNearLimit ?? null,
+      promptWarningSignature: bt?.promptWarningSignature ?? null,
+    },
+    whatIf: caps.whatIf,
+    workspace: {
+      dir: input.workspace.dir,
+      readable: p.readable,
+      rebasedPaths: input.workspace.rebasedPaths ?? [],
+    },
+    waterfall,
+    changes,
+    signature,
+    warnings: p.warnings,
+    notes: p.notes,
+  };
+}
+
+const UNKNOWN_ROW: RowNumbers = {
+  missing: false,
+  rawChars: 0,
+  injectedChars: null,
+  upperBound: null,
+  exact: false,
+  note: null,
+  budgetUsed: 0,
+  budgetBefore: null,
+};
+
+function simulationFiles(
+  rows: readonly ReportRow[],
+  markerModes: readonly MissingMarkerMode[],
+  contentOf: (r: ReportRow) => string | null | undefined,
+): BootstrapFileInput[] {
+  return rows.map((r, i) => ({
+    name: r.name,
+    path: r.path,
+    content: contentOf(r) ?? null,
+    missingMarker: markerModes[i],
+  }));
+}
+
+/** The analysis input of a row: its numbers as shown (an unknown length counts its budget use). */
+function analysisRow(r: ReportRow, n: RowNumbers | undefined, recordedMode: boolean) {
+  const missing = n?.missing ?? r.missing;
+  const rawChars = n?.rawChars ?? 0;
+  const injectedChars = n?.injectedChars ?? n?.budgetUsed ?? 0;
+  return {
+    name: r.name,
+    path: r.path,
+    missing,
+    rawChars,
+    injectedChars,
+    truncated: recordedMode ? r.truncated : !missing && injectedChars < rawChars,
+    nativeUnverified: r.nativeUnverified === true,
+  };
+}
