@@ -13,7 +13,7 @@
 
 import { arr, isObject, type JsonObject, type JsonValue, str } from "../../shared/json.ts";
 import type { Transcript, TranscriptEntry } from "../model/session.ts";
-import type { ContextFamily, TranscriptCounts } from "./context-text.ts";
+import type { ContextFamily, TranscriptCounts } from "./context-text/types.ts";
 import { stripHeartbeatToken } from "./heartbeat.ts";
 
 const SILENT_REPLY_TOKEN = "NO_REPLY";

@@ -20,7 +20,8 @@ import { modelCallsOf } from "../model/model-calls.ts";
 import type { ContextMessage, LoadedSession, Transcript } from "../model/session.ts";
 import { readSystemPromptReport, type SystemPromptReport } from "../model/system-prompt-report.ts";
 import { countTranscriptMessages, userMessageText } from "../openclaw/compactable-count.ts";
-import { freshTotalTokens, NO_RUN_REPORT_NOTICE, renderContextText } from "../openclaw/context-text.ts";
+import { NO_RUN_REPORT_NOTICE, renderContextText } from "../openclaw/context-text/context-text.ts";
+import { freshTotalTokens, trackedPromptChars } from "../openclaw/context-text/session-tokens.ts";
 import { contextHelpText } from "../openclaw/texts.ts";
 import { tokensFromChars } from "../openclaw/token-estimate.ts";
 
@@ -159,8 +160,7 @@ function fileStatus(
 
 function reportTotals(view: SystemPromptReport, family: RunReportDTO["version"]["family"]): RunReportTotals {
   const turn = view.currentTurn;
-  const tracked =
-    view.systemPromptChars + view.toolSchemaChars + (turn ? turn.promptChars + turn.runtimeContextChars : 0);
+  const tracked = trackedPromptChars(view);
   const injected = view.files.filter((f) => !f.missing).reduce((s, f) => s + f.injectedChars, 0);
   return {
     systemPrompt: ct(view.systemPromptChars),

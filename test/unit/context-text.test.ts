@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { Transcript, TranscriptEntry } from "../../server/model/session.ts";
 import { countTranscriptMessages, findCommandMessageIndex } from "../../server/openclaw/compactable-count.ts";
-import { NO_RUN_REPORT_NOTICE, renderContextText } from "../../server/openclaw/context-text.ts";
+import { NO_RUN_REPORT_NOTICE, renderContextText } from "../../server/openclaw/context-text/context-text.ts";
 import {
   formatCharsAndTokens,
   formatInt,

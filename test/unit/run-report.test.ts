@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { LoadedSession, Transcript, TranscriptEntry } from "../../server/model/session.ts";
-import { NO_RUN_REPORT_NOTICE } from "../../server/openclaw/context-text.ts";
+import { NO_RUN_REPORT_NOTICE } from "../../server/openclaw/context-text/context-text.ts";
 import { MAP_UNAVAILABLE_TEXT } from "../../server/openclaw/texts.ts";
 import { buildRunReport } from "../../server/reports/run-report.ts";
 import type { JsonObject } from "../../shared/json.ts";
