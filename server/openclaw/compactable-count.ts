@@ -1,133 +1,100 @@
 // `Compactable transcript: R real conversation message(s) / M transcript message(s)` of `/context detail`
-// (2026.7.1+). Spec context-report.md §5.2; classifier = OpenClaw `src/agents/compaction-real-conversation.ts`.
-// Pure: transcript in, counts out.
+// (2026.6.6+; 2026.3.2 prints no such line). OpenClaw's `resolveTranscriptCompactabilityReport`
+// (src/auto-reply/reply/commands-context-report.ts) counts the session's chat-history display list — not the model
+// context — and classifies each entry with isRealConversationMessage (real-conversation.ts). Read in the 2026.7.1
+// and 2026.9.6 dist bundles (research notes openclaw-facts.md §1.2–§1.5) and checked on every fixture reply.
 //
-// M = `message` entries before the command's own user message, gateway-injected replies and
-//     `excludeFromContext` pairs included (s1 final: 51, s4 step 029: 94).
-//     2026.7.1 adds the `compaction` rows before it and does NOT apply the compaction window (j1: 51 + 2 = 53).
-// R = those that are "real conversation" (below); `excludeFromContext` messages and 7.1 compaction rows are not.
-//
-// Which rows are read: 2026.9.x reads the session's active events (the active branch); 2026.7.1 reads the
-// transcript file, so every row in append order. In the fixtures (no branches) both are the same. Unverified:
-// whether 9.x counts `custom_message` rows, and 9.x counting after a compaction or `reset` (held-back only).
+// 2026.9.6 — `readSessionMessagesAsync(…, {mode: "full"})` → readSessionTranscriptHistoryEventsFromProjection
+// (src/gateway/session-transcript-read-kernel.ts) over the active branch, mapped by projectTranscriptEntryMessage:
+//   * the history window starts at the latest `reset` row (scope "history": a compaction never windows it), the
+//     reset row included; an implicit rollover's reset names a `firstKeptEntryId`, and the user/assistant messages
+//     from that entry up to the reset are kept in front (an explicit `/new`, `/reset` or sessions.reset writes none);
+//   * every event with a `message` counts, all roles (gateway-injected replies, `excludeFromContext` pairs);
+//   * a `reset` or `compaction` row counts as a `system` message ("Reset" / "Compaction"): in M, never in R, so a
+//     compaction summary is counted once and its text is not looked at;
+//   * a `custom_message` with `display === true`, other than `openclaw.runtime-context`, counts as role `custom`.
+// 2026.7.1 — readSessionMessages (src/gateway/session-utils.fs.ts) over the transcript file: every `message` line
+//   plus one `Compaction` row per `compaction` line, no window (there is no `reset` before 2026.7.2), no
+//   custom_message rows (j1: 37/39 and 51/53 with two compactions).
+// The command's own user message is not in the list yet when the reply is built: a stored reply counts the
+// messages before it (`beforeIndex`).
 
-import { arr, isObject, type JsonObject, type JsonValue, str } from "../../shared/json.ts";
+import { arr, isObject, type JsonObject, str } from "../../shared/json.ts";
 import type { Transcript, TranscriptEntry } from "../model/session.ts";
 import type { ContextFamily, TranscriptCounts } from "./context-text/types.ts";
-import { stripHeartbeatToken } from "./heartbeat.ts";
+import { isRealConversationMessage } from "./real-conversation.ts";
 
-const SILENT_REPLY_TOKEN = "NO_REPLY";
-/** A toolResult is real when one of the 20 messages before it is a real user/custom/bash/summary message. */
-const TOOL_RESULT_LOOKBACK = 20;
-/** Blocks that do not make a message "real" (tool-call metadata, reasoning). */
-const NON_CONVERSATION_BLOCKS = new Set(["toolCall", "toolUse", "functionCall", "thinking", "reasoning"]);
-const ANCHOR_ROLES = new Set(["user", "custom", "bashExecution", "branchSummary", "compactionSummary"]);
-const CONVERSATION_ROLES = new Set([...ANCHOR_ROLES, "assistant"]);
-
-/** OpenClaw's hasMeaningfulText: not empty, not the silent reply, not only a heartbeat acknowledgement. */
-function hasMeaningfulText(text: string): boolean {
-  const trimmed = text.trim();
-  if (!trimmed) return false;
-  if (new RegExp(`^\\s*${SILENT_REPLY_TOKEN}\\s*$`).test(trimmed)) return false;
-  const hb = stripHeartbeatToken(trimmed, { mode: "message" });
-  return !hb.didStrip || hb.text.trim().length > 0;
+/** One entry of the display list and the transcript entry it stands for. */
+interface ListEntry {
+  message: JsonObject;
+  entryIndex: number;
 }
 
-function hasMeaningfulContent(content: JsonValue | undefined): boolean {
-  if (typeof content === "string") return hasMeaningfulText(content);
-  if (!Array.isArray(content)) return false;
-  let meaningfulNonText = false;
-  for (const block of content) {
-    if (!isObject(block)) continue;
-    const type = block.type;
-    if (type !== "text") {
-      if (typeof type === "string" && NON_CONVERSATION_BLOCKS.has(type)) continue;
-      meaningfulNonText = true;
-      continue;
-    }
-    const text = str(block, "text");
-    if (text !== undefined && hasMeaningfulText(text)) return true;
+/** The stored message of an event that has one (`Object.hasOwn(event, "message")`, an object). */
+function messageOf(e: TranscriptEntry): JsonObject | null {
+  const m = Object.hasOwn(e.raw, "message") ? e.raw.message : undefined;
+  return isObject(m) ? m : null;
+}
+
+/** projectTranscriptEntryMessage: the display entry of one event, or null when the event is not shown. */
+function projectEvent(e: TranscriptEntry): JsonObject | null {
+  const message = messageOf(e);
+  if (message) return message;
+  if (e.type === "reset" || e.type === "compaction") {
+    return { role: "system", content: [{ type: "text", text: e.type === "reset" ? "Reset" : "Compaction" }] };
   }
-  return meaningfulNonText;
-}
-
-/** A counted row: a stored message, or (7.1) a compaction row, which is never real. */
-type CountedRow = { kind: "message"; message: JsonObject } | { kind: "compaction" };
-
-const meaningful = new WeakMap<JsonObject, boolean>();
-
-/**
- * Remembered per stored message object: a tool result's look-back asks about the same anchors up to 20 times,
- * and every report after an append asks about every message again (entries are shared across tail reads).
- */
-function hasMeaningfulConversation(message: JsonObject): boolean {
-  let v = meaningful.get(message);
-  if (v === undefined) {
-    v = computeMeaningfulConversation(message);
-    meaningful.set(message, v);
+  if (
+    e.type === "custom_message" &&
+    e.raw.display === true &&
+    e.raw.customType !== "openclaw.runtime-context"
+  ) {
+    const out: JsonObject = { role: "custom", display: true };
+    for (const key of ["customType", "content"] as const) if (e.raw[key] !== undefined) out[key] = e.raw[key];
+    return out;
   }
-  return v;
+  return null;
 }
 
-function computeMeaningfulConversation(message: JsonObject): boolean {
-  // Context-free commands (`/status`) and their replies are not conversation (spec §5.2, transcript.md §8).
-  if (message.excludeFromContext === true) return false;
-  const role = str(message, "role");
-  if (role === "custom") return message.display !== false && hasMeaningfulContent(message.content);
-  if (role === "bashExecution") {
-    const command = str(message, "command") ?? "";
-    const output = str(message, "output") ?? "";
-    return hasMeaningfulText(`${command}\n${output}`);
-  }
-  if (role === "branchSummary" || role === "compactionSummary") {
-    const summary = str(message, "summary");
-    return summary !== undefined && hasMeaningfulText(summary);
-  }
-  return hasMeaningfulContent(message.content);
+function isUserOrAssistant(m: JsonObject): boolean {
+  return m.role === "user" || m.role === "assistant";
 }
 
-function isAnchor(row: CountedRow | undefined): boolean {
-  if (row?.kind !== "message") return false;
-  const role = str(row.message, "role");
-  return role !== undefined && ANCHOR_ROLES.has(role) && hasMeaningfulConversation(row.message);
-}
-
-function isReal(rows: CountedRow[], index: number): boolean {
-  const row = rows[index];
-  if (row?.kind !== "message") return false;
-  const role = str(row.message, "role");
-  if (role !== undefined && CONVERSATION_ROLES.has(role)) return hasMeaningfulConversation(row.message);
-  if (role !== "toolResult") return false;
-  const start = Math.max(0, index - TOOL_RESULT_LOOKBACK);
-  for (let i = index - 1; i >= start; i -= 1) {
-    if (isAnchor(rows[i])) return true;
-  }
-  return false;
-}
-
-function rowsOf(
-  transcript: Transcript,
-  family: ContextFamily,
-  beforeIndex: number | undefined,
-): CountedRow[] {
-  const source: TranscriptEntry[] =
-    family === "2026.9"
-      ? transcript.activeBranch.flatMap((i) => {
-          const e = transcript.entries[i];
-          return e ? [e] : [];
-        })
-      : transcript.entries;
-  const rows: CountedRow[] = [];
-  for (const e of source) {
-    if (beforeIndex !== undefined && e.index >= beforeIndex) continue;
-    if (e.type === "message") {
-      const message = e.raw.message;
-      if (isObject(message)) rows.push({ kind: "message", message });
-    } else if (e.type === "compaction" && family !== "2026.9") {
-      rows.push({ kind: "compaction" });
+/** 2026.9.6: the latest reset window of the active branch, with a rollover's kept tail in front. */
+function historyList2026_9(transcript: Transcript): ListEntry[] {
+  const active = transcript.activeBranch.flatMap((i) => {
+    const e = transcript.entries[i];
+    return e && e.type !== "session" ? [e] : [];
+  });
+  let reset = -1;
+  for (let i = 0; i < active.length; i += 1) if (active[i]?.type === "reset") reset = i;
+  const list: ListEntry[] = [];
+  const kept = reset >= 0 ? str(active[reset]?.raw, "firstKeptEntryId") : undefined;
+  const from = kept === undefined ? -1 : active.findIndex((e, i) => i < reset && e.id === kept);
+  if (from >= 0) {
+    // History scope keeps the tail's user and assistant messages only (its tool results are dropped).
+    for (const e of active.slice(from, reset)) {
+      const m = messageOf(e);
+      if (m && e.type === "message" && isUserOrAssistant(m)) list.push({ message: m, entryIndex: e.index });
     }
   }
-  return rows;
+  for (const e of reset >= 0 ? active.slice(reset) : active) {
+    const m = projectEvent(e);
+    if (m) list.push({ message: m, entryIndex: e.index });
+  }
+  return list;
+}
+
+const COMPACTION_ROW: JsonObject = { role: "system", content: [{ type: "text", text: "Compaction" }] };
+
+/** 2026.7.1: every message line and compaction line of the file, in append order. */
+function historyList2026_7(transcript: Transcript): ListEntry[] {
+  const list: ListEntry[] = [];
+  for (const e of transcript.entries) {
+    const m = e.type === "message" ? messageOf(e) : null;
+    if (m) list.push({ message: m, entryIndex: e.index });
+    else if (e.type === "compaction") list.push({ message: COMPACTION_ROW, entryIndex: e.index });
+  }
+  return list;
 }
 
 /**
@@ -140,11 +107,14 @@ export function countTranscriptMessages(
   family: ContextFamily,
   beforeIndex?: number,
 ): TranscriptCounts {
-  const rows = rowsOf(transcript, family, beforeIndex);
-  if (rows.length === 0) return { unavailable: "no transcript messages found" };
+  const all = family === "2026.9" ? historyList2026_9(transcript) : historyList2026_7(transcript);
+  const messages = (beforeIndex === undefined ? all : all.filter((x) => x.entryIndex < beforeIndex)).map(
+    (x) => x.message,
+  );
+  if (messages.length === 0) return { unavailable: "no transcript messages found" };
   let real = 0;
-  for (let i = 0; i < rows.length; i += 1) if (isReal(rows, i)) real += 1;
-  return { messages: rows.length, real };
+  for (let i = 0; i < messages.length; i += 1) if (isRealConversationMessage(messages, i, family)) real += 1;
+  return { messages: messages.length, real };
 }
 
 /** The text of a user `message` entry (string content, or its text blocks joined), else null. */
