@@ -158,8 +158,14 @@ export interface TruncationTotalsDTO {
   // --- CLI contract fields ---
   /** Σ rawChars over non-missing, non-native files. */
   rawChars: number;
-  /** Σ injectedChars over the same files; null when some value is unknown. */
+  /**
+   * Σ injectedChars of the rows (native files excepted): what the prompt holds, the `[MISSING]` markers OpenClaw
+   * injected for missing files included (bootstrap.md §5). null when some value is unknown.
+   * maxTotal − injectedChars − hiddenMarkerChars = budgetRemaining.
+   */
   injectedChars: number | null;
+  /** Budget taken by missing files' markers that were not injected (2026.7/2026.9, `hiddenMarker` steps). */
+  hiddenMarkerChars: number;
   // --- extra ---
   maxPerFile: number;
   maxTotal: number;
@@ -167,6 +173,7 @@ export interface TruncationTotalsDTO {
   shareOfTotal: number | null;
   /** ceil(maxTotal × 0.85). */
   totalNearLimitAt: number;
+  /** OpenClaw's near-limit flag: Σ injected over non-missing files ≥ totalNearLimitAt (bootstrap.md §6). */
   totalNearLimit: boolean | null;
   truncatedFiles: number;
   nearLimitFiles: number;

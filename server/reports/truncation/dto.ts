@@ -178,17 +178,22 @@ export function totalsDTO(
   waterfall: readonly WaterfallStepDTO[],
   caps: Caps,
 ): TruncationTotalsDTO {
-  const unknown = files.some((f) => !f.missing && !f.nativeUnverified && f.injectedChars === null);
-  const injected = unknown ? null : analysis.totalInjectedChars;
+  const counted = files.filter((f) => !f.nativeUnverified);
+  const unknown = counted.some((f) => !f.missing && f.injectedChars === null);
+  // Σ rows: a missing file's injected [MISSING] marker counts (bootstrap.md §5), so the total is what the prompt
+  // holds and maxTotal − injectedChars − hiddenMarkerChars = budgetRemaining.
+  const injected = unknown ? null : counted.reduce((s, f) => s + (f.injectedChars ?? 0), 0);
+  const hidden = waterfall.reduce((s, w) => s + (w.hiddenMarker ? w.used : 0), 0);
   const last = waterfall[waterfall.length - 1];
   return {
     rawChars: analysis.totalRawChars,
     injectedChars: injected,
+    hiddenMarkerChars: hidden,
     maxPerFile: caps.maxPerFile,
     maxTotal: caps.maxTotal,
     shareOfTotal: injected === null ? null : injected / caps.maxTotal,
     totalNearLimitAt: Math.ceil(caps.maxTotal * NEAR_LIMIT_RATIO),
-    totalNearLimit: injected === null ? null : analysis.totalNearLimit,
+    totalNearLimit: unknown ? null : analysis.totalNearLimit,
     truncatedFiles: files.filter((f) => f.truncated === true).length,
     nearLimitFiles: analysis.nearLimitFiles,
     overPerFileLimit: files.filter((f) => !f.missing && f.rawChars > f.fileLimit).length,
