@@ -19,6 +19,21 @@ export type StoredReport =
   /** `report` is the stored object when it exists but is not a `source:"run"` report. */
   | { available: false; report: JsonObject | null; reason: string };
 
+/**
+ * The stored report belongs to another session id than the session shown (issue 13): a session key's entry keeps
+ * the report of the key's last embedded run. Shown wherever the report's numbers are (/context, map, truncation).
+ */
+export interface ReportOwnerDTO {
+  /** `systemPromptReport.sessionId`. */
+  reportSessionId: string;
+  /** The session shown. */
+  sessionId: string;
+  /** The report's session is the key's current session (the SessionEntry's `sessionId`). */
+  currentOfKey: boolean;
+  /** "This is the run report of session 56c4…, the current session of this key, not of the session shown (…)." */
+  note: string;
+}
+
 /** `/context` replies for the session's rule family. */
 export type ContextTexts =
   | {
@@ -46,6 +61,11 @@ export type ContextTexts =
       available: false;
       /** clawscope's notice (OpenClaw would print an on-the-fly estimate that cannot be reproduced offline). */
       notice: string;
+      /**
+       * `clawscope context --mode json` in this state: `{"available": false, "reason": "no stored run report",
+       * "sessionKey", "sessionId"}` (the CLI exits 3), so json mode always prints JSON.
+       */
+      json: string;
       /** OpenClaw's exact `/context map` reply in this state (2026.3.2: its unknown-mode reply). */
       mapUnavailable: string;
       help: string;
@@ -140,6 +160,8 @@ export interface RunReportDTO {
   session: SessionSummary;
   version: VersionInfo;
   systemPromptReport: StoredReport;
+  /** Set when the stored report belongs to another session id than this session (issue 13). */
+  reportOwner: ReportOwnerDTO | null;
   texts: ContextTexts;
   /** Null without a stored run report. */
   totals: RunReportTotals | null;

@@ -3,6 +3,8 @@
 // Built by server/reports/truncation.ts; shown by the web view and `clawscope truncation --json`.
 // All char counts are UTF-16 code units (JavaScript string length), like OpenClaw's.
 
+import type { ReportOwnerDTO } from "./run-report.ts";
+
 /** OpenClaw rule family whose truncation rules apply (2026.3.2 / 2026.7.1 / 2026.9.x). */
 export type TruncationFamily = "2026.3" | "2026.7" | "2026.9";
 
@@ -224,11 +226,25 @@ export interface TruncationReportDTO {
   };
   /** True when maxPerFile / maxTotal / family differ from the report's. */
   whatIf: boolean;
+  /** The stored run report the rows compare with. */
+  storedReport: {
+    /**
+     * False: the session has no stored run report (cron runs, orphans, archives) — nothing was recorded; the rows
+     * are the current workspace files and what the configured caps would inject ("recomputed").
+     */
+    available: boolean;
+    /** `systemPromptReport.sessionId`, null when absent. */
+    sessionId: string | null;
+    /** Set when the report belongs to another session id than the session shown. */
+    owner: ReportOwnerDTO | null;
+  };
   workspace: {
     /** Directory read (rebased or --workspace), null when unavailable. */
     dir: string | null;
     readable: boolean;
     rebasedPaths: { recorded: string; actual: string }[];
+    /** How `dir` was chosen when the report names none (e.g. "agents.defaults.workspace", "<stateDir>/workspace"). */
+    source: string | null;
   };
   waterfall: WaterfallStepDTO[];
   changes: WorkspaceChangeDTO[];

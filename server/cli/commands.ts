@@ -96,6 +96,9 @@ const context: Command = async ({ values }) => {
   if (mode !== "list" && mode !== "detail" && mode !== "json")
     throw new UsageError("--mode must be list|detail|json");
   process.stdout.write(resultValue(rt.service.contextText(ref.agentId, ref.sessionId, mode)));
+  // No stored run report: `--mode json` printed {"available": false, …}; the exit code says so (see --help).
+  if (mode === "json" && !resultValue(rt.service.runReport(ref.agentId, ref.sessionId)).texts.available)
+    process.exitCode = 3;
 };
 
 const truncation: Command = async ({ values }) => {

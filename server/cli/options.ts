@@ -13,6 +13,8 @@ Commands:
   serve        start the dashboard (default)        [--port N] [--host H] [--open|--no-open]
   sessions     list every session of every agent    [--json]
   context      OpenClaw's /context text             --session REF --mode list|detail|json
+                                                    (no stored run report: --mode json prints
+                                                    {"available": false, …} and exits 3)
   truncation   bootstrap truncation per file        --session REF [--max-per-file N] [--max-total N]
                                                     [--workspace DIR] [--family 2026.3|2026.7|2026.9] [--json]
   prune        cache-TTL pruning replay             --session REF [--ttl DUR] [--keep-last-assistants N]

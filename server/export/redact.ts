@@ -308,7 +308,10 @@ export function redactSummary(s: SessionSummary): SessionSummary {
 /** The `/context` texts quote workspace paths and tool/skill descriptions: they are dropped, with a notice. */
 export function redactRunReport(r: RunReportDTO): RunReportDTO {
   return redactWith(
-    { ...r, texts: { available: false, notice: REDACTED_TEXTS_NOTICE, mapUnavailable: "", help: "" } },
+    {
+      ...r,
+      texts: { available: false, notice: REDACTED_TEXTS_NOTICE, json: "", mapUnavailable: "", help: "" },
+    },
     RUN_REPORT_POLICY,
   );
 }

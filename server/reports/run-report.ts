@@ -20,10 +20,15 @@ import { modelCallsOf } from "../model/model-calls.ts";
 import type { ContextMessage, LoadedSession, Transcript } from "../model/session.ts";
 import { readSystemPromptReport, type SystemPromptReport } from "../model/system-prompt-report.ts";
 import { countTranscriptMessages, userMessageText } from "../openclaw/compactable-count.ts";
-import { NO_RUN_REPORT_NOTICE, renderContextText } from "../openclaw/context-text/context-text.ts";
+import {
+  NO_RUN_REPORT_NOTICE,
+  noRunReportJson,
+  renderContextText,
+} from "../openclaw/context-text/context-text.ts";
 import { freshTotalTokens, trackedPromptChars } from "../openclaw/context-text/session-tokens.ts";
 import { contextHelpText } from "../openclaw/texts.ts";
 import { tokensFromChars } from "../openclaw/token-estimate.ts";
+import { reportOwner } from "./report-owner.ts";
 
 export const CONVERSATION_BASIS =
   "JS string length (UTF-16 code units) of the text, thinking and tool-call argument JSON of each message in the model-context list, as stored in the transcript (tool results before pruning projections and live caps); image blocks are counted in `images`, not in chars; estTokens is OpenClaw's chars/4 estimate.";
@@ -306,6 +311,7 @@ export function buildRunReport(
     texts = {
       available: false,
       notice: NO_RUN_REPORT_NOTICE,
+      json: noRunReportJson(session.summary),
       mapUnavailable: renderContextText({ mode: "map-unavailable", family, entry: entry ?? {} }),
       help,
     };
@@ -353,6 +359,10 @@ export function buildRunReport(
     session: session.summary,
     version: session.version,
     systemPromptReport: stored,
+    reportOwner: reportOwner(stored.available ? readSystemPromptReport(stored.report) : null, {
+      sessionId: session.summary.sessionId,
+      entrySessionId: str(entry, "sessionId") ?? null,
+    }),
     texts,
     totals,
     conversation,

@@ -121,7 +121,8 @@ export class SessionService {
     const r = this.runReport(agentId, sessionId);
     if (!r.ok) return r;
     const texts = r.value.texts;
-    return ok(texts.available ? texts[mode] : texts.notice);
+    // Without a stored run report `json` still prints JSON ({"available": false, …}; the CLI exits 3).
+    return ok(texts.available ? texts[mode] : mode === "json" ? texts.json : texts.notice);
   }
 
   contextMap(agentId: string, sessionId: string): Result<ContextMapDTO> {
@@ -136,7 +137,7 @@ export class SessionService {
   ): Result<TruncationReportDTO> {
     return this.with(agentId, sessionId, (s) =>
       buildTruncationReport(
-        truncationInput(s, this.opts.stateDir, query, o?.allowWorkspaceOverride === true),
+        truncationInput(s, this.opts.stateDir, query, o?.allowWorkspaceOverride === true, this.config()),
       ),
     );
   }

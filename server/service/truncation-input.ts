@@ -1,10 +1,14 @@
 // The bootstrap-truncation report's input for one session: the stored systemPromptReport, the workspace files
 // as they are on disk now, and the what-if caps of the query (`/truncation?maxPerFile=…` or the CLI's flags).
+// Without a report naming the workspace, the workspace OpenClaw would use for the agent and the caps it would
+// apply (openclaw/bootstrap/workspace-dir.ts; issue 13).
 
-import { isObject, obj, str } from "../../shared/json.ts";
+import { type JsonObject, obj, str } from "../../shared/json.ts";
 import type { TruncationFamily } from "../../shared/truncation.ts";
 import type { LoadedSession } from "../model/session.ts";
+import { readSystemPromptReport } from "../model/system-prompt-report.ts";
 import { bootstrapFileNames } from "../openclaw/bootstrap/files-and-limits.ts";
+import { configuredBootstrapLimits, workspaceCandidates } from "../openclaw/bootstrap/workspace-dir.ts";
 import type { TruncationReportInput } from "../reports/truncation/truncation-report.ts";
 import { readWorkspaceFiles } from "../sources/workspace-files.ts";
 
@@ -26,32 +30,51 @@ export function truncationInput(
   stateDir: string,
   query: TruncationQuery,
   allowWorkspaceOverride: boolean,
+  config: JsonObject | null,
 ): TruncationReportInput {
-  const report = s.entry ? obj(s.entry, "systemPromptReport") : undefined;
-  const rows = Array.isArray(report?.injectedWorkspaceFiles) ? report.injectedWorkspaceFiles : [];
-  const recordedFiles = rows.flatMap((r) =>
-    isObject(r) && typeof r.name === "string"
-      ? [{ name: r.name, path: typeof r.path === "string" ? r.path : r.name }]
-      : [],
-  );
-  const files = readWorkspaceFiles({
-    recordedWorkspaceDir: str(report, "workspaceDir") ?? null,
-    stateDir,
-    recordedFiles,
-    workspaceOverride: allowWorkspaceOverride ? (query.workspace ?? null) : null,
-    // every family's names: the what-if may switch family
-    names: (["2026.3", "2026.7", "2026.9"] as const).flatMap((f) => bootstrapFileNames(f)),
-  });
+  const report = s.entry ? (obj(s.entry, "systemPromptReport") ?? null) : null;
+  const decoded = report ? readSystemPromptReport(report) : null;
+  const override = allowWorkspaceOverride ? (query.workspace ?? null) : null;
+  const read = (recordedDir: string | null, dir: string | null) =>
+    readWorkspaceFiles({
+      recordedWorkspaceDir: recordedDir,
+      stateDir,
+      recordedFiles: decoded?.files.map((f) => ({ name: f.name, path: f.path })) ?? [],
+      workspaceOverride: dir,
+      // every family's names: the what-if may switch family
+      names: (["2026.3", "2026.7", "2026.9"] as const).flatMap((f) => bootstrapFileNames(f)),
+    });
+  let files = read(decoded?.workspaceDir ?? null, override);
+  let source = override ? "--workspace" : null;
+  const tried: string[] = [];
+  // No report names the workspace (cron runs, orphans, archives): the one OpenClaw would use for this agent.
+  if (files.dir === null && !override && !decoded?.workspaceDir) {
+    for (const c of workspaceCandidates(config, stateDir, s.summary.agentId, s.version.family)) {
+      const f = read(null, c.dir);
+      if (f.dir !== null) {
+        files = f;
+        source = c.source;
+        break;
+      }
+      tried.push(c.dir);
+    }
+  }
   const family = query.family;
   return {
-    report: report ?? {},
+    report,
+    session: { sessionId: s.summary.sessionId, entrySessionId: str(s.entry, "sessionId") ?? null },
     family: s.version.family,
     workspace: {
       dir: files.dir,
       files: files.files,
       readPaths: files.readPaths,
       rebasedPaths: files.rebasedPaths,
+      source,
+      tried,
     },
+    configuredLimits: report
+      ? undefined
+      : configuredBootstrapLimits(config, s.summary.agentId, s.version.family),
     overrides: {
       maxPerFile: toInt(query.maxPerFile),
       maxTotal: toInt(query.maxTotal),

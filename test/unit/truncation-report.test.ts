@@ -1,8 +1,11 @@
 // The truncation report's totals and the stored report it compares with (issue 13): the [MISSING] markers OpenClaw
 // injects are in totals.injectedChars, so the totals add up to the rows and to the budget left.
 
-import { describe, expect, it } from "vitest";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
 import { buildTruncationReport } from "../../server/reports/truncation/truncation-report.ts";
+import { createSessionService } from "../../server/service/session-service.ts";
 import type { JsonObject } from "../../shared/json.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
 
@@ -67,5 +70,81 @@ describe("truncation totals (issue 13)", () => {
     expect(dto.totals.hiddenMarkerChars).toBe(marker);
     expect(dto.totals.budgetRemaining).toBe(60000 - 16640 - 2613 - marker);
     expectTotalsAddUp(dto);
+  });
+});
+
+// --- sessions without a stored report, and a report of another session (test/fixtures/no-run-report) ---------
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const STATE = path.resolve(here, "../fixtures/no-run-report");
+const CRON = "0c7f1a55-1111-4a1a-8c1c-000000000001";
+const MAIN = "0c7f1a55-2222-4b2b-9d2d-000000000002";
+const service = createSessionService({ stateDir: STATE, demo: false, reason: "test" });
+afterAll(() => service.close());
+
+function truncation(sessionId: string, query: Record<string, string> = {}): TruncationReportDTO {
+  const r = service.truncation("main", sessionId, query, { allowWorkspaceOverride: true });
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+
+describe("a session without a stored run report (issue 13)", () => {
+  it("reads the workspace OpenClaw would use (<stateDir>/workspace) and shows what the configured caps would inject", () => {
+    const dto = truncation(CRON);
+    expect(dto.storedReport.available).toBe(false);
+    expect(dto.mode).toBe("recomputed");
+    expect(dto.workspace).toMatchObject({ readable: true, source: "<stateDir>/workspace" });
+    expect(dto.maxPerFile).toBe(3000); // agents.defaults.bootstrapMaxChars
+    const byName = new Map(dto.files.map((f) => [f.name, f]));
+    // Never MISSING for a file on disk.
+    for (const name of ["AGENTS.md", "SOUL.md", "USER.md"])
+      expect(byName.get(name)?.status, name).not.toBe("MISSING");
+    expect(byName.get("AGENTS.md")).toMatchObject({ rawChars: 4200, status: "TRUNCATED" });
+    expect(byName.get("AGENTS.md")?.injectedChars).toBeLessThanOrEqual(3000);
+    expect(byName.get("SOUL.md")).toMatchObject({ rawChars: 27, injectedChars: 27, status: "OK" });
+    expect(byName.get("IDENTITY.md")?.status).toBe("MISSING");
+    expect(dto.totals.rawChars).toBe(4200 + 27 + 44);
+    expectTotalsAddUp(dto);
+    expect(dto.notes.join(" ")).toContain("No run report is stored for this session");
+    expect(dto.notes.join(" ")).toContain("agents.defaults.bootstrapMaxChars");
+  });
+
+  it("--workspace DIR: rows and totals show the files' real sizes", () => {
+    const dto = truncation(CRON, { workspace: path.join(STATE, "workspace") });
+    expect(dto.workspace.source).toBe("--workspace");
+    expect(dto.files.find((f) => f.name === "USER.md")).toMatchObject({ rawChars: 44, injectedChars: 44 });
+    expect(dto.totals.rawChars).toBe(4271);
+    expect(dto.totals.injectedChars).toBeGreaterThan(0);
+  });
+
+  it("no workspace anywhere: no rows (nothing is called MISSING unseen), and where it looked", () => {
+    const dto = truncation(CRON, { workspace: path.join(STATE, "no-such-dir") });
+    expect(dto.workspace.readable).toBe(false);
+    const bare = buildTruncationReport({
+      report: null,
+      family: "2026.7",
+      workspace: { dir: null, files: new Map(), tried: ["/x/workspace", "/x/workspace-main"] },
+    });
+    expect(bare.files).toEqual([]);
+    expect(bare.storedReport.available).toBe(false);
+    expect(bare.notes.join(" ")).toContain("looked in: /x/workspace, /x/workspace-main");
+  });
+});
+
+describe("a stored report of another session id (issue 13)", () => {
+  it("says whose report it is in the truncation DTO", () => {
+    const dto = truncation(MAIN);
+    expect(dto.storedReport).toMatchObject({
+      available: true,
+      sessionId: "56c4e0d1-3333-4c3c-ae3e-000000000003",
+    });
+    expect(dto.storedReport.owner).toMatchObject({
+      reportSessionId: "56c4e0d1-3333-4c3c-ae3e-000000000003",
+      currentOfKey: false,
+    });
+    expect(dto.storedReport.owner?.note).toContain(
+      "run report of session 56c4e0d1…, an earlier session of this key",
+    );
+    expect(truncation(CRON).storedReport.owner).toBeNull();
   });
 });

@@ -19,9 +19,23 @@ import type { ContextTextInput } from "./types.ts";
  */
 export const NO_RUN_REPORT_NOTICE = [
   "clawscope: no stored run report for this session.",
-  "OpenClaw would answer this /context command with an on-the-fly estimate (source “estimate”) rebuilt from the live workspace, tools and skills; clawscope cannot reproduce that estimate offline.",
+  "OpenClaw would answer this /context command with an on-the-fly estimate (“System prompt (estimate)”, source “estimate”). To reproduce it clawscope lacks what only the running gateway has: the tools it would instantiate (names, descriptions and parameter schemas from its plugins and config), the skills it would scan, and the base system prompt text of the running release (rebuilt with host/os “unknown”). The workspace files are known: the truncation view shows them and what the caps would inject.",
   "The next normal message through OpenClaw stores a run report (source “run”).",
 ].join("\n");
+
+/**
+ * `clawscope context --mode json` without a stored run report: clawscope's JSON (OpenClaw would print an
+ * estimate report built on the fly), so json mode always prints JSON.
+ */
+export function noRunReportJson(session: { sessionKey: string | null; sessionId: string }): string {
+  const body = {
+    available: false,
+    reason: "no stored run report",
+    sessionKey: session.sessionKey,
+    sessionId: session.sessionId,
+  };
+  return JSON.stringify(body, null, 2);
+}
 
 /**
  * Renders one `/context` reply. Without a stored `run` report, list/detail/json return clawscope's

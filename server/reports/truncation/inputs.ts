@@ -7,14 +7,17 @@ import type { TruncationFamily } from "../../../shared/truncation.ts";
 import type { BootstrapFileRow, SystemPromptReport } from "../../model/system-prompt-report.ts";
 import { defaultMissingMarkerMode, type MissingMarkerMode } from "../../openclaw/bootstrap/budget-loop.ts";
 import {
+  type BootstrapLimits,
   bootstrapFileNames,
   DEFAULT_LIMITS,
   isOptionalBootstrapFile,
 } from "../../openclaw/bootstrap/files-and-limits.ts";
 
 export interface TruncationReportInput {
-  /** SessionEntry.systemPromptReport (stored object). */
-  report: JsonObject;
+  /** SessionEntry.systemPromptReport (stored object); null = the session has none (nothing was recorded). */
+  report: JsonObject | null;
+  /** The session shown and its SessionEntry's `sessionId`: says when the report is another session's. */
+  session?: { sessionId: string; entrySessionId: string | null };
   /** Rule family of the session (VersionInfo.family). */
   family: TruncationFamily;
   workspace: {
@@ -26,7 +29,13 @@ export interface TruncationReportInput {
     readPaths?: Map<string, string>;
     /** Recorded → actual path rebasings done to read the files (storage.md §7). */
     rebasedPaths?: { recorded: string; actual: string }[];
+    /** How `dir` was chosen (no report: the configured or conventional workspace), shown to the user. */
+    source?: string | null;
+    /** Directories looked in without success (no report, nothing found). */
+    tried?: string[];
   };
+  /** The caps OpenClaw would apply now (openclaw.json), used where the report records none (or there is none). */
+  configuredLimits?: BootstrapLimits & { sources?: { maxPerFile: string; maxTotal: string } };
   overrides?: { maxPerFile?: number; maxTotal?: number; family?: TruncationFamily };
 }
 
@@ -60,10 +69,11 @@ export function capsInEffect(report: SystemPromptReport, input: TruncationReport
   const o = input.overrides;
   const recordedMaxPerFile = positiveInt(report.bootstrapMaxChars);
   const recordedMaxTotal = positiveInt(report.bootstrapTotalMaxChars);
+  const fallback = input.configuredLimits ?? DEFAULT_LIMITS[input.family];
   const recorded: Caps = {
     family: input.family,
-    maxPerFile: recordedMaxPerFile ?? DEFAULT_LIMITS[input.family].maxPerFile,
-    maxTotal: recordedMaxTotal ?? DEFAULT_LIMITS[input.family].maxTotal,
+    maxPerFile: recordedMaxPerFile ?? fallback.maxPerFile,
+    maxTotal: recordedMaxTotal ?? fallback.maxTotal,
   };
   const target: Caps = {
     family: o?.family ?? recorded.family,

@@ -3,6 +3,7 @@
 // openclaw/bootstrap/ over the decoded report. Pure: the caller reads the workspace files
 // (server/sources/workspace-files.ts) and passes their content in.
 
+import { fmtInt } from "../../../shared/format.ts";
 import type {
   TruncationFileDTO,
   TruncationMode,
@@ -18,6 +19,7 @@ import {
   simulateBootstrapInjection,
 } from "../../openclaw/bootstrap/budget-loop.ts";
 import { promptWarningSignature } from "../../openclaw/bootstrap/warning-signature.ts";
+import { reportOwner } from "../report-owner.ts";
 import { fileDTO, simulationDTO, totalsDTO, waterfallSteps } from "./dto.ts";
 import {
   type Caps,
@@ -50,6 +52,8 @@ function joinPath(dir: string, name: string): string {
 /** Everything the report is built from: the decoded report, the file rows, the caps and the numbers shown. */
 interface Plan {
   input: TruncationReportInput;
+  /** False: the session has no stored report (`report` is then an empty decode). */
+  stored: boolean;
   report: SystemPromptReport;
   recordedRows: ReportRow[];
   caps: CapsInEffect;
@@ -69,7 +73,8 @@ interface Plan {
 
 function plan(input: TruncationReportInput): Plan {
   const { workspace } = input;
-  const report = readSystemPromptReport(input.report);
+  const stored = input.report !== null;
+  const report = readSystemPromptReport(input.report ?? {});
   const recordedRows: ReportRow[] = report.files.map((f) => ({
     ...f,
     recordedInjectedChars: f.injectedChars,
@@ -81,13 +86,18 @@ function plan(input: TruncationReportInput): Plan {
   // recorded path; every other file by its name.
   const contentOf = (r: ReportRow): string | null | undefined =>
     workspace.files.has(r.path) ? workspace.files.get(r.path) : workspace.files.get(r.name);
-  const list = fileRows(
-    recordedRows,
-    target.family,
-    recorded.family,
-    report.workspaceDir ?? workspace.dir,
-    workspace.files,
-  );
+  // Without a report and without a workspace there is no file to show: listing the family's files would call
+  // each one MISSING without having looked.
+  const list =
+    stored || readable
+      ? fileRows(
+          recordedRows,
+          target.family,
+          recorded.family,
+          report.workspaceDir ?? workspace.dir,
+          workspace.files,
+        )
+      : { rows: [], note: null };
   const rows = list.rows;
   const markerModes = rows.map((r) => markerModeOf(r, target.family));
   const simulate = (c: Caps): InjectionRun | null =>
@@ -96,11 +106,14 @@ function plan(input: TruncationReportInput): Plan {
       : null;
   const run = simulate(target);
   let mode: TruncationMode = "recorded";
-  if (caps.whatIf) mode = run ? "recomputed" : "from-numbers";
+  if (!stored) mode = run ? "recomputed" : "recorded";
+  else if (caps.whatIf) mode = run ? "recomputed" : "from-numbers";
   const notes = list.note ? [list.note] : [];
+  if (!stored) notes.push(noReportNote(input, target));
   if (mode === "from-numbers") notes.push(FROM_NUMBERS_NOTE);
   return {
     input,
+    stored,
     report,
     recordedRows,
     caps,
@@ -129,7 +142,7 @@ function noteWorkspace(p: Plan): WorkspaceChangeDTO[] {
       const listed = new Set(p.recordedRows.map((r) => r.name));
       p.warnings.push(...newOptionalFileWarnings(target.family, listed, files));
     }
-  } else if (p.mode !== "from-numbers") p.notes.push(UNREADABLE_NOTE);
+  } else if (p.stored && p.mode !== "from-numbers") p.notes.push(UNREADABLE_NOTE);
   if (
     target.family === "2026.9" &&
     (recorded.family !== "2026.9" || typeof files.get("TOOLS.md") === "string")
@@ -198,10 +211,16 @@ export function buildTruncationReport(input: TruncationReportInput): TruncationR
       promptWarningSignature: bt?.promptWarningSignature ?? null,
     },
     whatIf: caps.whatIf,
+    storedReport: {
+      available: p.stored,
+      sessionId: report.sessionId,
+      owner: input.session ? reportOwner(p.stored ? report : null, input.session) : null,
+    },
     workspace: {
       dir: input.workspace.dir,
       readable: p.readable,
       rebasedPaths: input.workspace.rebasedPaths ?? [],
+      source: input.workspace.source ?? null,
     },
     waterfall,
     changes,
@@ -209,6 +228,23 @@ export function buildTruncationReport(input: TruncationReportInput): TruncationR
     warnings: p.warnings,
     notes: p.notes,
   };
+}
+
+/** What the table of a session without a stored report shows, and from where (issue 13). */
+function noReportNote(input: TruncationReportInput, caps: Caps): string {
+  const head = "No run report is stored for this session: OpenClaw recorded nothing for it.";
+  const ws = input.workspace;
+  if (ws.dir === null) {
+    const tried = ws.tried?.length ? ` (looked in: ${ws.tried.join(", ")})` : "";
+    return `${head} No workspace was found to show what OpenClaw would inject${tried}.`;
+  }
+  const src = input.configuredLimits?.sources;
+  const from = (key: "maxPerFile" | "maxTotal") => (src ? ` (${src[key]})` : "");
+  return (
+    `${head} The rows are the workspace files as they are now, read from ${ws.dir}${ws.source ? ` (${ws.source})` : ""}, ` +
+    `and what OpenClaw ${caps.family} would inject from them with bootstrapMaxChars ${fmtInt(caps.maxPerFile)}${from("maxPerFile")} ` +
+    `and bootstrapTotalMaxChars ${fmtInt(caps.maxTotal)}${from("maxTotal")}.`
+  );
 }
 
 const UNKNOWN_ROW: RowNumbers = {

@@ -76,6 +76,11 @@ function ReportPanel({ dto, kind }: { dto: RunReportDTO; kind: TextKind }) {
           ))}
         </ul>
       ) : null}
+      {dto.reportOwner ? (
+        <p className="warn-note" data-testid="report-owner">
+          {red.sentence(dto.reportOwner.note)}
+        </p>
+      ) : null}
       {!dto.systemPromptReport.available ? (
         <p className="warn-note" data-testid="report-unavailable">
           No stored run report: {red.sentence(dto.systemPromptReport.reason)}
@@ -83,51 +88,76 @@ function ReportPanel({ dto, kind }: { dto: RunReportDTO; kind: TextKind }) {
       ) : null}
 
       <div className="grid-2">
-        <div>
-          <h3>OpenClaw's /context reply</h3>
-          {dto.texts.available ? (
-            <>
-              <Tabs
-                label="/context sub-command"
-                tabs={[
-                  { key: "list", label: "/context list" },
-                  { key: "detail", label: "/context detail" },
-                  { key: "json", label: "/context json" },
-                ]}
-                active={kind}
-                onSelect={(k) => setParams({ ctx: k === "list" ? null : k }, { replace: true })}
-              />
-              <pre
-                className={`text-block${red.on ? " redacted-block" : ""}`}
-                data-testid={`context-text-${kind}`}
-              >
-                {red.block(dto.texts[kind])}
-              </pre>
-              <button
-                type="button"
-                data-testid="copy-context-text"
-                onClick={() =>
-                  void navigator.clipboard?.writeText(dto.texts.available ? red.block(dto.texts[kind]) : "")
-                }
-              >
-                Copy
-              </button>
-            </>
-          ) : (
-            <>
-              <p className="warn-note" data-testid="context-text-unavailable">
-                {dto.texts.notice}
-              </p>
-              <pre className="text-block">{red.block(dto.texts.mapUnavailable)}</pre>
-            </>
-          )}
-        </div>
+        <ContextReply dto={dto} kind={kind} />
         <div>
           <Totals dto={dto} />
           <Conversation dto={dto} />
           <LastCall dto={dto} />
         </div>
       </div>
+    </div>
+  );
+}
+
+/** OpenClaw's `/context` replies, or — without a stored run report — what clawscope can and cannot say. */
+function ContextReply({ dto, kind }: { dto: RunReportDTO; kind: TextKind }) {
+  const red = useRedactor();
+  const texts = dto.texts;
+  if (!texts.available) {
+    const r = dto.reconciliation;
+    return (
+      <div data-testid="context-no-report">
+        <h3>OpenClaw's /context reply</h3>
+        <div className="warn-note" data-testid="context-text-unavailable">
+          {texts.notice.split("\n").map((line) => (
+            <p key={line}>{line}</p>
+          ))}
+        </div>
+        <h4>What is known without it</h4>
+        <ul className="small" data-testid="context-known">
+          <li>
+            Session tokens (SessionEntry):{" "}
+            {r.entryTotalTokens === null ? "unknown" : `${fmtInt(r.entryTotalTokens)} total`}
+            {dto.contextWindowTokens === null ? "" : ` / ctx=${fmtInt(dto.contextWindowTokens)}`}
+          </li>
+          <li>
+            Last call billed prompt:{" "}
+            {r.actualTokens === null ? "no call recorded" : `${fmtInt(r.actualTokens)} tok`}
+          </li>
+          <li>The conversation as sent (right) and the workspace files (truncation tab).</li>
+        </ul>
+        {dto.version.family !== "2026.3" ? (
+          <>
+            <h4>OpenClaw's /context map reply</h4>
+            <pre className="text-block">{red.block(texts.mapUnavailable)}</pre>
+          </>
+        ) : null}
+      </div>
+    );
+  }
+  return (
+    <div>
+      <h3>OpenClaw's /context reply</h3>
+      <Tabs
+        label="/context sub-command"
+        tabs={[
+          { key: "list", label: "/context list" },
+          { key: "detail", label: "/context detail" },
+          { key: "json", label: "/context json" },
+        ]}
+        active={kind}
+        onSelect={(k) => setParams({ ctx: k === "list" ? null : k }, { replace: true })}
+      />
+      <pre className={`text-block${red.on ? " redacted-block" : ""}`} data-testid={`context-text-${kind}`}>
+        {red.block(texts[kind])}
+      </pre>
+      <button
+        type="button"
+        data-testid="copy-context-text"
+        onClick={() => void navigator.clipboard?.writeText(red.block(texts[kind]))}
+      >
+        Copy
+      </button>
     </div>
   );
 }

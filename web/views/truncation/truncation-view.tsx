@@ -2,17 +2,16 @@
 // drops. URL state: maxPerFile, maxTotal, family (what-if), file (selected row).
 
 import { useQuery } from "@tanstack/react-query";
-import { fmtInt, fmtPct } from "../../../shared/format.ts";
-import type { TruncationFileDTO, TruncationReportDTO } from "../../../shared/truncation.ts";
+import type { TruncationReportDTO } from "../../../shared/truncation.ts";
 import { truncationQuery } from "../../api/queries.ts";
 import { setParams } from "../../router.ts";
-import { Stat } from "../../ui/stat.tsx";
 import { ErrorPanel, Loading } from "../../ui/status.tsx";
-import { type Column, Table } from "../../ui/table.tsx";
+import { Table } from "../../ui/table.tsx";
 import { UrlField } from "../../ui/url-field.tsx";
-import { useRedactor } from "../../ui/use-redact.ts";
 import type { SessionTabProps } from "../session-tab.ts";
+import { TRUNCATION_COLUMNS } from "./columns.tsx";
 import { FileDiff } from "./file-diff.tsx";
+import { TruncationSummary } from "./summary.tsx";
 import { Waterfall } from "./waterfall.tsx";
 
 export function TruncationView({ agentId, sessionId, params }: SessionTabProps) {
@@ -85,165 +84,13 @@ export function TruncationView({ agentId, sessionId, params }: SessionTabProps) 
 }
 
 function TruncationPanel({ dto, selected }: { dto: TruncationReportDTO; selected: string | null }) {
-  const red = useRedactor();
-  const t = dto.totals;
   const sel = dto.files.find((f) => f.name === selected) ?? null;
-  const cols: Column<TruncationFileDTO>[] = [
-    {
-      key: "name",
-      label: "File",
-      render: (f) => <span className="mono">{f.name}</span>,
-      sortValue: (f) => f.name,
-    },
-    {
-      key: "status",
-      label: "Status",
-      render: (f) => (
-        <span
-          className={`badge ${f.status === "TRUNCATED" ? "badge-error" : f.status === "MISSING" ? "badge-archived" : "badge-ok"}`}
-        >
-          {f.status}
-          {f.nativeUnverified ? " (native)" : ""}
-        </span>
-      ),
-      sortValue: (f) => f.status,
-    },
-    {
-      key: "raw",
-      label: "Raw",
-      align: "right",
-      render: (f) => fmtInt(f.rawChars),
-      sortValue: (f) => f.rawChars,
-    },
-    {
-      key: "injected",
-      label: "Injected",
-      align: "right",
-      render: (f) =>
-        f.injectedChars === null ? (
-          <span title={f.note ?? ""}>?</span>
-        ) : (
-          `${fmtInt(f.injectedChars)}${f.exact ? "" : " *"}`
-        ),
-      sortValue: (f) => f.injectedChars,
-    },
-    {
-      key: "removed",
-      label: "% removed",
-      align: "right",
-      render: (f) => (f.removedPct === null ? "—" : `${f.removedPct.toFixed(1)}%`),
-      sortValue: (f) => f.removedPct,
-    },
-    {
-      key: "tokens",
-      label: "Est. tokens",
-      align: "right",
-      title: "clawscope estimate ceil(chars / 4), raw → injected",
-      render: (f) =>
-        `~${fmtInt(f.estimatedTokens.raw)} → ${f.estimatedTokens.injected === null ? "?" : `~${fmtInt(f.estimatedTokens.injected)}`}`,
-      sortValue: (f) => f.estimatedTokens.raw,
-    },
-    {
-      key: "limit",
-      label: "File limit",
-      align: "right",
-      render: (f) => (
-        <span title={f.fixedUserCap ? "2026.9.x USER.md fixed 4,000-char cap" : "bootstrapMaxChars"}>
-          {fmtInt(f.fileLimit)}
-          {f.fixedUserCap ? " (USER.md)" : ""}
-        </span>
-      ),
-    },
-    {
-      key: "causes",
-      label: "Causes",
-      render: (f) => (
-        <span className="badges">
-          {f.displayCauses.map((c) => (
-            <span key={c} className="badge badge-error">
-              {c}
-            </span>
-          ))}
-        </span>
-      ),
-    },
-    {
-      key: "near",
-      label: "Near limit",
-      render: (f) =>
-        f.nearLimit ? (
-          <span
-            className="badge badge-archived"
-            title={`raw ≥ ${fmtInt(f.nearLimitAt)} (85 % of the file limit)`}
-          >
-            near limit
-          </span>
-        ) : null,
-      sortValue: (f) => (f.nearLimit ? 1 : 0),
-    },
-    {
-      key: "changed",
-      label: "Now",
-      render: (f) =>
-        f.current.changedSinceReport ? (
-          <span className="badge badge-archived" title={`current size ${fmtInt(f.current.rawChars)}`}>
-            changed
-          </span>
-        ) : f.current.readable ? (
-          <span className="muted small">same</span>
-        ) : (
-          <span className="muted small">unreadable</span>
-        ),
-    },
-  ];
   return (
     <>
-      <div className="card stats" data-testid="truncation-totals">
-        <Stat
-          label="mode"
-          value={dto.mode}
-          title="recorded: the stored report; recomputed: re-run on the current files"
-          testId="truncation-mode"
-        />
-        <Stat label="rules" value={dto.family} />
-        <Stat label="max / file" value={fmtInt(dto.maxPerFile)} />
-        <Stat label="max / total" value={fmtInt(dto.maxTotal)} />
-        <Stat label="raw total" value={fmtInt(t.rawChars)} />
-        <Stat label="injected total" value={t.injectedChars === null ? "?" : fmtInt(t.injectedChars)} />
-        <Stat label="share of total cap" value={fmtPct(t.shareOfTotal)} />
-        <Stat label="truncated files" value={fmtInt(t.truncatedFiles)} testId="truncation-truncated-count" />
-        <Stat label="near-limit files" value={fmtInt(t.nearLimitFiles)} />
-        <Stat label="budget left" value={fmtInt(t.budgetRemaining)} />
-      </div>
-      {dto.whatIf ? (
-        <p className="warn-note" data-testid="truncation-whatif-note">
-          What-if: caps / rules differ from the recorded report (recorded: {fmtInt(dto.recorded.maxPerFile)}{" "}
-          per file, {fmtInt(dto.recorded.maxTotal)} total, {dto.recorded.family}).
-        </p>
-      ) : null}
-      {[...dto.warnings, ...dto.notes].length > 0 ? (
-        <ul className="note small" data-testid="truncation-notes">
-          {dto.warnings.map((w) => (
-            <li key={`w-${w}`} className="error-text">
-              {red.sentence(w)}
-            </li>
-          ))}
-          {dto.notes.map((n) => (
-            <li key={`n-${n}`}>{red.sentence(n)}</li>
-          ))}
-        </ul>
-      ) : null}
-      {dto.changes.length > 0 ? (
-        <p className="warn-note small" data-testid="truncation-changes">
-          Workspace changed since the report:{" "}
-          {dto.changes
-            .map((c) => `${c.name} (${c.kind}: ${fmtInt(c.recordedRawChars)} → ${fmtInt(c.currentRawChars)})`)
-            .join(", ")}
-        </p>
-      ) : null}
+      <TruncationSummary dto={dto} />
       <Table
         testId="truncation-table"
-        columns={cols}
+        columns={TRUNCATION_COLUMNS}
         rows={dto.files}
         rowKey={(f) => f.name}
         rowTestId={(f) => `truncation-row-${f.name}`}
