@@ -15,13 +15,13 @@ import type { TruncationReportDTO } from "../../shared/truncation.ts";
 import { attachLive, type LiveAttachment } from "../live/attach-live.ts";
 import { createEventBus, type EventBus } from "../live/event-bus.ts";
 import type { LoadedSession } from "../model/session.ts";
-import { buildCostTotals } from "../reports/cost/cost-report.ts";
 import { previewToolResultAtCall } from "../reports/prune-replay/preview.ts";
 import { buildTruncationReport } from "../reports/truncation/truncation-report.ts";
 import { type OpenClawConfigRead, readOpenClawConfig } from "../sources/openclaw-config.ts";
 import { openStateReader, type StateReader } from "../sources/state-reader.ts";
 import type { UserEnvironment } from "../sources/user-path.ts";
 import { createTokenCounter, type TokenCounter } from "../tokens/tokenizer.ts";
+import { CostAll, type CostAllProgress, sessionCostRow } from "./cost-all.ts";
 import { SessionReports } from "./session-reports.ts";
 import { type TruncationQuery, truncationInput } from "./truncation-input.ts";
 
@@ -61,6 +61,13 @@ export class SessionService {
   private listed: { sessions: SessionSummary[]; issues: ParseIssue[] } | null = null;
   private counter: TokenCounter | null;
   private live: LiveAttachment | null = null;
+  /** Bumped on a config change: part of every cached all-session cost row's identity. */
+  private configGeneration = 0;
+  private readonly costs = new CostAll({
+    list: () => this.reader.listLoadable().sessions,
+    salt: () => String(this.configGeneration),
+    compute: (s) => sessionCostRow(s, this.config()),
+  });
 
   constructor(private readonly opts: SessionServiceOptions) {
     this.reader = openStateReader(opts.stateDir);
@@ -201,23 +208,26 @@ export class SessionService {
     return this.with(agentId, sessionId, (s) => this.reports.clock(s, now));
   }
 
+  /** Every session's cost totals: now (the CLI), or in slices off the request path, shared (the server). */
   costAll(includeArchived: boolean): CostAllDTO {
-    const loaded: LoadedSession[] = [];
-    for (const summary of this.listSessions().sessions) {
-      if (!includeArchived && summary.archived !== null) continue;
-      // backups / checkpoints duplicate another transcript's calls: never counted twice (summary.copyOf)
-      if (summary.copyOf !== undefined) continue;
-      const r = this.load(summary.agentId, summary.sessionId);
-      if (r.ok) loaded.push(r.value);
-    }
-    return buildCostTotals(loaded, { config: this.config() });
+    return this.costs.sync(includeArchived);
+  }
+  costAllAsync(includeArchived: boolean): Promise<CostAllDTO> {
+    return this.costs.get(includeArchived);
+  }
+  costAllProgress(): CostAllProgress {
+    return this.costs.progress();
   }
 
   /** Drop cached results (the watcher calls this when files change; `config: true` when the config did). */
   invalidate(o?: { config: boolean }): void {
     this.listed = null;
     this.configRead = null;
-    if (o?.config) this.reports.configChanged();
+    this.costs.invalidate();
+    if (o?.config) {
+      this.configGeneration++;
+      this.reports.configChanged();
+    }
   }
 
   startWatching(): void {

@@ -18,10 +18,13 @@ export function isInside(child: string, parent: string): boolean {
   return rel !== ".." && !rel.startsWith(`..${path.sep}`);
 }
 
-/** realpath, or null when the path does not exist (or cannot be resolved). */
+/**
+ * realpath, or null when the path does not exist (or cannot be resolved). The native realpath(3): the JS one
+ * lstat()s every path component, which dominated listing a store of thousands of sessions.
+ */
 export function realpathOrNull(p: string): string | null {
   try {
-    return realpathSync(p);
+    return realpathSync.native(p);
   } catch {
     return null;
   }

@@ -25,10 +25,33 @@ export interface ListedRow {
   entrySessionId: string | null;
 }
 
+/**
+ * One session listed once, with its loader bound to the listed row: an aggregate over every session (GET
+ * /api/cost) lists each agent once instead of once per load.
+ */
+export interface LoadableSession {
+  summary: SessionSummary;
+  /**
+   * Changes whenever anything `load()` reads changes: the transcript file's identity (device, inode, size, mtime)
+   * and its SessionEntry (JSONL), the session's event count, bytes and update time (SQLite). Null when unknown
+   * (the file cannot be stat'ed): never cache by it. A function: an aggregate stats each file in its own slice.
+   */
+  identity(): string | null;
+  load(): LoadedSession | LoadError;
+  /**
+   * A listing without scan knows some rows' `updatedAt` only once they are loaded (an orphan's last entry time):
+   * consecutive rows with the same group are in the scanned listing's order when sorted by the LOADED summaries
+   * with `compareListedSummaries`. Null: the listed order is final.
+   */
+  orderGroup: string | null;
+}
+
 export interface SessionEra {
   /** `scan: false` = lookups only (ids, keys, files): no transcript is read. Problems go to `issues`. */
   list(agent: DiscoveredAgent, scan: boolean, issues: ParseIssue[]): ListedRow[];
   load(agent: DiscoveredAgent, ref: LoadRef): LoadedSession | LoadError;
+  /** Every session of the agent, listed once (no scan), each with its loader and identity. */
+  loadable(agent: DiscoveredAgent, issues: ParseIssue[]): LoadableSession[];
 }
 
 export function fail(code: string, message: string, status: 404 | 422 | 500): LoadError {

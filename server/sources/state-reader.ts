@@ -15,12 +15,19 @@ import type { LoadedSession, ParseIssue, SessionRef, SessionSummary } from "../m
 import { type DiscoveredAgent, type DiscoveredState, discoverState, isSafeId } from "./discover.ts";
 import { JsonlEra } from "./jsonl/jsonl-era.ts";
 import { type AgentRows, resolveRefInRows } from "./resolve-ref.ts";
-import { fail, isLoadError, type ListedRow, type LoadError, type LoadRef } from "./session-era.ts";
+import {
+  fail,
+  isLoadError,
+  type ListedRow,
+  type LoadableSession,
+  type LoadError,
+  type LoadRef,
+} from "./session-era.ts";
 import { SqliteEra } from "./sqlite/sqlite-era.ts";
 import { TranscriptCache } from "./transcript-cache.ts";
 import { InstallSignalsReader } from "./version-fallback.ts";
 
-export type { LoadError, LoadRef } from "./session-era.ts";
+export type { LoadableSession, LoadError, LoadRef } from "./session-era.ts";
 export { type TranscriptLoadInfo, transcriptLoadInfo } from "./transcript-cache.ts";
 
 export interface StateReader {
@@ -29,6 +36,8 @@ export interface StateReader {
   discover(): DiscoveredState;
   listSessions(): { sessions: SessionSummary[]; issues: ParseIssue[] };
   loadSession(ref: LoadRef): LoadedSession | LoadError;
+  /** Every session listed once with its loader and identity (aggregates over all sessions; no scan). */
+  listLoadable(): { sessions: LoadableSession[]; issues: ParseIssue[] };
   /** REF = a session id, a session key (`agent:main:main`), or `AGENT/SESSIONID`. */
   resolveRef(ref: string): SessionRef | null;
 }
@@ -101,6 +110,32 @@ class Reader implements StateReader {
         : loaded;
     }
     return { ...loaded, summary: asLegacy(loaded).summary };
+  }
+
+  listLoadable(): { sessions: LoadableSession[]; issues: ParseIssue[] } {
+    const disc = this.discover();
+    const issues = [...disc.issues];
+    const sessions: LoadableSession[] = [];
+    for (const found of disc.agents) {
+      const agent = this.withSessionStore(found, issues);
+      if (!agent.sqlitePath) {
+        sessions.push(...this.jsonl.loadable(agent, issues));
+        continue;
+      }
+      sessions.push(...this.sqlite.loadable(agent, issues));
+      for (const l of this.jsonl.loadable(agent, issues)) {
+        const { summary } = asLegacy(l);
+        sessions.push({
+          ...l,
+          summary,
+          load: () => {
+            const loaded = l.load();
+            return isLoadError(loaded) ? loaded : asLegacy(loaded);
+          },
+        });
+      }
+    }
+    return { sessions, issues };
   }
 
   resolveRef(ref: string): SessionRef | null {

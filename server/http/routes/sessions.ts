@@ -8,28 +8,32 @@ import { queryOne } from "../query.ts";
 import { respond } from "../respond.ts";
 
 export function sessionRoutes(service: SessionService) {
-  return new Hono()
-    .get("/state", (c) => respond(c, ok(service.stateInfo())))
-    .get("/sessions", (c) => {
-      const { sessions, issues } = service.listSessions();
-      return respond(c, ok({ sessions, issues }));
-    })
-    .get("/sessions/:agent/:session/report", (c) =>
-      respond(c, service.runReport(c.req.param("agent"), c.req.param("session"))),
-    )
-    .get("/sessions/:agent/:session/map", (c) =>
-      respond(c, service.contextMap(c.req.param("agent"), c.req.param("session"))),
-    )
-    .get("/sessions/:agent/:session/truncation", queryOne(["maxPerFile", "maxTotal", "family"]), (c) =>
-      respond(c, service.truncation(c.req.param("agent"), c.req.param("session"), c.req.valid("query"))),
-    )
-    .get("/sessions/:agent/:session/cost", (c) =>
-      respond(c, service.cost(c.req.param("agent"), c.req.param("session"))),
-    )
-    .get("/sessions/:agent/:session/clock", (c) =>
-      respond(c, service.clock(c.req.param("agent"), c.req.param("session"), Date.now())),
-    )
-    .get("/cost", queryOne(["archived"]), (c) =>
-      c.json(service.costAll(c.req.valid("query").archived !== "0"), 200),
-    );
+  return (
+    new Hono()
+      .get("/state", (c) => respond(c, ok(service.stateInfo())))
+      .get("/sessions", (c) => {
+        const { sessions, issues } = service.listSessions();
+        return respond(c, ok({ sessions, issues }));
+      })
+      .get("/sessions/:agent/:session/report", (c) =>
+        respond(c, service.runReport(c.req.param("agent"), c.req.param("session"))),
+      )
+      .get("/sessions/:agent/:session/map", (c) =>
+        respond(c, service.contextMap(c.req.param("agent"), c.req.param("session"))),
+      )
+      .get("/sessions/:agent/:session/truncation", queryOne(["maxPerFile", "maxTotal", "family"]), (c) =>
+        respond(c, service.truncation(c.req.param("agent"), c.req.param("session"), c.req.valid("query"))),
+      )
+      .get("/sessions/:agent/:session/cost", (c) =>
+        respond(c, service.cost(c.req.param("agent"), c.req.param("session"))),
+      )
+      .get("/sessions/:agent/:session/clock", (c) =>
+        respond(c, service.clock(c.req.param("agent"), c.req.param("session"), Date.now())),
+      )
+      // Computed in slices off the request path (service/cost-all.ts): other requests are answered meanwhile.
+      .get("/cost", queryOne(["archived"]), async (c) =>
+        c.json(await service.costAllAsync(c.req.valid("query").archived !== "0"), 200),
+      )
+      .get("/cost/progress", (c) => c.json(service.costAllProgress(), 200))
+  );
 }

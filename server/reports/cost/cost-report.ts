@@ -157,15 +157,20 @@ export function buildCostTotals(
     const report = buildCostReport({ session, config: options?.config ?? null, pricing: options?.pricing });
     all.push(...report.calls);
     transcriptOnly += report.totals.transcriptOnlyExcluded;
-    rows.push({
-      ...report.totals,
-      agentId: session.summary.agentId,
-      sessionId: session.summary.sessionId,
-      sessionKey: session.summary.sessionKey,
-      archived: session.summary.archived,
-      cronSession: report.heartbeat.cronSession,
-      heartbeatCalls: report.heartbeat.heartbeatCalls,
-    });
+    rows.push(costTotalsRow(session, report));
   }
   return { sessions: rows, totals: sumTotals(all, transcriptOnly) };
+}
+
+/** One session's row of the all-session totals (buildCostTotals; the service's sliced aggregate). */
+export function costTotalsRow(session: LoadedSession, report: CostReportDTO): CostTotalsRowDTO {
+  return {
+    ...report.totals,
+    agentId: session.summary.agentId,
+    sessionId: session.summary.sessionId,
+    sessionKey: session.summary.sessionKey,
+    archived: session.summary.archived,
+    cronSession: report.heartbeat.cronSession,
+    heartbeatCalls: report.heartbeat.heartbeatCalls,
+  };
 }

@@ -1,6 +1,6 @@
 // Totals of priced calls (spec cache-and-cost.md §4–§5): bucket sums, cost, and the rates of the sums.
 
-import type { CostCallDTO, CostTotalsDTO } from "../../../shared/cost.ts";
+import type { CostCallDTO, CostTotalsDTO, WriteTierInfo } from "../../../shared/cost.ts";
 import { readHitRate, writeAwareHitRate } from "./hit-rates.ts";
 
 function emptyTotals(): CostTotalsDTO {
@@ -19,8 +19,13 @@ function emptyTotals(): CostTotalsDTO {
   };
 }
 
+/** What sumTotals reads of a call (an aggregate over many sessions keeps only these). */
+export type CallBuckets = Pick<CostCallDTO, "input" | "output" | "cacheRead" | "cacheWrite" | "costUsd"> & {
+  writeTier: Pick<WriteTierInfo, "cacheWrite1h">;
+};
+
 /** Sum buckets first, then apply the rates (never average per-call percentages, §5). */
-export function sumTotals(calls: readonly CostCallDTO[], transcriptOnlyExcluded: number): CostTotalsDTO {
+export function sumTotals(calls: readonly CallBuckets[], transcriptOnlyExcluded: number): CostTotalsDTO {
   const t = emptyTotals();
   for (const c of calls) {
     t.input += c.input;

@@ -2,17 +2,18 @@
 // session loaded through the transcript cache. Every opened file must resolve inside the state dir.
 
 import path from "node:path";
-import { str } from "../../../shared/json.ts";
+import { type JsonObject, str } from "../../../shared/json.ts";
 import type { LoadedSession, ParseIssue, Transcript, VersionInfo } from "../../model/session.ts";
 import { detectJsonlVersion } from "../detect-version.ts";
 import type { DiscoveredAgent } from "../discover.ts";
-import { isInside, realpathOrNull } from "../fs-safety.ts";
+import { fileIdentity, isInside, realpathOrNull } from "../fs-safety.ts";
 import { rebaseWorkspace } from "../rebase-workspace.ts";
 import {
   errorMessage,
   fail,
   isLoadError,
   type ListedRow,
+  type LoadableSession,
   type LoadError,
   type LoadRef,
   type SessionEra,
@@ -26,6 +27,21 @@ import {
   summaryTimesAndModel,
   transcriptTail,
 } from "./sessions-store.ts";
+
+/**
+ * The SessionEntry as JSON text (cache keys: a changed entry is a changed session), once per entry object — the
+ * store cache returns the same objects while sessions.json is unchanged.
+ */
+const entryKeys = new WeakMap<JsonObject, string>();
+function entryKey(entry: JsonObject | null): string {
+  if (entry === null) return "null";
+  let k = entryKeys.get(entry);
+  if (k === undefined) {
+    k = JSON.stringify(entry);
+    entryKeys.set(entry, k);
+  }
+  return k;
+}
 
 function emptyTranscript(): Transcript {
   return { header: null, version: null, entries: [], activeBranch: [], leafIndex: null, issues: [] };
@@ -63,6 +79,22 @@ export class JsonlEra implements SessionEra {
         rows.find((r) => r.entry && str(r.entry, "sessionId") === ref.sessionId);
     }
     if (!row) return fail("session-not-found", `no session ${ref.sessionId} for agent ${ref.agentId}`, 404);
+    return this.safeLoadRow(row);
+  }
+
+  loadable(agent: DiscoveredAgent, issues: ParseIssue[]): LoadableSession[] {
+    return this.rows(agent, false, issues).map((row) => ({
+      summary: row.summary,
+      identity: () => {
+        const file = row.file === null ? "no file" : fileIdentity(row.file);
+        return file === null ? null : `jsonl\u0000${file}\u0000${entryKey(row.entry)}`;
+      },
+      load: () => this.safeLoadRow(row),
+      orderGroup: `jsonl\u0000${agent.agentId}`,
+    }));
+  }
+
+  private safeLoadRow(row: JsonlSessionRow): LoadedSession | LoadError {
     try {
       return this.loadRow(row);
     } catch (e) {
@@ -127,8 +159,8 @@ export class JsonlEra implements SessionEra {
     if (!isInside(real, realpathOrNull(this.stateDir) ?? this.stateDir)) {
       return fail("path-outside-state-dir", `${row.summary.location} resolves outside the state dir`, 422);
     }
-    const entryKey = JSON.stringify(row.entry);
-    const read = this.cache.jsonl(real, row.summary.location, entryKey);
+    const key = entryKey(row.entry);
+    const read = this.cache.jsonl(real, row.summary.location, key);
     if (isLoadError(read)) return read;
     const parsed = isFinished(row) ? asFinishedFile(read) : read;
     // Rows listed without a scan get the data-derived fields from the parse (same rules as the list).
@@ -144,7 +176,7 @@ export class JsonlEra implements SessionEra {
       },
       entry: row.entry,
       transcript: parsed,
-      version: this.version(row, this.cache.jsonlVersion(row.entry, entryKey, parsed)),
+      version: this.version(row, this.cache.jsonlVersion(row.entry, key, parsed)),
       rebasedPaths,
       issues: [...row.issues, ...parsed.issues],
     };

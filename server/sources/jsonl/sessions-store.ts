@@ -323,6 +323,17 @@ class SessionsDirListing {
   }
 }
 
+/** The listing's order: most recently updated first, then by id. */
+export function compareListedSummaries(
+  a: Pick<SessionSummary, "updatedAt" | "sessionId">,
+  b: Pick<SessionSummary, "updatedAt" | "sessionId">,
+): number {
+  return (
+    (b.updatedAt ?? Number.NEGATIVE_INFINITY) - (a.updatedAt ?? Number.NEGATIVE_INFINITY) ||
+    (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0)
+  );
+}
+
 /**
  * List one agent's JSONL sessions (see the header comment for what the rows mean).
  * `stateDir` and `sessionsDir` should be absolute. Never throws.
@@ -338,10 +349,6 @@ export function listJsonlSessions(
   const existing = listing.existingFiles();
   for (const g of listing.groupEntries(entries, existing)) listing.addEntryRow(g);
   listing.addFileRows(existing);
-  const rows = listing.rows.sort(
-    (a, b) =>
-      (b.summary.updatedAt ?? Number.NEGATIVE_INFINITY) - (a.summary.updatedAt ?? Number.NEGATIVE_INFINITY) ||
-      (a.summary.sessionId < b.summary.sessionId ? -1 : a.summary.sessionId > b.summary.sessionId ? 1 : 0),
-  );
+  const rows = listing.rows.sort((a, b) => compareListedSummaries(a.summary, b.summary));
   return { rows, issues: listing.issues, skippedFiles: listing.skippedFiles, entryKeyCount: entries.length };
 }

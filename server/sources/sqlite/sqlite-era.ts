@@ -9,6 +9,7 @@ import {
   errorMessage,
   fail,
   type ListedRow,
+  type LoadableSession,
   type LoadError,
   type LoadRef,
   type SessionEra,
@@ -79,6 +80,19 @@ export class SqliteEra implements SessionEra {
       });
       return [];
     }
+  }
+
+  /**
+   * A session's identity is its listed row: event count, event bytes and update time change with every append or
+   * rewrite of its rows, and its SessionEntry's `updated_at` with every run (OpenClaw stamps it on each write).
+   */
+  loadable(agent: DiscoveredAgent, issues: ParseIssue[]): LoadableSession[] {
+    return this.list(agent, false, issues).map((r) => ({
+      summary: r.summary,
+      identity: () => `sqlite\u0000${JSON.stringify(r.summary)}`,
+      load: () => this.load(agent, { agentId: agent.agentId, sessionId: r.summary.sessionId }),
+      orderGroup: null,
+    }));
   }
 
   load(agent: DiscoveredAgent, ref: LoadRef): LoadedSession | LoadError {
