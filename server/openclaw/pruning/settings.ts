@@ -2,6 +2,8 @@
 // Only `agents.defaults.contextPruning` is read. ≤2026.7.1 has configurable knobs; 2026.9.x only
 // mode / ttl / tools / hardClear — its thresholds are fixed at the old defaults.
 // Pure: config JSON in, settings out; never throws (bad values fall back to defaults with a warning).
+// The settings are built in steps — mode and ttl, the knobs, hard-clear, tools, then the what-if overrides —
+// each filling the same object and recording where each value came from.
 
 import { isObject, type JsonObject } from "../../../shared/json.ts";
 import type {
@@ -26,6 +28,17 @@ export const PRUNE_DEFAULTS = {
 /** The Anthropic plugin's smart default ttl when mode/ttl are unset (cache-and-cost.md §7). */
 export const SMART_DEFAULT_TTL_MS = 60 * 60_000;
 
+const KNOBS = [
+  "keepLastAssistants",
+  "softTrimRatio",
+  "hardClearRatio",
+  "minPrunableToolChars",
+  "softTrim.maxChars",
+  "softTrim.headChars",
+  "softTrim.tailChars",
+] as const;
+type Knob = (typeof KNOBS)[number];
+
 function finite(v: unknown): number | undefined {
   return typeof v === "number" && Number.isFinite(v) ? v : undefined;
 }
@@ -33,6 +46,189 @@ function finite(v: unknown): number | undefined {
 function stringList(v: unknown): string[] | undefined {
   if (!Array.isArray(v)) return undefined;
   return v.filter((x): x is string => typeof x === "string");
+}
+
+const count = (n: number): number => Math.max(0, Math.floor(n));
+const ratio = (n: number): number => Math.min(1, Math.max(0, n));
+
+/** Set a knob to `n` (clamped as OpenClaw does: counts floored at 0, ratios in [0, 1]). */
+function setKnob(s: PruneSettingsDTO, knob: Knob, n: number): void {
+  if (knob === "keepLastAssistants") s.keepLastAssistants = count(n);
+  else if (knob === "softTrimRatio") s.softTrimRatio = ratio(n);
+  else if (knob === "hardClearRatio") s.hardClearRatio = ratio(n);
+  else if (knob === "minPrunableToolChars") s.minPrunableToolChars = count(n);
+  else if (knob === "softTrim.maxChars") s.softTrim.maxChars = count(n);
+  else if (knob === "softTrim.headChars") s.softTrim.headChars = count(n);
+  else s.softTrim.tailChars = count(n);
+}
+
+/** The built-ins (sources "default" — 2026.9.x knobs "fixed" —, filled in by the steps below). */
+function builtIns(algorithm: PruneAlgorithm): PruneSettingsDTO {
+  const knobSource: SettingSource = algorithm === "2026.9" ? "fixed" : "default";
+  const sources: Record<string, SettingSource> = { mode: "default", ttl: "default" };
+  for (const k of KNOBS) sources[k] = knobSource;
+  return {
+    mode: "off",
+    ttlMs: DEFAULT_PRUNING_TTL_MS,
+    ttlRaw: null,
+    keepLastAssistants: PRUNE_DEFAULTS.keepLastAssistants,
+    softTrimRatio: PRUNE_DEFAULTS.softTrimRatio,
+    hardClearRatio: PRUNE_DEFAULTS.hardClearRatio,
+    minPrunableToolChars: PRUNE_DEFAULTS.minPrunableToolChars,
+    softTrim: { ...PRUNE_DEFAULTS.softTrim },
+    hardClear: { enabled: true, placeholder: DEFAULT_PLACEHOLDER },
+    tools: { allow: [], deny: [] },
+    sources,
+    warnings: [],
+  };
+}
+
+/** mode and ttl from the config, else the Anthropic plugin's smart defaults (only fields left unset, §7). */
+function modeAndTtl(s: PruneSettingsDTO, cp: JsonObject | null, smart: boolean): void {
+  const modeRaw = cp?.mode;
+  if (typeof modeRaw === "string") {
+    s.mode = modeRaw === "cache-ttl" ? "cache-ttl" : "off";
+    s.sources.mode = "config";
+  } else if (smart) {
+    s.mode = "cache-ttl";
+    s.sources.mode = "smart-default";
+  }
+  const ttlCfg = cp?.ttl;
+  if (typeof ttlCfg === "string") {
+    const parsed = parseDurationMs(ttlCfg, "m");
+    if (parsed === null)
+      s.warnings.push(`contextPruning.ttl "${ttlCfg}" is not a duration; the default 5m applies`);
+    else {
+      s.ttlMs = parsed;
+      s.ttlRaw = ttlCfg;
+      s.sources.ttl = "config";
+    }
+  } else if (ttlCfg !== undefined) {
+    s.warnings.push("contextPruning.ttl is not a string; the default 5m applies");
+  } else if (smart) {
+    // The bundled Anthropic plugin seeds ttl 1h whenever the user left it unset (pruning.md §2.1,
+    // cache-and-cost.md §7: smart defaults fill only unset fields). Other providers: 5m.
+    s.ttlMs = SMART_DEFAULT_TTL_MS;
+    s.ttlRaw = "1h";
+    s.sources.ttl = "smart-default";
+  }
+}
+
+/** ≤ 2026.7.1: the configurable thresholds; 2026.9.x: a warning for each knob it no longer has. */
+function knobs(s: PruneSettingsDTO, cp: JsonObject, algorithm: PruneAlgorithm): void {
+  if (algorithm === "2026.9") {
+    for (const k of [
+      "keepLastAssistants",
+      "softTrimRatio",
+      "hardClearRatio",
+      "minPrunableToolChars",
+      "softTrim",
+    ]) {
+      if (cp[k] !== undefined)
+        s.warnings.push(`contextPruning.${k} no longer exists in 2026.9.x; the built-in value applies`);
+    }
+    return;
+  }
+  const st = isObject(cp.softTrim) ? cp.softTrim : undefined;
+  const configured: Record<Knob, unknown> = {
+    keepLastAssistants: cp.keepLastAssistants,
+    softTrimRatio: cp.softTrimRatio,
+    hardClearRatio: cp.hardClearRatio,
+    minPrunableToolChars: cp.minPrunableToolChars,
+    "softTrim.maxChars": st?.maxChars,
+    "softTrim.headChars": st?.headChars,
+    "softTrim.tailChars": st?.tailChars,
+  };
+  for (const k of KNOBS) {
+    const v = finite(configured[k]);
+    if (v === undefined) continue;
+    setKnob(s, k, v);
+    s.sources[k] = "config";
+  }
+}
+
+/** hardClear.enabled / placeholder and tools.allow / deny from the config. */
+function hardClearAndTools(s: PruneSettingsDTO, cp: JsonObject | null): void {
+  s.sources["hardClear.enabled"] = "default";
+  s.sources["hardClear.placeholder"] = "default";
+  const hc = cp?.hardClear;
+  if (isObject(hc)) {
+    if (typeof hc.enabled === "boolean") {
+      s.hardClear.enabled = hc.enabled;
+      s.sources["hardClear.enabled"] = "config";
+    }
+    if (typeof hc.placeholder === "string" && hc.placeholder.trim()) {
+      s.hardClear.placeholder = hc.placeholder.trim();
+      s.sources["hardClear.placeholder"] = "config";
+    }
+  }
+  s.sources["tools.allow"] = "default";
+  s.sources["tools.deny"] = "default";
+  const tools = cp?.tools;
+  if (!isObject(tools)) return;
+  const allow = stringList(tools.allow);
+  if (allow) {
+    s.tools.allow = allow;
+    s.sources["tools.allow"] = "config";
+  }
+  const deny = stringList(tools.deny);
+  if (deny) {
+    s.tools.deny = deny;
+    s.sources["tools.deny"] = "config";
+  }
+}
+
+const OVERRIDE_KNOBS: readonly [keyof PruneOverrides, Knob][] = [
+  ["keepLastAssistants", "keepLastAssistants"],
+  ["softTrimRatio", "softTrimRatio"],
+  ["hardClearRatio", "hardClearRatio"],
+  ["minPrunableToolChars", "minPrunableToolChars"],
+  ["softTrimMaxChars", "softTrim.maxChars"],
+  ["softTrimHeadChars", "softTrim.headChars"],
+  ["softTrimTailChars", "softTrim.tailChars"],
+];
+
+/** What-if overrides (CLI flags / UI knobs) win over everything, in every generation. */
+function applyOverrides(s: PruneSettingsDTO, o: PruneOverrides): void {
+  if (o.mode !== undefined) {
+    s.mode = o.mode;
+    s.sources.mode = "override";
+  }
+  if (o.ttl !== undefined) {
+    const parsed = parseDurationMs(o.ttl, "m");
+    if (parsed === null) s.warnings.push(`override ttl "${o.ttl}" is not a duration; ignored`);
+    else {
+      s.ttlMs = parsed;
+      s.ttlRaw = o.ttl;
+      s.sources.ttl = "override";
+    }
+  }
+  for (const [key, knob] of OVERRIDE_KNOBS) {
+    const v = o[key];
+    if (typeof v !== "number") continue;
+    if (!Number.isFinite(v)) {
+      s.warnings.push(`override ${knob} is not a finite number; ignored`);
+      continue;
+    }
+    setKnob(s, knob, v);
+    s.sources[knob] = "override";
+  }
+  if (o.hardClear !== undefined) {
+    s.hardClear.enabled = o.hardClear;
+    s.sources["hardClear.enabled"] = "override";
+  }
+  if (o.placeholder?.trim()) {
+    s.hardClear.placeholder = o.placeholder.trim();
+    s.sources["hardClear.placeholder"] = "override";
+  }
+  if (o.allow !== undefined) {
+    s.tools.allow = [...o.allow];
+    s.sources["tools.allow"] = "override";
+  }
+  if (o.deny !== undefined) {
+    s.tools.deny = [...o.deny];
+    s.sources["tools.deny"] = "override";
+  }
 }
 
 export interface ResolveSettingsInput {
@@ -48,219 +244,11 @@ export interface ResolveSettingsInput {
 
 /** Effective settings for a replay: config (per generation) → smart defaults → built-ins, then overrides. */
 export function resolvePruneSettings(input: ResolveSettingsInput): PruneSettingsDTO {
-  const { algorithm } = input;
   const cp = contextPruningBlock(input.config);
-  const o = input.overrides ?? {};
-  const sources: Record<string, SettingSource> = {};
-  const warnings: string[] = [];
-  const knobsConfigurable = algorithm !== "2026.9";
-  const knobSource: SettingSource = knobsConfigurable ? "default" : "fixed";
-
-  // mode
-  let mode: "off" | "cache-ttl" = "off";
-  sources.mode = "default";
-  const modeRaw = cp?.mode;
-  if (typeof modeRaw === "string") {
-    mode = modeRaw === "cache-ttl" ? "cache-ttl" : "off";
-    sources.mode = "config";
-  } else if (input.anthropicSmartDefaults) {
-    mode = "cache-ttl";
-    sources.mode = "smart-default";
-  }
-
-  // ttl
-  let ttlMs = DEFAULT_PRUNING_TTL_MS;
-  let ttlRaw: string | null = null;
-  sources.ttl = "default";
-  const ttlCfg = cp?.ttl;
-  if (typeof ttlCfg === "string") {
-    const parsed = parseDurationMs(ttlCfg, "m");
-    if (parsed === null)
-      warnings.push(`contextPruning.ttl "${ttlCfg}" is not a duration; the default 5m applies`);
-    else {
-      ttlMs = parsed;
-      ttlRaw = ttlCfg;
-      sources.ttl = "config";
-    }
-  } else if (ttlCfg !== undefined) {
-    warnings.push("contextPruning.ttl is not a string; the default 5m applies");
-  } else if (input.anthropicSmartDefaults) {
-    // The bundled Anthropic plugin seeds ttl 1h whenever the user left it unset (pruning.md §2.1,
-    // cache-and-cost.md §7: smart defaults fill only unset fields). Other providers: 5m.
-    ttlMs = SMART_DEFAULT_TTL_MS;
-    ttlRaw = "1h";
-    sources.ttl = "smart-default";
-  }
-
-  let keepLastAssistants: number = PRUNE_DEFAULTS.keepLastAssistants;
-  let softTrimRatio: number = PRUNE_DEFAULTS.softTrimRatio;
-  let hardClearRatio: number = PRUNE_DEFAULTS.hardClearRatio;
-  let minPrunableToolChars: number = PRUNE_DEFAULTS.minPrunableToolChars;
-  const softTrim: { maxChars: number; headChars: number; tailChars: number } = { ...PRUNE_DEFAULTS.softTrim };
-  for (const k of [
-    "keepLastAssistants",
-    "softTrimRatio",
-    "hardClearRatio",
-    "minPrunableToolChars",
-    "softTrim.maxChars",
-    "softTrim.headChars",
-    "softTrim.tailChars",
-  ]) {
-    sources[k] = knobSource;
-  }
-  if (knobsConfigurable && cp) {
-    const kla = finite(cp.keepLastAssistants);
-    if (kla !== undefined) {
-      keepLastAssistants = Math.max(0, Math.floor(kla));
-      sources.keepLastAssistants = "config";
-    }
-    const str = finite(cp.softTrimRatio);
-    if (str !== undefined) {
-      softTrimRatio = Math.min(1, Math.max(0, str));
-      sources.softTrimRatio = "config";
-    }
-    const hcr = finite(cp.hardClearRatio);
-    if (hcr !== undefined) {
-      hardClearRatio = Math.min(1, Math.max(0, hcr));
-      sources.hardClearRatio = "config";
-    }
-    const mptc = finite(cp.minPrunableToolChars);
-    if (mptc !== undefined) {
-      minPrunableToolChars = Math.max(0, Math.floor(mptc));
-      sources.minPrunableToolChars = "config";
-    }
-    const st = cp.softTrim;
-    if (isObject(st)) {
-      for (const key of ["maxChars", "headChars", "tailChars"] as const) {
-        const v = finite(st[key]);
-        if (v !== undefined) {
-          softTrim[key] = Math.max(0, Math.floor(v));
-          sources[`softTrim.${key}`] = "config";
-        }
-      }
-    }
-  } else if (!knobsConfigurable && cp) {
-    for (const k of [
-      "keepLastAssistants",
-      "softTrimRatio",
-      "hardClearRatio",
-      "minPrunableToolChars",
-      "softTrim",
-    ]) {
-      if (cp[k] !== undefined)
-        warnings.push(`contextPruning.${k} no longer exists in 2026.9.x; the built-in value applies`);
-    }
-  }
-
-  // hardClear
-  let hardClearEnabled = true;
-  let placeholder = DEFAULT_PLACEHOLDER;
-  sources["hardClear.enabled"] = "default";
-  sources["hardClear.placeholder"] = "default";
-  const hc = cp?.hardClear;
-  if (isObject(hc)) {
-    if (typeof hc.enabled === "boolean") {
-      hardClearEnabled = hc.enabled;
-      sources["hardClear.enabled"] = "config";
-    }
-    if (typeof hc.placeholder === "string" && hc.placeholder.trim()) {
-      placeholder = hc.placeholder.trim();
-      sources["hardClear.placeholder"] = "config";
-    }
-  }
-
-  // tools
-  let allow: string[] = [];
-  let deny: string[] = [];
-  sources["tools.allow"] = "default";
-  sources["tools.deny"] = "default";
-  const tools = cp?.tools;
-  if (isObject(tools)) {
-    const a = stringList(tools.allow);
-    if (a) {
-      allow = a;
-      sources["tools.allow"] = "config";
-    }
-    const d = stringList(tools.deny);
-    if (d) {
-      deny = d;
-      sources["tools.deny"] = "config";
-    }
-  }
-
-  // what-if overrides (CLI flags / UI knobs) win over everything, in every generation.
-  if (o.mode !== undefined) {
-    mode = o.mode;
-    sources.mode = "override";
-  }
-  if (o.ttl !== undefined) {
-    const parsed = parseDurationMs(o.ttl, "m");
-    if (parsed === null) warnings.push(`override ttl "${o.ttl}" is not a duration; ignored`);
-    else {
-      ttlMs = parsed;
-      ttlRaw = o.ttl;
-      sources.ttl = "override";
-    }
-  }
-  const num = (v: number | undefined, key: string, apply: (n: number) => void): void => {
-    if (v === undefined) return;
-    if (!Number.isFinite(v)) {
-      warnings.push(`override ${key} is not a finite number; ignored`);
-      return;
-    }
-    apply(v);
-    sources[key] = "override";
-  };
-  num(o.keepLastAssistants, "keepLastAssistants", (n) => {
-    keepLastAssistants = Math.max(0, Math.floor(n));
-  });
-  num(o.softTrimRatio, "softTrimRatio", (n) => {
-    softTrimRatio = Math.min(1, Math.max(0, n));
-  });
-  num(o.hardClearRatio, "hardClearRatio", (n) => {
-    hardClearRatio = Math.min(1, Math.max(0, n));
-  });
-  num(o.minPrunableToolChars, "minPrunableToolChars", (n) => {
-    minPrunableToolChars = Math.max(0, Math.floor(n));
-  });
-  num(o.softTrimMaxChars, "softTrim.maxChars", (n) => {
-    softTrim.maxChars = Math.max(0, Math.floor(n));
-  });
-  num(o.softTrimHeadChars, "softTrim.headChars", (n) => {
-    softTrim.headChars = Math.max(0, Math.floor(n));
-  });
-  num(o.softTrimTailChars, "softTrim.tailChars", (n) => {
-    softTrim.tailChars = Math.max(0, Math.floor(n));
-  });
-  if (o.hardClear !== undefined) {
-    hardClearEnabled = o.hardClear;
-    sources["hardClear.enabled"] = "override";
-  }
-  if (o.placeholder?.trim()) {
-    placeholder = o.placeholder.trim();
-    sources["hardClear.placeholder"] = "override";
-  }
-  if (o.allow !== undefined) {
-    allow = [...o.allow];
-    sources["tools.allow"] = "override";
-  }
-  if (o.deny !== undefined) {
-    deny = [...o.deny];
-    sources["tools.deny"] = "override";
-  }
-
-  return {
-    mode,
-    ttlMs,
-    ttlRaw,
-    keepLastAssistants,
-    softTrimRatio,
-    hardClearRatio,
-    minPrunableToolChars,
-    softTrim,
-    hardClear: { enabled: hardClearEnabled, placeholder },
-    tools: { allow, deny },
-    sources,
-    warnings,
-  };
+  const s = builtIns(input.algorithm);
+  modeAndTtl(s, cp, input.anthropicSmartDefaults === true);
+  if (cp) knobs(s, cp, input.algorithm);
+  hardClearAndTools(s, cp);
+  applyOverrides(s, input.overrides ?? {});
+  return s;
 }
