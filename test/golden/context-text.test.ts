@@ -7,8 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { LoadedSession, Transcript, TranscriptEntry } from "../../server/model/session.ts";
-import { computeActiveBranch } from "../../server/model/tree.ts";
+import type { LoadedSession, Transcript } from "../../server/model/session.ts";
 import { countTranscriptMessages, findCommandMessageIndex } from "../../server/openclaw/compactable-count.ts";
 import { renderContextText } from "../../server/openclaw/context-text/context-text.ts";
 import type { ContextFamily } from "../../server/openclaw/context-text/types.ts";
@@ -16,6 +15,7 @@ import { formatInt } from "../../server/openclaw/format.ts";
 import { buildRunReport } from "../../server/reports/run-report.ts";
 import { openStateReader } from "../../server/sources/state-reader.ts";
 import { arr, isObject, type JsonObject, num, obj, str, tryParseJson } from "../../shared/json.ts";
+import { transcriptFromJsonl } from "../helpers/transcript.ts";
 
 const FIXTURES = path.resolve(__dirname, "../fixtures");
 
@@ -44,18 +44,10 @@ function readJsonLines(file: string): JsonObject[] {
 }
 
 function loadTranscript(file: string): Transcript {
-  const entries: TranscriptEntry[] = readJsonLines(file).map((raw, index) => ({
-    index,
-    type: str(raw, "type") ?? "",
-    id: str(raw, "id") ?? null,
-    parentId: str(raw, "parentId") ?? null,
-    timestamp: str(raw, "timestamp") ?? null,
-    raw,
-    line: index + 1,
-  }));
-  const header = entries[0]?.type === "session" ? entries[0].raw : null;
-  const { activeBranch, leafIndex, issues } = computeActiveBranch(entries, file);
-  return { header, version: num(header, "version") ?? null, entries, activeBranch, leafIndex, issues };
+  const text = file.endsWith(".gz")
+    ? gunzipSync(readFileSync(file)).toString("utf8")
+    : readFileSync(file, "utf8");
+  return transcriptFromJsonl(text, file);
 }
 
 function loadEntry(dir: string): JsonObject {

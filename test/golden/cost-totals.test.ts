@@ -12,12 +12,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { LoadedSession, TranscriptEntry } from "../../server/model/session.ts";
-import { computeActiveBranch } from "../../server/model/tree.ts";
+import type { LoadedSession } from "../../server/model/session.ts";
 import { buildCostReport, buildCostTotals } from "../../server/reports/cost/cost-report.ts";
 import { openStateReader } from "../../server/sources/state-reader.ts";
 import type { CostReportDTO } from "../../shared/cost.ts";
 import { isObject, type JsonObject, num, obj, str } from "../../shared/json.ts";
+import { sessionFromJsonl } from "../helpers/transcript.ts";
 
 const SHARED = path.resolve(__dirname, "../../../shared");
 const FIXTURES = path.join(SHARED, "fixtures");
@@ -96,65 +96,6 @@ const TABLE: Record<string, Expect> = {
 /** Assumed prices (the mock model has none, every recorded cost is 0): used to check the §4 formula. */
 const ASSUMED = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
 const PRICING = { "anthropic/claude-mock-1": { ...ASSUMED, source: "test: assumed sonnet-like prices" } };
-
-/** Small local adapter: JSONL text → LoadedSession (no dependency on the loaders under test elsewhere). */
-function sessionFromJsonl(
-  text: string,
-  sessionId: string,
-  family: "2026.3" | "2026.7" | "2026.9",
-): LoadedSession {
-  const entries: TranscriptEntry[] = [];
-  let header: JsonObject | null = null;
-  text.split("\n").forEach((line, i) => {
-    if (line.trim() === "") return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch {
-      return;
-    }
-    if (!isObject(raw)) return;
-    if (str(raw, "type") === "session" && header === null) header = raw;
-    entries.push({
-      index: entries.length,
-      type: str(raw, "type") ?? "",
-      id: str(raw, "id") ?? null,
-      parentId: str(raw, "parentId") ?? null,
-      timestamp: str(raw, "timestamp") ?? null,
-      raw,
-      line: i + 1,
-    });
-  });
-  const br = computeActiveBranch(entries, sessionId);
-  return {
-    summary: {
-      agentId: "main",
-      sessionId,
-      sessionKey: null,
-      storage: "jsonl",
-      archived: null,
-      updatedAt: null,
-      model: null,
-      provider: null,
-      entryCount: entries.length,
-      parseErrorCount: 0,
-      location: sessionId,
-      sizeBytes: null,
-    },
-    entry: null,
-    transcript: {
-      header,
-      version: null,
-      entries,
-      activeBranch: br.activeBranch,
-      leafIndex: br.leafIndex,
-      issues: br.issues,
-    },
-    version: { appVersion: null, family, reason: "test adapter" },
-    rebasedPaths: [],
-    issues: [],
-  };
-}
 
 /** Independent transcript-only predicate, written from transcript.md §8 (not imported). */
 function transcriptOnly(m: JsonObject): boolean {
@@ -268,7 +209,13 @@ function report(scenario: string, src: { text: string; id: string }): CostReport
   const e = TABLE[scenario];
   if (!e) throw new Error(`no expectations for ${scenario}`);
   return buildCostReport({
-    session: sessionFromJsonl(src.text, src.id, e.family),
+    session: sessionFromJsonl(src.text, {
+      sessionId: src.id,
+      family: e.family,
+      sessionKey: null,
+      storage: "jsonl",
+      location: src.id,
+    }),
     config: null,
     pricing: PRICING,
     cacheTtlMs: e.mockTtlMs,
@@ -374,7 +321,13 @@ describe("observed cache TTL without an override (fixtures' mock TTL, README `Mo
     const src = localTranscript(scenario) ?? sharedTranscript(scenario);
     it.skipIf(!src)(scenario, () => {
       if (!src) return;
-      const session = sessionFromJsonl(src.text, src.id, e.family);
+      const session = sessionFromJsonl(src.text, {
+        sessionId: src.id,
+        family: e.family,
+        sessionKey: null,
+        storage: "jsonl",
+        location: src.id,
+      });
       const observed = buildCostReport({ session, config: null, pricing: PRICING });
       const o = observed.retention.observedTtl;
       expect(o).not.toBeNull();

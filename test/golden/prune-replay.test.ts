@@ -11,8 +11,7 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { buildContextMessages } from "../../server/model/context-messages.ts";
-import type { LoadedSession, Transcript, TranscriptEntry, VersionInfo } from "../../server/model/session.ts";
-import { computeActiveBranch } from "../../server/model/tree.ts";
+import type { LoadedSession } from "../../server/model/session.ts";
 import {
   parseProjectionSnapshot,
   projectionBaseKey,
@@ -22,8 +21,9 @@ import { toolResultWireText } from "../../server/reports/prune-replay/preview.ts
 import { type ReplayInput, runReplay } from "../../server/reports/prune-replay/replay-run.ts";
 import { readOpenClawConfig } from "../../server/sources/openclaw-config.ts";
 import { openStateReader } from "../../server/sources/state-reader.ts";
-import { isObject, type JsonObject, num, str, tryParseJson } from "../../shared/json.ts";
+import { isObject, type JsonObject, str } from "../../shared/json.ts";
 import type { PruneReplayDTO } from "../../shared/prune.ts";
+import { loadedSession, transcriptFromJsonl } from "../helpers/transcript.ts";
 
 /** The complete replay (every call with its tool-result states: the `prune --json` contract). */
 const replayPruning = (input: ReplayInput): PruneReplayDTO => runReplay(input).full();
@@ -53,36 +53,6 @@ interface WireText {
   text: string;
 }
 
-/** Local adapter: decoded transcript events (JSONL) → the Transcript model (tree from server/model/tree.ts). */
-function loadTranscript(text: string, source: string): Transcript {
-  const entries: TranscriptEntry[] = [];
-  text.split("\n").forEach((line, i) => {
-    if (!line.trim()) return;
-    const parsed = tryParseJson(line);
-    if (!parsed.ok || !isObject(parsed.value)) return;
-    const raw = parsed.value;
-    entries.push({
-      index: entries.length,
-      type: str(raw, "type") ?? "",
-      id: str(raw, "id") ?? null,
-      parentId: str(raw, "parentId") ?? null,
-      timestamp: str(raw, "timestamp") ?? null,
-      raw,
-      line: i + 1,
-    });
-  });
-  const header = entries[0]?.type === "session" ? entries[0].raw : null;
-  const branch = computeActiveBranch(entries, source);
-  return {
-    header,
-    version: num(header, "version") ?? null,
-    entries,
-    activeBranch: branch.activeBranch,
-    leafIndex: branch.leafIndex,
-    issues: branch.issues,
-  };
-}
-
 function loadScenario(name: string): {
   session: LoadedSession;
   config: JsonObject;
@@ -90,40 +60,22 @@ function loadScenario(name: string): {
   wire: WireText[];
 } {
   const dir = path.join(FIXTURES, name);
-  const transcript = loadTranscript(
+  const transcript = transcriptFromJsonl(
     gunzipSync(readFileSync(path.join(dir, "prune-transcript.jsonl.gz"))).toString("utf8"),
     `${name}/prune-transcript.jsonl.gz`,
   );
   const config = JSON.parse(readFileSync(path.join(dir, "prune-openclaw.json"), "utf8"));
-  const version: VersionInfo =
-    transcript.version === 4
-      ? { appVersion: "2026.9.6", family: "2026.9", reason: "header version 4 (SQLite era)" }
-      : {
-          appVersion: "2026.7.1",
-          family: "2026.7",
-          reason: "header version 3 (JSONL era, 2026.7.1 capture)",
-        };
-  const session: LoadedSession = {
-    summary: {
-      agentId: "main",
-      sessionId: str(transcript.header, "id") ?? name,
-      sessionKey: null,
-      storage: transcript.version === 4 ? "sqlite" : "jsonl",
-      archived: null,
-      updatedAt: null,
-      model: "claude-mock-1",
-      provider: "anthropic",
-      entryCount: transcript.entries.length,
-      parseErrorCount: 0,
-      location: name,
-      sizeBytes: null,
-    },
-    entry: null,
-    transcript,
-    version,
-    rebasedPaths: [],
-    issues: [],
-  };
+  const sqlite = transcript.version === 4;
+  const session = loadedSession(transcript, {
+    family: sqlite ? "2026.9" : "2026.7",
+    appVersion: sqlite ? "2026.9.6" : "2026.7.1",
+    sessionId: str(transcript.header, "id") ?? name,
+    sessionKey: null,
+    storage: sqlite ? "sqlite" : "jsonl",
+    model: "claude-mock-1",
+    provider: "anthropic",
+    location: name,
+  });
   return {
     session,
     config,

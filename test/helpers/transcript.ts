@@ -149,6 +149,8 @@ export class TranscriptBuilder {
       api?: string;
       stopReason?: string;
       extra?: JsonObject;
+      /** Envelope fields (e.g. a `timestamp` later than the message's: the reply is appended after the request). */
+      envelope?: JsonObject;
     } = {},
     parent?: string | null,
   ): string {
@@ -185,6 +187,7 @@ export class TranscriptBuilder {
         ...(opts.extra ?? {}),
       },
       parent,
+      opts.envelope,
     );
   }
 

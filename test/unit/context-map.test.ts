@@ -6,13 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type {
-  ContextMessage,
-  LoadedSession,
-  Transcript,
-  TranscriptEntry,
-} from "../../server/model/session.ts";
-import { computeActiveBranch } from "../../server/model/tree.ts";
+import type { ContextMessage, LoadedSession } from "../../server/model/session.ts";
 import { binarySplitLayout } from "../../server/openclaw/context-map/binary-split.ts";
 import { fitLabel, sanitizeLabel } from "../../server/openclaw/context-map/bitmap-font.ts";
 import {
@@ -32,6 +26,7 @@ import { createTokenCounter } from "../../server/tokens/tokenizer.ts";
 import type { MapNode } from "../../shared/context-map.ts";
 import { arr, isObject, type JsonObject, num, obj, str } from "../../shared/json.ts";
 import { css, GROUP_DARK, mix, parseRgb, WHITE } from "../../shared/openclaw-colors.ts";
+import { sessionFromJsonl } from "../helpers/transcript.ts";
 
 /** 2026.3.2 has no `map` mode: its reply to `/context map` (spec context-report.md §5). */
 const MAP_UNKNOWN_MODE_2026_3 = unknownModeText("2026.3");
@@ -76,50 +71,16 @@ function sessionFromLines(
   scenario: string,
   family: "2026.3" | "2026.7" | "2026.9",
 ): LoadedSession {
-  const entries: TranscriptEntry[] = lines.map((line, index) => {
-    const raw: unknown = JSON.parse(line);
-    if (!isObject(raw)) throw new Error("bad line");
-    return {
-      index,
-      type: str(raw, "type") ?? "",
-      id: str(raw, "id") ?? null,
-      parentId: str(raw, "parentId") ?? null,
-      timestamp: str(raw, "timestamp") ?? null,
-      raw,
-      line: index + 1,
-    };
-  });
-  const branch = computeActiveBranch(entries, scenario);
-  const transcript: Transcript = {
-    header: entries[0]?.raw ?? null,
-    version: family === "2026.9" ? 4 : 3,
-    entries,
-    activeBranch: branch.activeBranch,
-    leafIndex: branch.leafIndex,
-    issues: branch.issues,
-  };
-  const session: LoadedSession = {
-    summary: {
-      agentId: "main",
-      sessionId: SESSION_ID,
-      sessionKey: "agent:main:main",
-      storage: family === "2026.9" ? "sqlite" : "jsonl",
-      archived: null,
-      updatedAt: null,
-      model: "claude-mock-1",
-      provider: "anthropic",
-      entryCount: entries.length,
-      parseErrorCount: 0,
-      location: "fixture",
-      sizeBytes: null,
-    },
+  return sessionFromJsonl(`${lines.join("\n")}\n`, {
     entry,
-    transcript,
-    version: { appVersion: null, family, reason: "fixture" },
-    rebasedPaths: [],
-    issues: [],
-  };
-  return session;
+    family,
+    sessionId: SESSION_ID,
+    sessionKey: "agent:main:main",
+    storage: family === "2026.9" ? "sqlite" : "jsonl",
+    model: "claude-mock-1",
+    provider: "anthropic",
+    location: scenario,
+  });
 }
 
 /** Model-context list for s1 (no compaction): branch messages minus excludeFromContext and transcript-only replies. */

@@ -1,7 +1,6 @@
 // Cost report + cache verdicts on hand-built transcripts (spec cache-and-cost.md §4–§7, transcript.md §8).
 import { describe, expect, it } from "vitest";
-import type { LoadedSession, TranscriptEntry } from "../../server/model/session.ts";
-import { computeActiveBranch } from "../../server/model/tree.ts";
+import type { LoadedSession } from "../../server/model/session.ts";
 import { cacheTtlForRetention } from "../../server/openclaw/cache/ttl.ts";
 import { resolveCacheRetention } from "../../server/openclaw/config/agent-settings.ts";
 import { durationFromJson } from "../../server/openclaw/duration.ts";
@@ -9,6 +8,7 @@ import { buildCostReport, buildCostTotals } from "../../server/reports/cost/cost
 import { readHitRate, writeAwareHitRate } from "../../server/reports/cost/hit-rates.ts";
 import type { JsonObject } from "../../shared/json.ts";
 import { costOf, minCacheableTokens, normalizeModelId, priceFor } from "../../shared/pricing.ts";
+import { type Family, TranscriptBuilder } from "../helpers/transcript.ts";
 
 const T0 = Date.UTC(2026, 10, 30, 0, 0, 0);
 
@@ -22,27 +22,15 @@ interface U {
   totalOrigin?: string;
 }
 
-/** Builder: rows are chained by parentId unless `parent` is given; ids are r0, r1, … */
+/** The cost tests' vocabulary over the shared builder: times are offsets from T0; ids are r0, r1, … */
 class TB {
-  rows: JsonObject[] = [{ type: "session", version: 3, id: "hdr", timestamp: new Date(T0).toISOString() }];
-  private last: string | null = null;
-  private n = 0;
+  readonly b = new TranscriptBuilder({ start: T0, idPrefix: "r" });
   add(row: JsonObject, parent?: string | null): string {
-    const id = `r${this.n++}`;
-    const p = parent === undefined ? this.last : parent;
-    this.rows.push({ ...row, id, parentId: p });
-    this.last = id;
-    return id;
+    return this.b.add(row, parent);
   }
   user(text: string, at: number, extra: JsonObject = {}, parent?: string | null): string {
-    return this.add(
-      {
-        type: "message",
-        timestamp: new Date(T0 + at).toISOString(),
-        message: { role: "user", content: [{ type: "text", text }], timestamp: T0 + at, ...extra },
-      },
-      parent,
-    );
+    this.b.t = T0 + at;
+    return this.b.user(text, extra, parent);
   }
   call(
     at: number,
@@ -50,102 +38,28 @@ class TB {
     opts: { provider?: string; model?: string; api?: string; text?: string } = {},
     parent?: string | null,
   ): string {
-    const usage: JsonObject = {
-      input: u.input,
-      output: u.output ?? 10,
-      cacheRead: u.cacheRead,
-      cacheWrite: u.cacheWrite,
-      totalTokens: u.input + (u.output ?? 10) + u.cacheRead + u.cacheWrite,
-      cost: {
-        input: 0,
-        output: 0,
-        cacheRead: 0,
-        cacheWrite: 0,
-        total: u.cost ?? 0,
-        ...(u.totalOrigin ? { totalOrigin: u.totalOrigin } : {}),
-      },
-    };
-    if (u.cacheWrite1h !== undefined) usage.cacheWrite1h = u.cacheWrite1h;
-    return this.add(
-      {
-        type: "message",
-        timestamp: new Date(T0 + at + 500).toISOString(),
-        message: {
-          role: "assistant",
-          content: [{ type: "text", text: opts.text ?? "ok" }],
-          api: opts.api ?? "anthropic-messages",
-          provider: opts.provider ?? "anthropic",
-          model: opts.model ?? "claude-sonnet-4-5",
-          usage,
-          stopReason: "stop",
-          timestamp: T0 + at,
-          responseId: `resp_${this.n}`,
-        },
-      },
-      parent,
-    );
+    this.b.t = T0 + at;
+    // The reply is appended half a second after the request started.
+    const envelope = { timestamp: new Date(T0 + at + 500).toISOString() };
+    return this.b.assistant({ ...opts, usage: u, envelope }, parent);
   }
   injected(at: number, model = "gateway-injected", provider = "openclaw", extra: JsonObject = {}): string {
-    return this.add({
-      type: "message",
-      timestamp: new Date(T0 + at).toISOString(),
-      message: {
-        role: "assistant",
-        content: [{ type: "text", text: "reply" }],
-        api: "openai-responses",
-        provider,
-        model,
-        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { total: 0 } },
-        stopReason: "stop",
-        timestamp: T0 + at,
-        ...extra,
-      },
-    });
+    this.b.t = T0 + at;
+    return this.b.injected("reply", { provider, model, ...extra });
   }
   custom(type: string, fields: JsonObject, at: number): string {
-    return this.add({ type, timestamp: new Date(T0 + at).toISOString(), ...fields });
+    this.b.t = T0 + at;
+    return this.b.add({ type, ...fields });
   }
-  session(
-    opts: { family?: "2026.3" | "2026.7" | "2026.9"; sessionKey?: string; archived?: "reset" | null } = {},
-  ): LoadedSession {
-    const entries: TranscriptEntry[] = this.rows.map((raw, index) => ({
-      index,
-      type: String(raw.type),
-      id: typeof raw.id === "string" ? raw.id : null,
-      parentId: typeof raw.parentId === "string" ? raw.parentId : null,
-      timestamp: typeof raw.timestamp === "string" ? raw.timestamp : null,
-      raw,
-      line: index + 1,
-    }));
-    const br = computeActiveBranch(entries, "t.jsonl");
-    return {
-      summary: {
-        agentId: "main",
-        sessionId: "s",
-        sessionKey: opts.sessionKey ?? "agent:main:main",
-        storage: "jsonl",
-        archived: opts.archived ?? null,
-        updatedAt: null,
-        model: null,
-        provider: null,
-        entryCount: entries.length,
-        parseErrorCount: 0,
-        location: "t.jsonl",
-        sizeBytes: null,
-      },
-      entry: null,
-      transcript: {
-        header: this.rows[0] ?? null,
-        version: 3,
-        entries,
-        activeBranch: br.activeBranch,
-        leafIndex: br.leafIndex,
-        issues: [],
-      },
-      version: { appVersion: null, family: opts.family ?? "2026.9", reason: "test" },
-      rebasedPaths: [],
-      issues: [],
-    };
+  session(opts: { family?: Family; sessionKey?: string; archived?: "reset" | null } = {}): LoadedSession {
+    return this.b.session({
+      family: opts.family ?? "2026.9",
+      sessionKey: opts.sessionKey ?? "agent:main:main",
+      archived: opts.archived ?? null,
+      storage: "jsonl",
+      sessionId: "s",
+      location: "t.jsonl",
+    });
   }
 }
 

@@ -2,10 +2,16 @@
 // prompt-token sum, the transcript-only / usage exclusion flags (spec transcript.md §3–§4, §8), and the
 // reports that read the last call through it.
 
-import { describe, expect, it } from "vitest";
-import { modelCallsOf } from "../../server/model/model-calls.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { type ModelCall, modelCallsOf } from "../../server/model/model-calls.ts";
+import type { LoadedSession } from "../../server/model/session.ts";
+import { buildCostReport } from "../../server/reports/cost/cost-report.ts";
 import { runReplay } from "../../server/reports/prune-replay/replay-run.ts";
 import { buildRunReport, lastCallUsage } from "../../server/reports/run-report.ts";
+import { openStateReader } from "../../server/sources/state-reader.ts";
 import { TranscriptBuilder, transcriptFromJsonl } from "../helpers/transcript.ts";
 
 const T0 = Date.UTC(2026, 10, 30);
@@ -126,5 +132,40 @@ describe("the last model call skips rows excluded from usage (transcript.md §8)
   it("pruning replay: eligibility is decided for the real call's provider", () => {
     const r = runReplay({ session, config: null, sha256Base64Url: (s) => s }).summary();
     expect(r.eligibility.reason).toContain("anthropic");
+  });
+});
+
+describe("both storage eras decode to the same calls (test/helpers/transcript.ts writers, production readers)", () => {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "clawscope-model-calls-"));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  const DEMO = path.resolve(__dirname, "../../server/demo/state");
+
+  it("a JSONL file and SQLite events of the same rows give the same model calls and cost report", () => {
+    const b = new TranscriptBuilder({ start: T0 });
+    b.user("hi");
+    b.tick(100).assistant({ usage: { input: 10, cacheWrite: 3_000 } });
+    b.tick(60_000).user("more");
+    b.tick(100).assistant({ usage: { input: 12, cacheRead: 3_000, cacheWrite: 40 } });
+    b.tick(10).injected("status");
+    b.writeJsonlStateDir(path.join(tmp, "jsonl"));
+    b.writeSqliteStateDir(path.join(tmp, "sqlite"), DEMO);
+    const loaded = ["jsonl", "sqlite"].map((era) => {
+      const reader = openStateReader(path.join(tmp, era));
+      const row = reader.listSessions().sessions.find((s) => s.entryCount !== null && s.entryCount > 0);
+      if (!row) throw new Error(`no ${era} session`);
+      const s = reader.loadSession({ agentId: row.agentId, sessionId: row.sessionId });
+      if ("error" in s) throw new Error(s.error.message);
+      return s;
+    });
+    const [jsonl, sqlite] = loaded;
+    if (!jsonl || !sqlite) throw new Error("load failed");
+    expect(sqlite.summary.storage).toBe("sqlite");
+    expect(jsonl.summary.storage).toBe("jsonl");
+    const strip = (calls: readonly ModelCall[]) => calls.map(({ entryIndex, entryId, ...rest }) => rest);
+    const callsOf = (s: LoadedSession) => modelCallsOf(s.transcript).all;
+    expect(callsOf(jsonl)).toHaveLength(3);
+    expect(strip(callsOf(sqlite))).toEqual(strip(callsOf(jsonl)));
+    const totals = (s: LoadedSession) => buildCostReport({ session: s, config: null }).totals;
+    expect(totals(sqlite)).toEqual(totals(jsonl));
   });
 });

@@ -5,9 +5,8 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { buildContextMessages } from "../../server/model/context-messages.ts";
-import type { LoadedSession, Transcript, TranscriptEntry, VersionInfo } from "../../server/model/session.ts";
+import type { LoadedSession, Transcript, VersionInfo } from "../../server/model/session.ts";
 import { BRANCH_SUMMARY_PREFIX, COMPACTION_SUMMARY_PREFIX } from "../../server/model/summary-text.ts";
-import { computeActiveBranch } from "../../server/model/tree.ts";
 import { parseDurationMs } from "../../server/openclaw/duration.ts";
 import {
   estimateMessageChars,
@@ -35,6 +34,7 @@ import { previewToolResultAtCall } from "../../server/reports/prune-replay/previ
 import { type ReplayInput, runReplay } from "../../server/reports/prune-replay/replay-run.ts";
 import type { JsonObject, JsonValue } from "../../shared/json.ts";
 import type { PruneOverrides, PruneReplayDTO } from "../../shared/prune.ts";
+import { TranscriptBuilder } from "../helpers/transcript.ts";
 
 /** The complete replay (every call with its tool-result states: the `prune --json` contract). */
 const replayPruning = (input: ReplayInput): PruneReplayDTO => runReplay(input).full();
@@ -44,51 +44,40 @@ const sha256Base64Url = (s: string): string => createHash("sha256").update(s).di
 // ---------------------------------------------------------------------------------------------------
 // Synthetic transcript builder (real entry shapes, transcript.md §2–§3)
 
+/** The pruning tests' vocabulary over the shared builder: no header row (entry index = row index), ids e0, e1, … */
 class Builder {
-  entries: TranscriptEntry[] = [];
-  private parent: string | null = null;
-  t = 1_800_000_000_000;
+  readonly b = new TranscriptBuilder({ start: 1_800_000_000_000, header: false, idPrefix: "e" });
   private tool = 0;
   private run = 0;
 
+  get t(): number {
+    return this.b.t;
+  }
+  set t(ms: number) {
+    this.b.t = ms;
+  }
+  /** The rows so far (row i = entry i). */
+  get rows(): JsonObject[] {
+    return this.b.rows;
+  }
   add(raw: JsonObject): string {
-    const id = `e${this.entries.length}`;
-    const full: JsonObject = { ...raw, id, parentId: this.parent, timestamp: new Date(this.t).toISOString() };
-    this.entries.push({
-      index: this.entries.length,
-      type: String(raw.type),
-      id,
-      parentId: this.parent,
-      timestamp: new Date(this.t).toISOString(),
-      raw: full,
-    });
-    this.parent = id;
-    return id;
+    return this.b.add(raw);
   }
   user(text: string, opts: { excluded?: boolean; sameRun?: boolean } = {}): string {
     if (!opts.sameRun) this.run++;
-    const message: JsonObject = {
-      role: "user",
-      content: text,
-      timestamp: this.t,
-      idempotencyKey: `run${this.run}:user`,
-    };
+    const message: JsonObject = { role: "user", content: text, idempotencyKey: `run${this.run}:user` };
     if (opts.excluded) message.excludeFromContext = true;
-    return this.add({ type: "message", message });
+    return this.b.message(message);
   }
   assistant(content: JsonObject[], opts: { provider?: string; model?: string; stop?: string } = {}): string {
-    return this.add({
-      type: "message",
-      message: {
-        role: "assistant",
-        content,
-        provider: opts.provider ?? "anthropic",
-        model: opts.model ?? "claude-x",
-        api: "anthropic-messages",
-        stopReason: opts.stop ?? "stop",
-        timestamp: this.t,
-        responseId: `resp${this.entries.length}`,
-      },
+    return this.b.message({
+      role: "assistant",
+      content,
+      provider: opts.provider ?? "anthropic",
+      model: opts.model ?? "claude-x",
+      api: "anthropic-messages",
+      stopReason: opts.stop ?? "stop",
+      responseId: `resp${this.rows.length}`,
     });
   }
   /** assistant tool call + tool result of `text` (or content blocks). */
@@ -98,26 +87,11 @@ class Builder {
       stop: "toolUse",
     });
     this.t += 10;
-    const content = typeof text === "string" ? [{ type: "text", text }] : text;
-    const resultId = this.add({
-      type: "message",
-      message: {
-        role: "toolResult",
-        toolCallId: callId,
-        toolName,
-        content,
-        isError: false,
-        timestamp: this.t,
-      },
-    });
+    const resultId = this.b.toolResult(callId, toolName, text);
     return { callId, resultId };
   }
   marker(provider = "anthropic", modelId = "claude-x"): void {
-    this.add({
-      type: "custom",
-      customType: "openclaw.cache-ttl",
-      data: { timestamp: this.t, provider, modelId },
-    });
+    this.b.cacheTouch(provider, modelId);
   }
   /** One attempt: user → tool turn → final assistant → cache-touch marker. */
   turn(toolName: string, text: string, gapMs: number): string {
@@ -132,39 +106,18 @@ class Builder {
     return callId;
   }
   transcript(): Transcript {
-    const b = computeActiveBranch(this.entries, "synthetic");
-    return {
-      header: null,
-      version: 3,
-      entries: this.entries,
-      activeBranch: b.activeBranch,
-      leafIndex: b.leafIndex,
-      issues: b.issues,
-    };
+    return this.b.transcript("synthetic");
   }
   session(family: VersionInfo["family"]): LoadedSession {
-    const transcript = this.transcript();
-    return {
-      summary: {
-        agentId: "main",
-        sessionId: "syn",
-        sessionKey: null,
-        storage: "jsonl",
-        archived: null,
-        updatedAt: null,
-        model: "claude-x",
-        provider: "anthropic",
-        entryCount: transcript.entries.length,
-        parseErrorCount: 0,
-        location: "syn",
-        sizeBytes: null,
-      },
-      entry: null,
-      transcript,
-      version: { appVersion: null, family, reason: "test" },
-      rebasedPaths: [],
-      issues: [],
-    };
+    return this.b.session({
+      family,
+      sessionId: "syn",
+      sessionKey: null,
+      storage: "jsonl",
+      model: "claude-x",
+      provider: "anthropic",
+      location: "syn",
+    });
   }
 }
 
@@ -578,7 +531,7 @@ describe("sticky pruner (2026.9.x, §2.4)", () => {
     for (let i = 0; i < 6; i++) {
       b.user(`q${i}`);
       b.toolTurn("exec", String(i).repeat(20_000));
-      resultIdx.push(b.entries.length - 1);
+      resultIdx.push(b.rows.length - 1);
       b.assistant([{ type: "text", text: "ok" }]);
     }
     const msgs = buildContextMessages(b.transcript());
@@ -776,10 +729,10 @@ describe("replay: snapshot restore (2026.9 markers)", () => {
     const ids: { callId: string; ts: number }[] = [];
     for (let i = 0; i < 4; i++) {
       b.turn("exec", String(i).repeat(6000), 1000);
-      const tr = b.entries.findLast(
-        (e) => e.raw.message !== undefined && JSON.stringify(e.raw).includes('"toolResult"'),
+      const tr = b.rows.findLast(
+        (raw) => raw.message !== undefined && JSON.stringify(raw).includes('"toolResult"'),
       );
-      const m = tr?.raw.message;
+      const m = tr?.message;
       if (m && typeof m === "object" && !Array.isArray(m))
         ids.push({ callId: String(m.toolCallId), ts: Number(m.timestamp) });
     }
