@@ -2,8 +2,8 @@
 // (≈ $X) and pruning will trim K tool results"). PURE: the server's CacheClockDTO plus the browser time elapsed
 // since it was fetched in, the texts out — so the header can tick every second without asking the server.
 
+import { fmtInt, fmtUsd } from "../../shared/format.ts";
 import type { CacheClockDTO } from "../../shared/live.ts";
-import { fmtInt, fmtUsd } from "../ui/format.ts";
 
 /** A countdown in whole seconds, rounded up so it reaches 0s only at expiry: `45s`, `3m12s`, `1h02m05s`. */
 export function fmtCountdown(ms: number): string {

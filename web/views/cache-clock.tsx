@@ -5,8 +5,8 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
+import { fmtDuration, fmtInt, fmtUsd } from "../../shared/format.ts";
 import { clockQuery } from "../api/queries.ts";
-import { fmtDuration, fmtInt, fmtUsd } from "../ui/format.ts";
 import { clockText } from "./cache-clock-text.ts";
 
 function useNow(ms: number): number {

@@ -2,9 +2,9 @@
 // broken report in one tab never blanks the others.
 
 import { useQuery } from "@tanstack/react-query";
+import { fmtBytes, fmtDate, fmtInt } from "../../shared/format.ts";
 import { sessionsQuery } from "../api/queries.ts";
 import { hrefWithGlobals, isTab, onLinkClick, setParams, type Tab } from "../router.ts";
-import { fmtBytes, fmtDate, fmtInt } from "../ui/format.ts";
 import { makeRedactor, redactFromParams } from "../ui/redact.ts";
 import { IssueList } from "../ui/status.tsx";
 import { Tabs } from "../ui/tabs.tsx";

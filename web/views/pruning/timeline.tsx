@@ -4,7 +4,8 @@
 // Lane 3: estimated message chars before/after each call vs the soft-trim / hard-clear ratios of the window.
 
 import { useMemo } from "react";
-import type { PruneReplayDTO } from "../../../shared/prune.ts";
+import { fmtDate, fmtDuration, fmtInt } from "../../../shared/format.ts";
+import type { PruneCallDTO, PruneReplayDTO } from "../../../shared/prune.ts";
 import {
   type AxisMode,
   FIVE_MIN,
@@ -14,9 +15,9 @@ import {
   TIMELINE_HEIGHT,
   TIMELINE_LANES,
   TIMELINE_MARGIN,
+  type TimelineScales,
   timelineScales,
 } from "../../../shared/timeline-scales.ts";
-import { fmtDate, fmtDuration, fmtInt } from "../../ui/format.ts";
 
 // Lanes, margins and colours are the export's too (shared/timeline-scales.ts).
 const lane1 = TIMELINE_LANES.calls;
@@ -43,32 +44,10 @@ function callColumns(count: number, xOf: (i: number) => number): number[][] | nu
   return cols.size < count ? [...cols.values()] : null;
 }
 
-export function Timeline({
-  dto,
-  width,
-  axis,
-  selected,
-  onSelect,
-}: {
-  dto: PruneReplayDTO;
-  width: number;
-  axis: AxisMode;
-  selected: number | null;
-  onSelect: (i: number) => void;
-}) {
-  const calls = dto.calls;
-  const W = Math.max(600, width);
-  const { left, right } = TIMELINE_MARGIN;
-  const ttl = dto.settings.ttlMs;
-  const s = useMemo(
-    () => timelineScales(calls, dto.next.at, { axis, width: W, charWindow: dto.charWindow, ttlMs: ttl }),
-    [calls, dto.next.at, axis, W, dto.charWindow, ttl],
-  );
-  const softLine = dto.charWindow * dto.settings.softTrimRatio;
-  const hardLine = dto.charWindow * dto.settings.hardClearRatio;
+/** Which calls get a mark (one per column when they share columns), each call's column, and the paint order. */
+function markedCalls(calls: PruneCallDTO[], columns: number[][] | null, selected: number | null) {
   const rank = (i: number): number =>
     i === selected ? 3 : calls[i]?.round === "hard-clear" ? 2 : calls[i]?.round === "soft-trim" ? 1 : 0;
-  const columns = useMemo(() => callColumns(calls.length, s.xOf), [calls.length, s]);
   // One mark per call; with more calls than pixel columns, one mark per column: the call most worth seeing
   // there (the selected one, else a hard-clear, else a soft-trim round, else the latest) — 11,000 calls as
   // 75,000 SVG nodes took seconds to lay out and to re-render on every selection.
@@ -79,28 +58,38 @@ export function Timeline({
     : calls.map((_, i) => i);
   const binOf = new Map<number, number[]>();
   if (columns) for (const col of columns) for (const i of col) binOf.set(i, col);
-  const paintOrder = [...shown].sort((a, b) => rank(a) - rank(b) || a - b);
-  const seriesBefore = calls.map((c, i) => `${s.xOf(i)},${s.charsY(c.totalCharsBefore)}`).join(" ");
-  const seriesSent = calls.map((c, i) => `${s.xOf(i)},${s.charsY(c.messageChars)}`).join(" ");
-  const nextX = s.xOf(calls.length);
-  const refLine = (y: number, label: string, color: string, dash = "4 3") => (
+  // rounds (and the selected call) are painted last so their marks stay clickable when calls seconds apart
+  // overlap on the time axis
+  return { paintOrder: [...shown].sort((a, b) => rank(a) - rank(b) || a - b), binOf };
+}
+
+function RefLine(props: { y: number; label: string; color: string; dash?: string; width: number }) {
+  const { left, right } = TIMELINE_MARGIN;
+  return (
     <g>
-      <line x1={left} x2={W - right} y1={y} y2={y} stroke={color} strokeDasharray={dash} />
-      <text x={W - right} y={y - 3} fontSize={10} textAnchor="end" fill={color}>
-        {label}
+      <line
+        x1={left}
+        x2={props.width - right}
+        y1={props.y}
+        y2={props.y}
+        stroke={props.color}
+        strokeDasharray={props.dash ?? "4 3"}
+      />
+      <text x={props.width - right} y={props.y - 3} fontSize={10} textAnchor="end" fill={props.color}>
+        {props.label}
       </text>
     </g>
   );
+}
+
+/** Lane labels, x ticks, the idle-gap scale with the cache and TTL lines, the chars scale with the ratio lines. */
+function TimelineGrid({ dto, s, W }: { dto: PruneReplayDTO; s: TimelineScales; W: number }) {
+  const { left } = TIMELINE_MARGIN;
+  const ttl = dto.settings.ttlMs;
+  const softLine = dto.charWindow * dto.settings.softTrimRatio;
+  const hardLine = dto.charWindow * dto.settings.hardClearRatio;
   return (
-    <svg
-      width={W}
-      height={H}
-      role="img"
-      aria-label="Pruning timeline"
-      data-testid="prune-timeline"
-      className="timeline"
-      fontFamily="system-ui, sans-serif"
-    >
+    <>
       {/* lane labels */}
       <text x={6} y={lane1.top + 24} fontSize={11} fill="currentColor">
         calls
@@ -134,28 +123,177 @@ export function Timeline({
           {fmtDuration(g)}
         </text>
       ))}
-      {refLine(s.gapY(FIVE_MIN), "5 m cache", "rgb(59,118,184)")}
-      {refLine(s.gapY(ONE_HOUR), "1 h cache", "rgb(132,91,173)")}
-      {ttl > 0 ? refLine(s.gapY(ttl), `pruning TTL ${fmtDuration(ttl)}`, "rgb(196,64,64)", "6 2") : null}
+      <RefLine y={s.gapY(FIVE_MIN)} label="5 m cache" color="rgb(59,118,184)" width={W} />
+      <RefLine y={s.gapY(ONE_HOUR)} label="1 h cache" color="rgb(132,91,173)" width={W} />
+      {ttl > 0 ? (
+        <RefLine
+          y={s.gapY(ttl)}
+          label={`pruning TTL ${fmtDuration(ttl)}`}
+          color="rgb(196,64,64)"
+          dash="6 2"
+          width={W}
+        />
+      ) : null}
       {/* lane 3: window ratio lines */}
-      {refLine(
-        s.charsY(softLine),
-        `soft-trim ${Math.round(dto.settings.softTrimRatio * 100)}% of window`,
-        "rgb(214,140,40)",
-      )}
-      {hardLine <= s.charsMax
-        ? refLine(
-            s.charsY(hardLine),
-            `hard-clear ${Math.round(dto.settings.hardClearRatio * 100)}%`,
-            "rgb(196,64,64)",
-          )
-        : null}
+      <RefLine
+        y={s.charsY(softLine)}
+        label={`soft-trim ${Math.round(dto.settings.softTrimRatio * 100)}% of window`}
+        color="rgb(214,140,40)"
+        width={W}
+      />
+      {hardLine <= s.charsMax ? (
+        <RefLine
+          y={s.charsY(hardLine)}
+          label={`hard-clear ${Math.round(dto.settings.hardClearRatio * 100)}%`}
+          color="rgb(196,64,64)"
+          width={W}
+        />
+      ) : null}
       <text x={left - 6} y={lane3.bottom} fontSize={9} textAnchor="end" fill="currentColor" opacity={0.6}>
         0
       </text>
       <text x={left - 6} y={lane3.top + 8} fontSize={9} textAnchor="end" fill="currentColor" opacity={0.6}>
         {fmtInt(s.charsMax)}
       </text>
+    </>
+  );
+}
+
+function markTitle(c: PruneCallDTO, i: number, bin: number[] | undefined, calls: PruneCallDTO[]): string {
+  const binNote =
+    bin && bin.length > 1
+      ? `\n(${bin.length} calls #${(bin[0] ?? 0) + 1}–#${(bin[bin.length - 1] ?? 0) + 1} share this column; ${bin.filter((j) => calls[j]?.round !== "none").length} rounds)`
+      : "";
+  const round =
+    c.round !== "none"
+      ? `\n${c.round}: ${c.softTrimmedNow} soft, ${c.hardClearedNow} hard, −${fmtInt(c.charsRemoved)} chars`
+      : "";
+  return `#${i + 1} ${fmtDate(c.timestamp)}\nidle ${fmtDuration(c.idleMs)}${c.ttlExpired ? " (TTL expired)" : ""}\n${c.gateText}\nchars ${fmtInt(c.totalCharsBefore)} → ${fmtInt(c.totalCharsAfter)}${round}${binNote}`;
+}
+
+/** One call's column: its mark, TTL ring, round count, idle-gap bar and chars dot; a click selects it. */
+function CallMark(props: {
+  calls: PruneCallDTO[];
+  i: number;
+  s: TimelineScales;
+  selected: boolean;
+  bin: number[] | undefined;
+  sharedColumns: boolean;
+  onSelect: (i: number) => void;
+}) {
+  const { calls, i, s, bin, onSelect } = props;
+  const c = calls[i];
+  if (!c) return null;
+  const x = s.xOf(i);
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: an SVG group cannot be a <button>; it has role, tabIndex and Enter
+    <g
+      onClick={() => onSelect(i)}
+      style={{ cursor: "pointer" }}
+      data-testid="prune-call-mark"
+      data-call={i}
+      data-calls={bin && bin.length > 1 ? bin.length : undefined}
+      data-round={c.round}
+      data-expired={c.ttlExpired ? "1" : "0"}
+      role="button"
+      tabIndex={0}
+      aria-label={`Call ${i + 1}: ${c.round === "none" ? "no pruning" : c.round}${c.ttlExpired ? ", TTL expired" : ""}`}
+      onKeyDown={(e) => (e.key === "Enter" ? onSelect(i) : undefined)}
+    >
+      <title>{markTitle(c, i, bin, calls)}</title>
+      {props.selected ? (
+        <rect
+          x={x - 5}
+          y={lane1.top}
+          width={10}
+          height={lane3.bottom - lane1.top}
+          fill="rgb(59,118,184)"
+          opacity={0.15}
+        />
+      ) : null}
+      {/* hit area; one column wide when calls share columns (the click selects the column under the pointer) */}
+      <rect
+        x={props.sharedColumns ? x - 1 : x - 4}
+        y={lane1.top}
+        width={props.sharedColumns ? 2 : 8}
+        height={lane3.bottom - lane1.top}
+        fill="transparent"
+      />
+      {c.ttlExpired ? (
+        <circle cx={x} cy={34} r={8} fill="none" stroke="rgb(196,64,64)" strokeWidth={1.5} />
+      ) : null}
+      <circle cx={x} cy={34} r={c.round === "none" ? 3.5 : 5.5} fill={ROUND_COLOR[c.round]} />
+      {c.round !== "none" ? (
+        <text x={x} y={lane1.top + 2} fontSize={9} textAnchor="middle" fill={ROUND_COLOR[c.round]}>
+          {c.softTrimmedNow + c.hardClearedNow}
+        </text>
+      ) : null}
+      {c.idleMs !== null && c.idleMs > 0 ? (
+        <line x1={x} x2={x} y1={lane2.bottom} y2={s.gapY(c.idleMs)} stroke={gapColorOf(c)} strokeWidth={3} />
+      ) : null}
+      <circle cx={x} cy={s.charsY(c.messageChars)} r={2.5} fill="rgb(59,118,184)" />
+    </g>
+  );
+}
+
+function NextMark({ dto, x }: { dto: PruneReplayDTO; x: number }) {
+  return (
+    <g data-testid="prune-next-mark">
+      <title>{`next call at ${fmtDate(dto.next.at)}: ${dto.next.prediction}`}</title>
+      <line
+        x1={x}
+        x2={x}
+        y1={lane1.top}
+        y2={lane3.bottom}
+        stroke="currentColor"
+        strokeDasharray="2 3"
+        opacity={0.5}
+      />
+      <circle
+        cx={x}
+        cy={34}
+        r={5.5}
+        fill="none"
+        stroke={dto.next.wouldPrune ? "rgb(196,64,64)" : "currentColor"}
+        strokeWidth={1.5}
+      />
+      <text x={x} y={lane1.bottom + 10} fontSize={9} textAnchor="middle" fill="currentColor">
+        next
+      </text>
+    </g>
+  );
+}
+
+export function Timeline(props: {
+  dto: PruneReplayDTO;
+  width: number;
+  axis: AxisMode;
+  selected: number | null;
+  onSelect: (i: number) => void;
+}) {
+  const { dto, axis, selected } = props;
+  const calls = dto.calls;
+  const W = Math.max(600, props.width);
+  const ttl = dto.settings.ttlMs;
+  const s = useMemo(
+    () => timelineScales(calls, dto.next.at, { axis, width: W, charWindow: dto.charWindow, ttlMs: ttl }),
+    [calls, dto.next.at, axis, W, dto.charWindow, ttl],
+  );
+  const columns = useMemo(() => callColumns(calls.length, s.xOf), [calls.length, s]);
+  const { paintOrder, binOf } = markedCalls(calls, columns, selected);
+  const seriesBefore = calls.map((c, i) => `${s.xOf(i)},${s.charsY(c.totalCharsBefore)}`).join(" ");
+  const seriesSent = calls.map((c, i) => `${s.xOf(i)},${s.charsY(c.messageChars)}`).join(" ");
+  return (
+    <svg
+      width={W}
+      height={H}
+      role="img"
+      aria-label="Pruning timeline"
+      data-testid="prune-timeline"
+      className="timeline"
+      fontFamily="system-ui, sans-serif"
+    >
+      <TimelineGrid dto={dto} s={s} W={W} />
       <polyline
         points={seriesBefore}
         fill="none"
@@ -164,100 +302,19 @@ export function Timeline({
         strokeWidth={1.5}
       />
       <polyline points={seriesSent} fill="none" stroke="rgb(59,118,184)" strokeWidth={1.5} />
-      {/* per call columns; rounds (and the selected call) are painted last so their marks stay clickable
-          when calls seconds apart overlap on the time axis */}
-      {paintOrder.map((i) => {
-        const c = calls[i];
-        if (!c) return null;
-        const x = s.xOf(i);
-        const sel = selected === i;
-        const bin = binOf.get(i);
-        const binNote =
-          bin && bin.length > 1
-            ? `\n(${bin.length} calls #${(bin[0] ?? 0) + 1}–#${(bin[bin.length - 1] ?? 0) + 1} share this column; ${bin.filter((j) => calls[j]?.round !== "none").length} rounds)`
-            : "";
-        const gapColor = gapColorOf(c);
-        return (
-          // biome-ignore lint/a11y/useSemanticElements: an SVG group cannot be a <button>; it has role, tabIndex and Enter
-          <g
-            key={`${c.entryIndex}-${c.timestamp}`}
-            onClick={() => onSelect(i)}
-            style={{ cursor: "pointer" }}
-            data-testid="prune-call-mark"
-            data-call={i}
-            data-calls={bin && bin.length > 1 ? bin.length : undefined}
-            data-round={c.round}
-            data-expired={c.ttlExpired ? "1" : "0"}
-            role="button"
-            tabIndex={0}
-            aria-label={`Call ${i + 1}: ${c.round === "none" ? "no pruning" : c.round}${c.ttlExpired ? ", TTL expired" : ""}`}
-            onKeyDown={(e) => (e.key === "Enter" ? onSelect(i) : undefined)}
-          >
-            <title>
-              {`#${i + 1} ${fmtDate(c.timestamp)}\nidle ${fmtDuration(c.idleMs)}${c.ttlExpired ? " (TTL expired)" : ""}\n${c.gateText}\nchars ${fmtInt(c.totalCharsBefore)} → ${fmtInt(c.totalCharsAfter)}${
-                c.round !== "none"
-                  ? `\n${c.round}: ${c.softTrimmedNow} soft, ${c.hardClearedNow} hard, −${fmtInt(c.charsRemoved)} chars`
-                  : ""
-              }${binNote}`}
-            </title>
-            {sel ? (
-              <rect
-                x={x - 5}
-                y={lane1.top}
-                width={10}
-                height={lane3.bottom - lane1.top}
-                fill="rgb(59,118,184)"
-                opacity={0.15}
-              />
-            ) : null}
-            {/* hit area; one column wide when calls share columns (the click selects the column under the pointer) */}
-            <rect
-              x={columns ? x - 1 : x - 4}
-              y={lane1.top}
-              width={columns ? 2 : 8}
-              height={lane3.bottom - lane1.top}
-              fill="transparent"
-            />
-            {c.ttlExpired ? (
-              <circle cx={x} cy={34} r={8} fill="none" stroke="rgb(196,64,64)" strokeWidth={1.5} />
-            ) : null}
-            <circle cx={x} cy={34} r={c.round === "none" ? 3.5 : 5.5} fill={ROUND_COLOR[c.round]} />
-            {c.round !== "none" ? (
-              <text x={x} y={lane1.top + 2} fontSize={9} textAnchor="middle" fill={ROUND_COLOR[c.round]}>
-                {c.softTrimmedNow + c.hardClearedNow}
-              </text>
-            ) : null}
-            {c.idleMs !== null && c.idleMs > 0 ? (
-              <line x1={x} x2={x} y1={lane2.bottom} y2={s.gapY(c.idleMs)} stroke={gapColor} strokeWidth={3} />
-            ) : null}
-            <circle cx={x} cy={s.charsY(c.messageChars)} r={2.5} fill="rgb(59,118,184)" />
-          </g>
-        );
-      })}
-      {/* next call */}
-      <g data-testid="prune-next-mark">
-        <title>{`next call at ${fmtDate(dto.next.at)}: ${dto.next.prediction}`}</title>
-        <line
-          x1={nextX}
-          x2={nextX}
-          y1={lane1.top}
-          y2={lane3.bottom}
-          stroke="currentColor"
-          strokeDasharray="2 3"
-          opacity={0.5}
+      {paintOrder.map((i) => (
+        <CallMark
+          key={`${calls[i]?.entryIndex}-${calls[i]?.timestamp}`}
+          calls={calls}
+          i={i}
+          s={s}
+          selected={selected === i}
+          bin={binOf.get(i)}
+          sharedColumns={columns !== null}
+          onSelect={props.onSelect}
         />
-        <circle
-          cx={nextX}
-          cy={34}
-          r={5.5}
-          fill="none"
-          stroke={dto.next.wouldPrune ? "rgb(196,64,64)" : "currentColor"}
-          strokeWidth={1.5}
-        />
-        <text x={nextX} y={lane1.bottom + 10} fontSize={9} textAnchor="middle" fill="currentColor">
-          next
-        </text>
-      </g>
+      ))}
+      <NextMark dto={dto} x={s.xOf(calls.length)} />
     </svg>
   );
 }

@@ -3,10 +3,10 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
+import { fmtBytes, fmtDate, fmtInt, fmtRelTime, fmtUsd } from "../../../shared/format.ts";
 import type { SessionSummary } from "../../../shared/session.ts";
 import { sessionsQuery } from "../../api/queries.ts";
 import { hrefWithGlobals, onLinkClick, sessionPath, setParams } from "../../router.ts";
-import { fmtBytes, fmtDate, fmtInt, fmtRelTime } from "../../ui/format.ts";
 import { IssueList, QueryPanel } from "../../ui/status.tsx";
 import { type Column, Table } from "../../ui/table.tsx";
 import { UpdatedCue } from "../../ui/updated-cue.tsx";
@@ -35,6 +35,71 @@ export function matchesSearch(s: SessionSummary, q: string): boolean {
     .every((w) => hay.includes(w));
 }
 
+/** Search, sort, the archived toggle and on-screen redaction, all in the URL. */
+function SessionsToolbar(props: {
+  params: URLSearchParams;
+  q: string;
+  sort: SessionSort;
+  showArchived: boolean;
+  costAvailable: boolean;
+}) {
+  const { params, q, sort, showArchived, costAvailable } = props;
+  return (
+    <div className="toolbar">
+      <h1>Sessions</h1>
+      <UpdatedCue />
+      <input
+        type="search"
+        placeholder="Search agent, session, key, model…  ( / )"
+        aria-label="Search sessions"
+        value={q}
+        data-search-box
+        data-testid="session-search"
+        onChange={(e) => setParams({ q: e.target.value }, { replace: true })}
+      />
+      <label>
+        Sort{" "}
+        <select
+          value={sort}
+          aria-label="Sort sessions"
+          data-testid="session-sort"
+          onChange={(e) =>
+            setParams({ sort: e.target.value === "updated" ? null : e.target.value }, { replace: true })
+          }
+        >
+          <option value="updated">last updated</option>
+          <option value="size">size</option>
+          <option value="entries">entries</option>
+          <option value="cost" disabled={!costAvailable}>
+            cost{costAvailable ? "" : " (unavailable)"}
+          </option>
+        </select>
+      </label>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={showArchived}
+          data-testid="session-archived-toggle"
+          onChange={(e) => setParams({ archived: e.target.checked ? "1" : null }, { replace: true })}
+        />{" "}
+        show archived
+      </label>
+      <label
+        className="checkbox redact-toggle"
+        title="Redacted mode hides session keys' free parts, ids and paths on screen (for screenshots); exports are always redacted by default"
+      >
+        <input
+          type="checkbox"
+          checked={params.get("redact") === "1"}
+          data-testid="redact-toggle"
+          onChange={(e) => setParams({ redact: e.target.checked ? "1" : null }, { replace: true })}
+        />{" "}
+        Redact
+      </label>
+    </div>
+  );
+}
+
 export function SessionsView({ params }: { params: URLSearchParams }) {
   const query = useQuery(sessionsQuery());
   const q = params.get("q") ?? "";
@@ -44,58 +109,13 @@ export function SessionsView({ params }: { params: URLSearchParams }) {
 
   return (
     <section className="sessions-view" aria-label="Sessions">
-      <div className="toolbar">
-        <h1>Sessions</h1>
-        <UpdatedCue />
-        <input
-          type="search"
-          placeholder="Search agent, session, key, model…  ( / )"
-          aria-label="Search sessions"
-          value={q}
-          data-search-box
-          data-testid="session-search"
-          onChange={(e) => setParams({ q: e.target.value }, { replace: true })}
-        />
-        <label>
-          Sort{" "}
-          <select
-            value={sort}
-            aria-label="Sort sessions"
-            data-testid="session-sort"
-            onChange={(e) =>
-              setParams({ sort: e.target.value === "updated" ? null : e.target.value }, { replace: true })
-            }
-          >
-            <option value="updated">last updated</option>
-            <option value="size">size</option>
-            <option value="entries">entries</option>
-            <option value="cost" disabled={!cost.available}>
-              cost{cost.available ? "" : " (unavailable)"}
-            </option>
-          </select>
-        </label>
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={showArchived}
-            data-testid="session-archived-toggle"
-            onChange={(e) => setParams({ archived: e.target.checked ? "1" : null }, { replace: true })}
-          />{" "}
-          show archived
-        </label>
-        <label
-          className="checkbox redact-toggle"
-          title="Redacted mode hides session keys' free parts, ids and paths on screen (for screenshots); exports are always redacted by default"
-        >
-          <input
-            type="checkbox"
-            checked={params.get("redact") === "1"}
-            data-testid="redact-toggle"
-            onChange={(e) => setParams({ redact: e.target.checked ? "1" : null }, { replace: true })}
-          />{" "}
-          Redact
-        </label>
-      </div>
+      <SessionsToolbar
+        params={params}
+        q={q}
+        sort={sort}
+        showArchived={showArchived}
+        costAvailable={cost.available}
+      />
       <QueryPanel query={query} label="sessions">
         {(data) => {
           const archivedCount = data.sessions.filter((s) => s.archived !== null).length;
@@ -143,6 +163,52 @@ function sortValue(
   }
 }
 
+function SessionLink({ s }: { s: SessionSummary }) {
+  const r = useRedactor();
+  const href = hrefWithGlobals(sessionPath(s.agentId, s.sessionId));
+  return (
+    <div>
+      <a
+        href={href}
+        onClick={(e) => onLinkClick(e, href)}
+        data-testid={`session-link-${sessionKey(s)}`}
+        className="session-link"
+      >
+        {s.sessionKey ? r.sessionKey(s.sessionKey) : r.id(s.sessionId)}
+      </a>
+      <div className="muted small mono">{s.sessionKey ? r.id(s.sessionId) : r.path(s.location)}</div>
+    </div>
+  );
+}
+
+/** Storage era, archive kind and parse errors of one session. */
+function StorageBadges({ s }: { s: SessionSummary }) {
+  return (
+    <span className="badges">
+      <span
+        className={`badge badge-${s.storage}`}
+        title={s.storage === "jsonl" ? "JSONL era (≤ 2026.7.1)" : "SQLite era (≥ 2026.7.2)"}
+      >
+        {s.storage === "jsonl" ? "JSONL" : "SQLite"}
+      </span>
+      {s.archived ? (
+        <span className="badge badge-archived" title={archivedHint(s.archived)} data-testid="badge-archived">
+          {s.archived}
+        </span>
+      ) : null}
+      {s.parseErrorCount > 0 ? (
+        <span
+          className="badge badge-error"
+          title="Lines / rows that could not be parsed"
+          data-testid="badge-parse-errors"
+        >
+          {s.parseErrorCount} parse error{s.parseErrorCount === 1 ? "" : "s"}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
 function SessionTable({
   sessions,
   sort,
@@ -161,22 +227,7 @@ function SessionTable({
     {
       key: "session",
       label: "Session",
-      render: (s) => {
-        const href = hrefWithGlobals(sessionPath(s.agentId, s.sessionId));
-        return (
-          <div>
-            <a
-              href={href}
-              onClick={(e) => onLinkClick(e, href)}
-              data-testid={`session-link-${sessionKey(s)}`}
-              className="session-link"
-            >
-              {s.sessionKey ? r.sessionKey(s.sessionKey) : r.id(s.sessionId)}
-            </a>
-            <div className="muted small mono">{s.sessionKey ? r.id(s.sessionId) : r.path(s.location)}</div>
-          </div>
-        );
-      },
+      render: (s) => <SessionLink s={s} />,
     },
     {
       key: "agent",
@@ -186,34 +237,7 @@ function SessionTable({
     {
       key: "badges",
       label: "Storage",
-      render: (s) => (
-        <span className="badges">
-          <span
-            className={`badge badge-${s.storage}`}
-            title={s.storage === "jsonl" ? "JSONL era (≤ 2026.7.1)" : "SQLite era (≥ 2026.7.2)"}
-          >
-            {s.storage === "jsonl" ? "JSONL" : "SQLite"}
-          </span>
-          {s.archived ? (
-            <span
-              className="badge badge-archived"
-              title={archivedHint(s.archived)}
-              data-testid="badge-archived"
-            >
-              {s.archived}
-            </span>
-          ) : null}
-          {s.parseErrorCount > 0 ? (
-            <span
-              className="badge badge-error"
-              title="Lines / rows that could not be parsed"
-              data-testid="badge-parse-errors"
-            >
-              {s.parseErrorCount} parse error{s.parseErrorCount === 1 ? "" : "s"}
-            </span>
-          ) : null}
-        </span>
-      ),
+      render: (s) => <StorageBadges s={s} />,
     },
     {
       key: "model",
@@ -241,7 +265,7 @@ function SessionTable({
       align: "right",
       render: (s) => {
         const c = costOf(s);
-        return c === null ? <span className="muted">—</span> : `$${c.toFixed(c < 0.01 && c > 0 ? 4 : 2)}`;
+        return c === null ? <span className="muted">—</span> : fmtUsd(c);
       },
     },
   ];

@@ -1,0 +1,140 @@
+// One row per model call: gap, cache verdict, tokens by bucket, hit rate, cost and miss cost; a click opens the
+// verdict's evidence (URL `ccall=<entry index>`).
+
+import type { CostCallDTO, CostReportDTO } from "../../../shared/cost.ts";
+import { fmtDuration, fmtInt, fmtPct, fmtUsd } from "../../../shared/format.ts";
+import { setParams } from "../../router.ts";
+import { type Column, Table } from "../../ui/table.tsx";
+import { VERDICT_CLASS } from "./evidence.tsx";
+
+export const callKey = (c: CostCallDTO): string => String(c.entryIndex);
+
+/** Every column but the call number (which needs the report's call order). */
+const COLUMNS: Column<CostCallDTO>[] = [
+  {
+    key: "time",
+    label: "Time",
+    render: (c) => (
+      <span className="small mono">
+        {c.timestamp ? c.timestamp.replace("T", " ").replace(/\.\d+Z$/, "Z") : "—"}
+      </span>
+    ),
+    sortValue: (c) => c.timestamp,
+  },
+  {
+    key: "gap",
+    label: "Gap",
+    align: "right",
+    render: (c) => fmtDuration(c.gapMs),
+    sortValue: (c) => c.gapMs,
+  },
+  {
+    key: "verdict",
+    label: "Verdict",
+    render: (c) => (
+      <span className={`badge ${VERDICT_CLASS[c.verdict] ?? ""}`} title={c.evidence.summary}>
+        {c.verdict}
+        {c.evidence.cause ? `: ${c.evidence.cause}` : ""}
+      </span>
+    ),
+    sortValue: (c) => c.verdict,
+  },
+  {
+    key: "prompt",
+    label: "Prompt",
+    align: "right",
+    render: (c) => fmtInt(c.promptTokens),
+    sortValue: (c) => c.promptTokens,
+  },
+  {
+    key: "read",
+    label: "Read",
+    align: "right",
+    render: (c) => fmtInt(c.cacheRead),
+    sortValue: (c) => c.cacheRead,
+  },
+  {
+    key: "write",
+    label: "Write",
+    align: "right",
+    render: (c) => `${fmtInt(c.cacheWrite)}${c.writeTier.tier === "1h" ? " (1h)" : ""}`,
+    sortValue: (c) => c.cacheWrite,
+  },
+  {
+    key: "input",
+    label: "Input",
+    align: "right",
+    render: (c) => fmtInt(c.input),
+    sortValue: (c) => c.input,
+  },
+  {
+    key: "output",
+    label: "Output",
+    align: "right",
+    render: (c) => fmtInt(c.output),
+    sortValue: (c) => c.output,
+  },
+  {
+    key: "hit",
+    label: "Hit",
+    align: "right",
+    render: (c) => fmtPct(c.hitRate, 0),
+    sortValue: (c) => c.hitRate,
+  },
+  {
+    key: "cost",
+    label: "Cost",
+    align: "right",
+    render: (c) => (
+      <span title={`${c.costSource}${c.priceSource ? `: ${c.priceSource}` : ""}`}>{fmtUsd(c.costUsd)}</span>
+    ),
+    sortValue: (c) => c.costUsd,
+  },
+  {
+    key: "miss",
+    label: "Miss cost",
+    align: "right",
+    render: (c) => (c.missCostUsd ? fmtUsd(c.missCostUsd) : ""),
+    sortValue: (c) => c.missCostUsd,
+  },
+  {
+    key: "flags",
+    label: "",
+    render: (c) =>
+      c.heartbeat ? (
+        <span className="badge" title={c.heartbeatSignals.join("; ")}>
+          heartbeat
+        </span>
+      ) : null,
+  },
+];
+
+function callColumns(dto: CostReportDTO): Column<CostCallDTO>[] {
+  return [
+    {
+      key: "n",
+      label: "#",
+      align: "right",
+      render: (c) => dto.calls.indexOf(c) + 1,
+      sortValue: (c) => c.entryIndex,
+    },
+    ...COLUMNS,
+  ];
+}
+
+export function CostCallsTable({ dto, selected }: { dto: CostReportDTO; selected: string | null }) {
+  return (
+    <Table
+      testId="cost-calls-table"
+      columns={callColumns(dto)}
+      rows={dto.calls}
+      rowKey={callKey}
+      rowTestId={(c) => `cost-call-row-${c.entryIndex}`}
+      rowClass={(c) => (c.onActiveBranch ? undefined : "archived")}
+      onRowClick={(c) => setParams({ ccall: callKey(c) === selected ? null : callKey(c) }, { replace: true })}
+      selectedKey={selected}
+      caption="Model calls — click a row for the verdict's evidence"
+      empty="No model calls with usage."
+    />
+  );
+}

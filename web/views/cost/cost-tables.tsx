@@ -1,0 +1,107 @@
+// The smaller cost tables: cache expiries (idle gap > lifetime), pruning rounds (rewrite cost vs savings) and
+// the counterfactuals ("what if…").
+
+import type { CostReportDTO, CounterfactualDTO } from "../../../shared/cost.ts";
+import { fmtDuration, fmtInt, fmtUsd } from "../../../shared/format.ts";
+import { Table } from "../../ui/table.tsx";
+
+export function GapCosts({ dto }: { dto: CostReportDTO }) {
+  return dto.gapCosts.length > 0 ? (
+    <Table
+      testId="cost-gap-table"
+      caption="Cache expiries (idle gap > lifetime)"
+      columns={[
+        {
+          key: "gap",
+          label: "Gap",
+          align: "right",
+          render: (g) => fmtDuration(g.gapMs),
+          sortValue: (g) => g.gapMs,
+        },
+        { key: "ttl", label: "Lifetime", align: "right", render: (g) => fmtDuration(g.cacheTtlMs) },
+        {
+          key: "tok",
+          label: "Rewritten tok",
+          align: "right",
+          render: (g) => fmtInt(g.rewrittenTokens),
+          sortValue: (g) => g.rewrittenTokens,
+        },
+        {
+          key: "usd",
+          label: "Premium",
+          align: "right",
+          render: (g) => fmtUsd(g.premiumUsd),
+          sortValue: (g) => g.premiumUsd,
+        },
+      ]}
+      rows={dto.gapCosts}
+      rowKey={(g) => `${g.callEntryId}-${g.gapMs}`}
+    />
+  ) : null;
+}
+
+export function PruningRoundCosts({ dto }: { dto: CostReportDTO }) {
+  return dto.pruningRounds.length > 0 ? (
+    <Table
+      testId="cost-pruning-table"
+      caption="Pruning rounds: rewrite cost vs estimated savings"
+      columns={[
+        { key: "chars", label: "Chars removed", align: "right", render: (r) => fmtInt(r.charsRemoved) },
+        { key: "rw", label: "Rewrite tok", align: "right", render: (r) => fmtInt(r.rewriteTokens) },
+        {
+          key: "rwusd",
+          label: "Rewrite cost",
+          align: "right",
+          render: (r) => fmtUsd(r.rewriteCostUsd),
+        },
+        {
+          key: "saved",
+          label: "Est. saved",
+          align: "right",
+          render: (r) => (
+            <span title={r.note}>
+              {fmtUsd(r.estSavedUsd)} over {r.laterCalls} calls
+            </span>
+          ),
+        },
+      ]}
+      rows={dto.pruningRounds}
+      rowKey={(r) => r.callEntryId}
+    />
+  ) : null;
+}
+
+export function Counterfactuals({ rows }: { rows: CounterfactualDTO[] }) {
+  if (rows.length === 0) return null;
+  return (
+    <Table
+      testId="cost-counterfactuals"
+      caption="What if…"
+      columns={[
+        { key: "label", label: "Scenario", render: (r) => r.label },
+        { key: "cost", label: "Cost", align: "right", render: (r) => fmtUsd(r.costUsd) },
+        {
+          key: "delta",
+          label: "Δ vs as run",
+          align: "right",
+          render: (r) =>
+            r.deltaUsd === null ? (
+              "—"
+            ) : (
+              <span
+                className={r.deltaUsd > 0 ? "error-text" : "badge-ok"}
+              >{`${r.deltaUsd > 0 ? "+" : ""}${fmtUsd(r.deltaUsd)}`}</span>
+            ),
+        },
+        {
+          key: "assume",
+          label: "Assumptions",
+          render: (r) => <span className="small muted">{r.assumptions.join(" · ")}</span>,
+        },
+      ]}
+      rows={rows}
+      rowKey={(r) => r.id}
+      rowTestId={(r) => `counterfactual-${r.id}`}
+    />
+  );
+}

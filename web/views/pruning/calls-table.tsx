@@ -1,0 +1,88 @@
+// Every replayed model call as a table row (paged for long sessions); a click selects the call.
+
+import { fmtDate, fmtDuration, fmtInt } from "../../../shared/format.ts";
+import type { PruneCallDTO, PruneReplayDTO } from "../../../shared/prune.ts";
+import { setParams } from "../../router.ts";
+import { type Column, Table } from "../../ui/table.tsx";
+
+type Row = PruneCallDTO & { i: number };
+
+const COLUMNS: Column<Row>[] = [
+  { key: "i", label: "#", align: "right", render: (r) => r.i + 1, sortValue: (r) => r.i },
+  { key: "time", label: "Time", render: (r) => fmtDate(r.timestamp), sortValue: (r) => r.timestamp },
+  {
+    key: "idle",
+    label: "Idle",
+    align: "right",
+    render: (r) => <span className={r.ttlExpired ? "error-text" : undefined}>{fmtDuration(r.idleMs)}</span>,
+    sortValue: (r) => r.idleMs,
+  },
+  {
+    key: "gate",
+    label: "Gate",
+    render: (r) => (
+      <span className="small" title={r.gateText}>
+        {r.gate}
+      </span>
+    ),
+  },
+  {
+    key: "round",
+    label: "Round",
+    render: (r) =>
+      r.round === "none" ? (
+        ""
+      ) : (
+        <span className={`badge ${r.round === "hard-clear" ? "badge-error" : "badge-archived"}`}>
+          {r.round} ({r.softTrimmedNow + r.hardClearedNow})
+        </span>
+      ),
+    sortValue: (r) => r.round,
+  },
+  {
+    key: "before",
+    label: "Chars before",
+    align: "right",
+    render: (r) => fmtInt(r.totalCharsBefore),
+    sortValue: (r) => r.totalCharsBefore,
+  },
+  {
+    key: "sent",
+    label: "Chars sent",
+    align: "right",
+    render: (r) => fmtInt(r.messageChars),
+    sortValue: (r) => r.messageChars,
+  },
+  {
+    key: "removed",
+    label: "Removed",
+    align: "right",
+    render: (r) => (r.charsRemoved > 0 ? fmtInt(r.charsRemoved) : ""),
+    sortValue: (r) => r.charsRemoved,
+  },
+  {
+    key: "snap",
+    label: "Snapshot",
+    render: (r) => (
+      <span className={r.snapshotCheck.status === "mismatch" ? "error-text small" : "small muted"}>
+        {r.snapshotCheck.status}
+      </span>
+    ),
+  },
+];
+
+export function CallsTable({ dto, selected }: { dto: PruneReplayDTO; selected: number | null }) {
+  const rows: Row[] = dto.calls.map((c, i) => ({ ...c, i }));
+  return (
+    <Table
+      testId="prune-calls-table"
+      columns={COLUMNS}
+      rows={rows}
+      rowKey={(r) => String(r.i)}
+      rowTestId={(r) => `prune-call-row-${r.i}`}
+      onRowClick={(r) => setParams({ call: r.i === selected ? null : String(r.i) }, { replace: true })}
+      selectedKey={selected === null ? null : String(selected)}
+      caption="Model calls"
+    />
+  );
+}

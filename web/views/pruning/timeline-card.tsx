@@ -1,0 +1,62 @@
+// The timeline card: the axis switch (real time / call index), the legend, and the timeline itself.
+
+import { useRef } from "react";
+import type { PruneReplayDTO } from "../../../shared/prune.ts";
+import type { AxisMode } from "../../../shared/timeline-scales.ts";
+import { setParams } from "../../router.ts";
+import { useElementWidth } from "../../treemap/use-size.ts";
+import { Timeline } from "./timeline.tsx";
+
+function AxisSwitch({ axis }: { axis: AxisMode }) {
+  return (
+    <fieldset className="segmented" aria-label="Time axis">
+      <button
+        type="button"
+        aria-pressed={axis === "time"}
+        className={axis === "time" ? "active" : undefined}
+        onClick={() => setParams({ axis: null }, { replace: true })}
+        data-testid="axis-time"
+      >
+        real time
+      </button>
+      <button
+        type="button"
+        aria-pressed={axis === "index"}
+        className={axis === "index" ? "active" : undefined}
+        onClick={() => setParams({ axis: "index" }, { replace: true })}
+        data-testid="axis-index"
+      >
+        call index
+      </button>
+    </fieldset>
+  );
+}
+
+export function TimelineCard(props: { dto: PruneReplayDTO; axis: AxisMode; selected: number | null }) {
+  const { dto, axis, selected } = props;
+  const box = useRef<HTMLDivElement>(null);
+  const width = useElementWidth(box);
+  return (
+    <div className="card" ref={box}>
+      <div className="toolbar">
+        <h3>Timeline</h3>
+        <AxisSwitch axis={axis} />
+        <span className="muted small">
+          ● none <span style={{ color: "rgb(214,140,40)" }}>● soft-trim</span>{" "}
+          <span style={{ color: "rgb(196,64,64)" }}>● hard-clear</span> ◯ TTL expired — click a call
+        </span>
+      </div>
+      {dto.calls.length === 0 ? (
+        <p className="muted">No model calls in this session.</p>
+      ) : (
+        <Timeline
+          dto={dto}
+          width={width - 28}
+          axis={axis}
+          selected={selected}
+          onSelect={(i) => setParams({ call: i === selected ? null : String(i) }, { replace: true })}
+        />
+      )}
+    </div>
+  );
+}
