@@ -20,6 +20,16 @@ export interface TrimResult {
   segments: InjectedSegment[];
 }
 
+/** A truncated file's result: its segments hard-cut to the cap (§4.2 step 6, §4.3 step 5). */
+function cutResult(
+  segments: readonly InjectedSegment[],
+  sizes: Pick<TrimResult, "rawChars" | "cap" | "headChars" | "tailChars" | "digest">,
+  safe: boolean,
+): TrimResult {
+  const cut = cutSegments(segments, sizes.cap, safe);
+  return { text: joinText(cut), truncated: true, ...sizes, segments: cut };
+}
+
 // §4.1 2026.3.2: fixed 70/20 split, not re-fitted to the cap.
 
 function trim70_20(trimmed: string, name: string, cap: number): TrimResult {
@@ -95,17 +105,7 @@ function trim75_25(trimmed: string, name: string, cap: number, safe: boolean): T
   let segments: InjectedSegment[] = [];
   if (useFull) segments = joinWithNewlines(parts);
   else segments = parts;
-  segments = cutSegments(segments, cap, safe);
-  return {
-    text: joinText(segments),
-    truncated: true,
-    rawChars: n,
-    cap,
-    headChars: h,
-    tailChars: t,
-    digest: null,
-    segments,
-  };
+  return cutResult(segments, { rawChars: n, cap, headChars: h, tailChars: t, digest: null }, safe);
 }
 
 // §4.3 AGENTS.md policy digest (2026.7.1 and 2026.9.x).
@@ -146,17 +146,7 @@ function trimAgentsWithDigest(family: RuleFamily, trimmed: string, cap: number):
     segments = render();
     len = joinText(segments).length;
   }
-  segments = cutSegments(segments, cap, true);
-  return {
-    text: joinText(segments),
-    truncated: true,
-    rawChars: n,
-    cap,
-    headChars: h,
-    tailChars: t,
-    digest,
-    segments,
-  };
+  return cutResult(segments, { rawChars: n, cap, headChars: h, tailChars: t, digest }, true);
 }
 
 /**
