@@ -1,13 +1,18 @@
-// `clawscope` (server/bin.mjs runs this): argv → one command of cli/commands.ts; a usage mistake exits 2, a
+// `clawscope` (built: dist/server/main.js; from the sources: server/bin.mjs): argv → one command of cli/commands.ts; a usage mistake exits 2, a
 // failed command 1. Nothing imports this module.
 
 import { CommandError, commandNamed } from "./cli/commands.ts";
 import { HELP, parseCli, UsageError } from "./cli/options.ts";
+import { PACKAGE_VERSION } from "./package-root.ts";
 
 async function main(argv: string[]): Promise<void> {
   const { command, rest, values } = parseCli(argv);
   if (values.help || command === "help") {
     process.stdout.write(HELP);
+    return;
+  }
+  if (values.version) {
+    process.stdout.write(`${PACKAGE_VERSION}\n`);
     return;
   }
   const run = commandNamed(command);

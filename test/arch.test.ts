@@ -90,6 +90,7 @@ const CLI_SURFACE = [
   "server/cli",
   "server/shell/config.ts",
   "server/sources/user-path.ts",
+  "server/package-root.ts",
   "shared",
 ];
 

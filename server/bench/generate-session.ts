@@ -18,9 +18,9 @@
 
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { isObject, type JsonObject } from "../../shared/json.ts";
+import { DEMO_STATE_DIR as DEMO_STATE } from "../package-root.ts";
 import { zstdContentChecksum } from "../sources/sqlite/xxh64.ts";
 import { type GeneratedStats, SessionGenerator } from "./session-generator.ts";
 
@@ -30,9 +30,6 @@ export {
   SessionGenerator,
   seededRandom,
 } from "./session-generator.ts";
-
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const DEMO_STATE = path.resolve(HERE, "../demo/state");
 
 export interface WrittenSession {
   stateDir: string;

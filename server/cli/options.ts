@@ -7,10 +7,11 @@ import { PRUNE_PARAM_KEYS, type PruneParamKey, type PruneQuery } from "../../sha
 
 export const HELP = `clawscope — what fills your OpenClaw context window, what pruning and caching do, and what it costs
 
-Usage: clawscope <command> [options]
+Usage: clawscope [command] [options]
 
 Commands:
   serve        start the dashboard (default)        [--port N] [--host H] [--open|--no-open]
+                                                    (opens the browser when run from a terminal, not in CI)
   sessions     list every session of every agent    [--json]
   context      OpenClaw's /context text             --session REF --mode list|detail|json
                                                     (no stored run report: --mode json prints
@@ -35,6 +36,7 @@ Common options:
   --profile NAME    use ~/.openclaw-NAME (--dev: ~/.openclaw-dev)
   --demo            use the bundled demo state dir
 REF: a sessionId, a session key (agent:main:main) or AGENT/SESSIONID.
+  --version, -v     print clawscope's version
 `;
 
 export const OPTIONS = {
@@ -74,6 +76,7 @@ export const OPTIONS = {
   redact: { type: "boolean" },
   "no-redact": { type: "boolean" },
   help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
 } as const;
 
 export type CliValues = ReturnType<

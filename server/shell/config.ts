@@ -7,7 +7,7 @@
 import { statSync } from "node:fs";
 import { homedir as osHomedir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { DEMO_STATE_DIR } from "../package-root.ts";
 import { expandUserPath, nonEmpty, resolveHome, type UserEnvironment } from "../sources/user-path.ts";
 
 export interface ResolveStateDirOptions {
@@ -122,11 +122,6 @@ function isDirectory(p: string): boolean {
   }
 }
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-
-/** The bundled demo state dir: real OpenClaw captures (see server/demo/README.md). */
-export const DEMO_STATE_DIR = path.resolve(here, "..", "demo", "state");
-
 /** The environment, read once: clawscope's only look at `process.env` and the OS home dir. */
 export function readEnvironment(): UserEnvironment {
   return Object.freeze({ env: Object.freeze({ ...process.env }), homedir: osHomedir() });
@@ -173,10 +168,8 @@ export function chooseStateDir(req: StateDirRequest, environment: UserEnvironmen
 export interface ServeOptions {
   host: string;
   port: number;
-  /** Open a browser: true/false as asked, null = when stdout is a terminal. */
+  /** Open a browser: true/false as asked, null = when stdout is a terminal (false under CI: `$CI` set). */
   open: boolean | null;
-  /** `CLAWSCOPE_NO_BUILD=1`: never (re)build dist/web (tests build once up front). */
-  noBuild: boolean;
 }
 
 export function serveOptions(
@@ -192,6 +185,8 @@ export function serveOptions(
   const host = flags.host ?? env.CLAWSCOPE_HOST ?? "127.0.0.1";
   const port = Number(flags.port ?? env.CLAWSCOPE_PORT ?? 4470);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${flags.port}`);
-  const open = flags.open === true ? true : flags.noOpen === true || flags.open === false ? false : null;
-  return { host, port, open, noBuild: env.CLAWSCOPE_NO_BUILD === "1" };
+  const asked = flags.open === true ? true : flags.noOpen === true || flags.open === false ? false : null;
+  // CI runners often give the job a pseudo-terminal; a browser is never wanted there.
+  const ci = nonEmpty(env.CI) !== undefined && env.CI !== "false" && env.CI !== "0";
+  return { host, port, open: asked ?? (ci ? false : null) };
 }

@@ -1,18 +1,14 @@
 // `clawscope serve`: starts the Hono app on 127.0.0.1 (by default) and optionally opens a browser.
 
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { createApp } from "../http/app.ts";
 import { createStaticHandler } from "../http/static-files.ts";
-import { buildWebIfNeeded } from "./build-if-needed.ts";
+import { DIST_WEB_DIR } from "../package-root.ts";
 import type { ServeOptions } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const REPO_ROOT = path.resolve(here, "..", "..");
-const DIST_WEB_DIR = path.join(REPO_ROOT, "dist", "web");
 
 function openBrowser(url: string): void {
   const cmd = process.platform === "darwin" ? "open" : process.platform === "win32" ? "cmd" : "xdg-open";
@@ -28,9 +24,13 @@ function openBrowser(url: string): void {
 
 export async function startServer(rt: Runtime, opts: ServeOptions): Promise<void> {
   const { host, port } = opts;
-  // Tests build once up front (`npm test` runs `npm run build`); a server started by a test must never
-  // rebuild (and so empty) dist/web under another test's open page.
-  if (!opts.noBuild) buildWebIfNeeded(REPO_ROOT, path.join(DIST_WEB_DIR, "index.html"));
+  // The SPA is prebuilt (`npm run build`, `prepack`; `npm start` in a clone rebuilds what is stale): serving
+  // never builds, so an installed package needs no dev dependency and a test's server never empties dist/web.
+  if (!existsSync(path.join(DIST_WEB_DIR, "index.html"))) {
+    process.stderr.write(
+      `clawscope: the web app is not built (${DIST_WEB_DIR} has no index.html): run \`npm run build\`, or \`npm start\` in a clone\n`,
+    );
+  }
   const app = createApp({
     service: rt.service,
     boundHost: host,

@@ -1,0 +1,30 @@
+// The server + CLI build: server/main.ts → dist/server/main.js (the package's `bin`), with every `await import()`
+// of the sources as its own chunk, so a command loads only what it runs. Vite's SSR build (rolldown) is the
+// bundler already used for the SPA — no second build tool. Bare imports stay external (the SSR default): the
+// dependencies are installed beside the package, better-sqlite3's native addon and js-tiktoken's rank files are
+// resolved at run time from node_modules. `npm run build` runs this after the SPA build (vite.config.ts).
+
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  publicDir: false,
+  logLevel: "warn",
+  build: {
+    ssr: "server/main.ts",
+    outDir: "dist/server",
+    emptyOutDir: true,
+    target: "node20",
+    minify: false,
+    sourcemap: false,
+    reportCompressedSize: false,
+    rollupOptions: {
+      output: {
+        format: "esm",
+        entryFileNames: "main.js",
+        chunkFileNames: "[name]-[hash].js",
+        banner: (chunk) => (chunk.isEntry ? "#!/usr/bin/env node" : ""),
+      },
+    },
+  },
+  ssr: { target: "node" },
+});
