@@ -28,7 +28,8 @@ function fullReport(service: SessionService, agentId: string, sessionId: string)
   const checks: [string, object][] = [
     ["runReport", service.runReport(agentId, sessionId)],
     ["contextMap", service.contextMap(agentId, sessionId)],
-    ["prune", service.prune(agentId, sessionId, {})],
+    // The dashboard asks for the replay without per-call tool-result states (calls=summary, web/api/queries.ts).
+    ["prune", service.prune(agentId, sessionId, { calls: ["summary"] })],
     ["cost", service.cost(agentId, sessionId)],
   ];
   for (const [name, r] of checks) {

@@ -3,9 +3,10 @@
 // Spec: transcript.md §3–§4 (assistant message fields, usage and cost), §8 (transcript-only assistants).
 //
 // One rule each for "when was this call" (`atMs`) and "how big was its prompt" (`promptTokens`). The list is
-// memoised per Transcript (a Transcript is immutable once loaded; the reader replaces it when the file grows),
-// and each assistant entry is decoded once across the Transcripts that share it, so an append decodes only
-// the appended assistants.
+// memoised per Transcript (a Transcript is immutable once loaded; the reader replaces it when the file grows):
+// every report of one transcript shares one decode. (Sharing decodes across the Transcripts of an append
+// through a per-entry WeakMap was measured slower than decoding again: ephemeron lookups and object spreads
+// over ~30k entries cost more than the field reads.)
 
 import { type JsonObject, num, obj, str } from "../../shared/json.ts";
 import { isTranscriptOnlyAssistant, isUsageExcludedAssistant } from "../openclaw/transcript-only.ts";
@@ -70,47 +71,37 @@ export function callStartMs(entry: TranscriptEntry, message: JsonObject): number
   return null;
 }
 
-type DecodedCall = Omit<ModelCall, "onActiveBranch">;
-
-/** Per entry object: its decoded call (null = not an assistant message). Entries are shared across appends. */
-const decodedByEntry = new WeakMap<TranscriptEntry, DecodedCall | null>();
-
-function decode(entry: TranscriptEntry): DecodedCall | null {
-  const hit = decodedByEntry.get(entry);
-  if (hit !== undefined) return hit;
-  let call: DecodedCall | null = null;
+function decode(entry: TranscriptEntry, onActiveBranch: boolean): ModelCall | null {
   const m = entry.type === "message" ? obj(entry.raw, "message") : undefined;
-  if (m && str(m, "role") === "assistant") {
-    const usageObj = obj(m, "usage");
-    const cost = obj(usageObj, "cost");
-    const usage: CallUsage = {
-      input: num(usageObj, "input") ?? 0,
-      output: num(usageObj, "output") ?? 0,
-      cacheRead: num(usageObj, "cacheRead") ?? 0,
-      cacheWrite: num(usageObj, "cacheWrite") ?? 0,
-      cacheWrite1h: num(usageObj, "cacheWrite1h") ?? null,
-    };
-    call = {
-      entryIndex: entry.index,
-      entryId: entry.id,
-      atMs: callStartMs(entry, m),
-      provider: str(m, "provider") ?? null,
-      model: str(m, "model") ?? null,
-      api: str(m, "api") ?? null,
-      usage,
-      hasUsage: usageObj !== undefined,
-      promptTokens: promptTokensOf(usage),
-      stopReason: str(m, "stopReason") ?? null,
-      responseId: str(m, "responseId") ?? null,
-      recordedCost: num(cost, "total") ?? null,
-      providerBilled: str(cost, "totalOrigin") === "provider-billed",
-      transcriptOnly: isTranscriptOnlyAssistant(m),
-      excluded: isUsageExcludedAssistant(m),
-      excludeFromContext: m.excludeFromContext === true,
-    };
-  }
-  decodedByEntry.set(entry, call);
-  return call;
+  if (!m || str(m, "role") !== "assistant") return null;
+  const usageObj = obj(m, "usage");
+  const cost = obj(usageObj, "cost");
+  const usage: CallUsage = {
+    input: num(usageObj, "input") ?? 0,
+    output: num(usageObj, "output") ?? 0,
+    cacheRead: num(usageObj, "cacheRead") ?? 0,
+    cacheWrite: num(usageObj, "cacheWrite") ?? 0,
+    cacheWrite1h: num(usageObj, "cacheWrite1h") ?? null,
+  };
+  return {
+    entryIndex: entry.index,
+    entryId: entry.id,
+    atMs: callStartMs(entry, m),
+    provider: str(m, "provider") ?? null,
+    model: str(m, "model") ?? null,
+    api: str(m, "api") ?? null,
+    usage,
+    hasUsage: usageObj !== undefined,
+    promptTokens: promptTokensOf(usage),
+    stopReason: str(m, "stopReason") ?? null,
+    responseId: str(m, "responseId") ?? null,
+    recordedCost: num(cost, "total") ?? null,
+    providerBilled: str(cost, "totalOrigin") === "provider-billed",
+    onActiveBranch,
+    transcriptOnly: isTranscriptOnlyAssistant(m),
+    excluded: isUsageExcludedAssistant(m),
+    excludeFromContext: m.excludeFromContext === true,
+  };
 }
 
 /** The assistant messages of one transcript, decoded. */
@@ -136,12 +127,12 @@ class DecodedCalls implements TranscriptCalls {
   private readonly byEntry = new Map<number, ModelCall>();
 
   constructor(private readonly transcript: Transcript) {
-    const active = new Set(transcript.activeBranch);
+    const active = new Uint8Array(transcript.entries.length);
+    for (const i of transcript.activeBranch) active[i] = 1;
     let excluded = 0;
     for (const entry of transcript.entries) {
-      const d = decode(entry);
-      if (!d) continue;
-      const call: ModelCall = { ...d, onActiveBranch: active.has(entry.index) };
+      const call = decode(entry, active[entry.index] === 1);
+      if (!call) continue;
       this.all.push(call);
       this.byEntry.set(entry.index, call);
       if (call.excluded) excluded++;

@@ -87,7 +87,7 @@ describe("modelCallsOf", () => {
     expect(calls.lastBilled?.model).toBe("main-model");
   });
 
-  it("an append decodes only the new assistants: earlier calls keep their decoded usage", () => {
+  it("an appended transcript decodes its earlier calls to the same records", () => {
     const b = new TranscriptBuilder({ start: T0 });
     b.user("hi");
     b.assistant({ usage: { input: 1, cacheWrite: 500 } });
