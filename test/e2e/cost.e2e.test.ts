@@ -2,10 +2,10 @@
 // one row per model call with its cache verdict, totals equal to the API's (and to the rows' sums), and the
 // evidence behind a verdict.
 
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { isArray, isObject, type JsonObject } from "../../shared/json.ts";
-import { chromiumAvailable, launchBrowser, type RunningServer, screenshot, startServer } from "./harness.ts";
+import { type RunningServer, screenshot, withE2eServer } from "./harness.ts";
 
 const AGENT = "main";
 const SESSION = "bc255ab3-b341-464a-a811-4d1115e16ed8";
@@ -68,35 +68,22 @@ function param(page: Page, key: string): string | null {
 }
 
 describe("cache & cost (e2e)", () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const e2e = withE2eServer(["--demo"]);
   let cost: JsonObject;
   let calls: JsonObject[];
 
   beforeAll(async () => {
-    if (!chromiumAvailable()) {
-      throw new Error(
-        "e2e needs /usr/bin/chromium (apt-get install -y chromium) and a built app (npx vite build → dist/web)",
-      );
-    }
-    server = await startServer(["--demo"]);
-    browser = await launchBrowser();
-    cost = await api(server, "cost");
+    cost = await api(e2e.server, "cost");
     calls = isArray(cost.calls) ? cost.calls.filter(isObject) : [];
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   async function open(page: Page, extra = ""): Promise<void> {
-    await page.goto(`${server.url}${PAGE}${extra}`);
+    await page.goto(`${e2e.server.url}${PAGE}${extra}`);
     await expect.poll(() => page.locator('[data-testid^="cost-call-row-"]').count(), POLL).toBeGreaterThan(0);
   }
 
   it("lists one row per model call (60) with its verdict; totals equal the API's and the rows' sums", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     await open(page);
@@ -170,7 +157,7 @@ describe("cache & cost (e2e)", () => {
   });
 
   it("a row opens the evidence for its verdict", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await open(page);
     for (const verdict of ["ttl-expired", "hit", "prefix-changed"]) {
       const c = calls.find((x) => x.verdict === verdict);
@@ -214,7 +201,7 @@ describe("cache & cost (e2e)", () => {
       await screenshot(page, `cost-evidence-${verdict}`);
     }
     // A permalink to the selected call opens the same evidence in a fresh page.
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const ctx = await e2e.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const fresh = await ctx.newPage();
     await fresh.goto(page.url());
     await expect.poll(() => fresh.getByTestId("cost-evidence").count(), POLL).toBe(1);
@@ -225,18 +212,18 @@ describe("cache & cost (e2e)", () => {
     await page.close();
   });
   it("the other demo sessions list their calls too (research SQLite, legacy JSONL)", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
     for (const [agent, session] of [
       ["research", "c50b7fb8-120b-44a9-a477-545eec87c0a7"],
       ["legacy", "4b707e2a-5983-497f-a2d7-d3ea6b3a5e84"],
     ] as const) {
-      const res = await fetch(`${server.url}api/sessions/${agent}/${session}/cost`);
+      const res = await fetch(`${e2e.server.url}api/sessions/${agent}/${session}/cost`);
       expect(res.status).toBe(200);
       const body: unknown = await res.json();
       if (!isObject(body)) throw new Error("cost: not an object");
       const want = isArray(body.calls) ? body.calls.filter(isObject) : [];
       expect(want.length).toBeGreaterThan(0);
-      await page.goto(`${server.url}sessions/${agent}/${session}?tab=cost`);
+      await page.goto(`${e2e.server.url}sessions/${agent}/${session}?tab=cost`);
       await expect
         .poll(() => page.locator('[data-testid^="cost-call-row-"]').count(), POLL)
         .toBe(want.length);

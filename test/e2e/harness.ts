@@ -6,6 +6,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO = path.resolve(here, "..", "..");
@@ -93,4 +94,47 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: false });
   return file;
+}
+
+/** The server and browser of one describe block (set by withE2eServer's beforeAll). */
+export interface E2eSetup {
+  readonly server: RunningServer;
+  readonly browser: Browser;
+}
+
+/**
+ * The one e2e scaffolding: inside a describe block, starts `clawscope serve … args` and Chromium before its
+ * tests and stops both after them (and runs `cleanup`, e.g. removing a temp state dir). `args` may be a
+ * function, run in the beforeAll (to build a state dir first). A missing Chromium or app build fails loudly.
+ */
+export function withE2eServer(
+  args: string[] | (() => string[]),
+  opts: { cleanup?: () => void; timeoutMs?: number } = {},
+): E2eSetup {
+  let server: RunningServer | null = null;
+  let browser: Browser | null = null;
+  beforeAll(async () => {
+    if (!chromiumAvailable()) {
+      throw new Error(
+        "e2e needs /usr/bin/chromium (apt-get install -y chromium) and a built app (npm run build → dist/web)",
+      );
+    }
+    server = await startServer(typeof args === "function" ? args() : args);
+    browser = await launchBrowser();
+  }, opts.timeoutMs);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    opts.cleanup?.();
+  });
+  return {
+    get server(): RunningServer {
+      if (!server) throw new Error("the e2e server is not started (used outside a test?)");
+      return server;
+    },
+    get browser(): Browser {
+      if (!browser) throw new Error("the e2e browser is not launched (used outside a test?)");
+      return browser;
+    },
+  };
 }

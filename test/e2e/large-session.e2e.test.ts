@@ -6,12 +6,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { writeJsonlStateDir } from "../../server/bench/generate-session.ts";
 import { TABLE_PAGE_ROWS } from "../../web/ui/table.tsx";
 import { TIMELINE_MAX_MARKS } from "../../web/views/pruning/timeline.tsx";
-import { chromiumAvailable, launchBrowser, type RunningServer, screenshot, startServer } from "./harness.ts";
+import { chromiumAvailable, screenshot, withE2eServer } from "./harness.ts";
 
 const POLL = { timeout: 60_000 };
 const run = chromiumAvailable();
@@ -19,22 +18,24 @@ if (!run)
   console.warn("[e2e] skipped: /usr/bin/chromium or dist/web missing (npm run build; apt install chromium)");
 
 describe.skipIf(!run)("a large session in the browser", () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let dir: string;
+  let dir = "";
   let agentId = "";
   let sessionId = "";
   let calls = 0;
+  const e2e = withE2eServer(
+    () => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-e2e-large-"));
+      // ~2,000 model calls (the generator averages ~110 per MB)
+      const w = writeJsonlStateDir(dir, { targetBytes: 18 * 1024 * 1024, seed: 4 });
+      agentId = w.agentId;
+      sessionId = w.sessionId;
+      return ["--state-dir", dir];
+    },
+    { timeoutMs: 120_000, cleanup: () => dir && fs.rmSync(dir, { recursive: true, force: true }) },
+  );
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-e2e-large-"));
-    // ~2,000 model calls (the generator averages ~110 per MB)
-    const w = writeJsonlStateDir(dir, { targetBytes: 18 * 1024 * 1024, seed: 4 });
-    agentId = w.agentId;
-    sessionId = w.sessionId;
-    server = await startServer(["--state-dir", dir]);
-    browser = await launchBrowser();
-    const res = await fetch(`${server.url}api/sessions/${agentId}/${sessionId}/prune?calls=summary`);
+    const res = await fetch(`${e2e.server.url}api/sessions/${agentId}/${sessionId}/prune?calls=summary`);
     const body: unknown = await res.json();
     calls =
       typeof body === "object" && body !== null && "calls" in body && Array.isArray(body.calls)
@@ -42,16 +43,10 @@ describe.skipIf(!run)("a large session in the browser", () => {
         : 0;
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
   it("pruning: one timeline mark per column, a paged calls table, a selected call's tool results", async () => {
     expect(calls).toBeGreaterThan(Math.max(TIMELINE_MAX_MARKS, TABLE_PAGE_ROWS));
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${server.url}sessions/${agentId}/${sessionId}?tab=pruning&axis=index`);
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${e2e.server.url}sessions/${agentId}/${sessionId}?tab=pruning&axis=index`);
     await page.getByTestId("prune-summary").waitFor(POLL);
     const marks = page.locator('[data-testid="prune-call-mark"]');
     await expect.poll(() => marks.count(), POLL).toBeGreaterThan(100);
@@ -83,8 +78,8 @@ describe.skipIf(!run)("a large session in the browser", () => {
   }, 120_000);
 
   it("cost: the calls table pages instead of rendering every call", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${server.url}sessions/${agentId}/${sessionId}?tab=cost`);
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${e2e.server.url}sessions/${agentId}/${sessionId}?tab=cost`);
     const rows = page.locator('[data-testid^="cost-call-row-"]');
     await expect.poll(() => rows.count(), POLL).toBe(TABLE_PAGE_ROWS);
     await expect

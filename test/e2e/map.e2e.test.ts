@@ -4,10 +4,10 @@
 
 import { readFileSync } from "node:fs";
 import { decode } from "fast-png";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { isArray, isObject, type JsonObject, type JsonValue } from "../../shared/json.ts";
-import { chromiumAvailable, launchBrowser, type RunningServer, screenshot, startServer } from "./harness.ts";
+import { type RunningServer, screenshot, withE2eServer } from "./harness.ts";
 
 const AGENT = "main";
 const SESSION = "bc255ab3-b341-464a-a811-4d1115e16ed8";
@@ -112,38 +112,25 @@ function leafSum(ts: Tile[], groupId: string): number {
 }
 
 describe("context map (e2e)", () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const e2e = withE2eServer(["--demo"]);
   let report: JsonObject;
   let map: JsonObject;
   let nodes: Map<string, FlatNode>;
 
   beforeAll(async () => {
-    if (!chromiumAvailable()) {
-      throw new Error(
-        "e2e needs /usr/bin/chromium (apt-get install -y chromium) and a built app (npx vite build → dist/web)",
-      );
-    }
-    server = await startServer(["--demo"]);
-    browser = await launchBrowser();
-    report = await api(server, "report");
-    map = await api(server, "map");
+    report = await api(e2e.server, "report");
+    map = await api(e2e.server, "map");
     nodes = flatten(at(map, "root"));
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   async function openMap(page: Page, query = ""): Promise<void> {
-    await page.goto(`${server.url}${PAGE}${query}`);
+    await page.goto(`${e2e.server.url}${PAGE}${query}`);
     await expect.poll(() => page.getByTestId("treemap-svg").count(), POLL).toBe(1);
     await expect.poll(async () => (await tiles(page, "treemap-leaf")).length, POLL).toBeGreaterThan(0);
   }
 
   it("draws tiles whose values add up to the run report's numbers", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 800 } });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     await openMap(page);
@@ -196,7 +183,7 @@ describe("context map (e2e)", () => {
   });
 
   it("zooms into a group and back (click, breadcrumbs, Esc, Backspace)", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 800 } });
     await openMap(page);
     const projectContext = numAt(
       report,
@@ -261,7 +248,7 @@ describe("context map (e2e)", () => {
   });
 
   it("searches tiles: the match count and the highlighted tiles follow the DTO", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 800 } });
     await openMap(page);
     for (const q of ["AGENTS", "exec"]) {
       const needle = q.toLowerCase();
@@ -289,7 +276,7 @@ describe("context map (e2e)", () => {
   });
 
   it("switches size modes: chars, est. tokens, tokenizer, cache state", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 800 } });
     await openMap(page);
     const files = objects(arrAt(report, "totals", "files"));
 
@@ -329,9 +316,9 @@ describe("context map (e2e)", () => {
     );
     // The server counts in the background; once it is done the page shows exact counts (its query polls).
     await expect
-      .poll(async () => strAt(await api(server, "map"), "tokenizer", "state"), { timeout: 90_000 })
+      .poll(async () => strAt(await api(e2e.server, "map"), "tokenizer", "state"), { timeout: 90_000 })
       .not.toBe("pending");
-    const counted = await api(server, "map");
+    const counted = await api(e2e.server, "map");
     const exactNodes = flatten(at(counted, "root"));
     if (strAt(counted, "tokenizer", "state") === "ready") {
       await expect
@@ -381,7 +368,7 @@ describe("context map (e2e)", () => {
   });
 
   it("a permalink (tab, zoom, size mode, search) opens the same view in a fresh page", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 800 } });
     await openMap(page);
     await page
       .locator('[data-testid="treemap-group"][data-id="conversation"]')
@@ -400,7 +387,7 @@ describe("context map (e2e)", () => {
     };
     await screenshot(page, "map-permalink-source");
 
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const ctx = await e2e.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const fresh = await ctx.newPage();
     await fresh.goto(link);
     await expect.poll(() => fresh.getByTestId("treemap-svg").count(), POLL).toBe(1);
@@ -425,7 +412,10 @@ describe("context map (e2e)", () => {
   });
 
   it("toggles dark mode; the choice sticks across pages", async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: "light" });
+    const ctx = await e2e.browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      colorScheme: "light",
+    });
     const page = await ctx.newPage();
     await openMap(page);
     const theme = () => page.evaluate(() => document.documentElement.dataset.theme ?? "");
@@ -491,7 +481,10 @@ describe("context map (e2e)", () => {
   }
 
   it("exports the map as a PNG (1280 × 860, not blank)", async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    const ctx = await e2e.browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      acceptDownloads: true,
+    });
     const page = await ctx.newPage();
     await openMap(page);
     await exportAndCheck(page, "map-export-download");
@@ -504,7 +497,7 @@ describe("context map (e2e)", () => {
   });
 
   it('"OpenClaw map" toggle draws OpenClaw\'s five-group map', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 800 } });
     await openMap(page);
     const toggle = page.getByTestId("map-openclaw-toggle");
     const enabled = await toggle.isEnabled();

@@ -2,10 +2,10 @@
 // state dir: one timeline mark per model call, the recorded soft-trim rounds, a round's call details (tool
 // results with their wire states, stored vs sent size), and what-if settings moving the rounds.
 
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { isArray, isObject, type JsonObject } from "../../shared/json.ts";
-import { chromiumAvailable, launchBrowser, type RunningServer, screenshot, startServer } from "./harness.ts";
+import { type RunningServer, screenshot, withE2eServer } from "./harness.ts";
 
 const AGENT = "main";
 const SESSION = "bc255ab3-b341-464a-a811-4d1115e16ed8";
@@ -51,33 +51,20 @@ function text(s: string | null): string {
 }
 
 describe("pruning replay (e2e)", () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const e2e = withE2eServer(["--demo"]);
   let recorded: JsonObject;
 
   beforeAll(async () => {
-    if (!chromiumAvailable()) {
-      throw new Error(
-        "e2e needs /usr/bin/chromium (apt-get install -y chromium) and a built app (npx vite build → dist/web)",
-      );
-    }
-    server = await startServer(["--demo"]);
-    browser = await launchBrowser();
-    recorded = await api(server, "prune");
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    recorded = await api(e2e.server, "prune");
   });
 
   async function open(page: Page, extra = ""): Promise<void> {
-    await page.goto(`${server.url}${PAGE}${extra}`);
+    await page.goto(`${e2e.server.url}${PAGE}${extra}`);
     await expect.poll(() => page.getByTestId("prune-timeline").count(), POLL).toBe(1);
   }
 
   it("draws one mark per model call (60) and the 3 recorded soft-trim rounds", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     await open(page);
@@ -86,7 +73,7 @@ describe("pruning replay (e2e)", () => {
     // The demo's main session: 60 model calls (one per assistant reply with usage), 3 soft-trim rounds.
     expect(calls(recorded).length).toBe(60);
     await expect.poll(() => page.getByTestId("prune-call-mark").count(), POLL).toBe(60);
-    const cost = await api(server, "cost");
+    const cost = await api(e2e.server, "cost");
     expect(isArray(cost.calls) ? cost.calls.length : -1).toBe(60);
     expect(await page.getByTestId("prune-next-mark").count()).toBe(1);
 
@@ -108,7 +95,7 @@ describe("pruning replay (e2e)", () => {
   });
 
   it("clicking a round mark opens that call: tool results with wire states, stored vs sent size", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
     // The page asks for the replay without per-call states and fetches the selected call's on their own.
     const apiCalls: string[] = [];
     page.on("request", (r) => {
@@ -197,7 +184,7 @@ describe("pruning replay (e2e)", () => {
   });
 
   it("what-if settings move the pruning rounds (ttl, algorithm, hard-clear ratio)", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await open(page);
     await expect.poll(() => roundMarks(page), POLL).toEqual(roundsOf(recorded));
 
@@ -205,7 +192,7 @@ describe("pruning replay (e2e)", () => {
     await page.getByTestId("prune-ttl").fill("1h");
     await expect.poll(() => param(page, "ttl"), POLL).toBe("1h");
     await expect.poll(async () => (await roundMarks(page)).length, POLL).toBe(0);
-    expect(roundsOf(await api(server, "prune?ttl=1h"))).toEqual([]);
+    expect(roundsOf(await api(e2e.server, "prune?ttl=1h"))).toEqual([]);
     expect(await page.getByTestId("prune-call-mark").count()).toBe(60);
     await screenshot(page, "pruning-whatif-ttl-1h");
 
@@ -216,7 +203,7 @@ describe("pruning replay (e2e)", () => {
     // The 2026.7 algorithm (no 2026.9 gate changes) prunes far more often on the same calls.
     await page.getByTestId("prune-algorithm").selectOption("2026.7");
     await expect.poll(() => param(page, "algorithm"), POLL).toBe("2026.7");
-    const alg = roundsOf(await api(server, "prune?algorithm=2026.7"));
+    const alg = roundsOf(await api(e2e.server, "prune?algorithm=2026.7"));
     expect(alg.length).toBeGreaterThan(3);
     await expect.poll(() => roundMarks(page), POLL).toEqual(alg);
     await expect
@@ -229,7 +216,7 @@ describe("pruning replay (e2e)", () => {
     // A low hard-clear ratio turns a round into a hard clear.
     await page.getByTestId("prune-hardClearRatio").fill("0.1");
     await expect.poll(() => param(page, "hardClearRatio"), POLL).toBe("0.1");
-    const hard = roundsOf(await api(server, "prune?hardClearRatio=0.1"));
+    const hard = roundsOf(await api(e2e.server, "prune?hardClearRatio=0.1"));
     expect(hard.some((r) => r.round === "hard-clear")).toBe(true);
     await expect.poll(() => roundMarks(page), POLL).toEqual(hard);
     expect(
@@ -238,7 +225,7 @@ describe("pruning replay (e2e)", () => {
     await screenshot(page, "pruning-whatif-hard-clear");
 
     // The what-if state is in the URL: a fresh page with the same link shows the same marks.
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const ctx = await e2e.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const fresh = await ctx.newPage();
     await fresh.goto(page.url());
     await expect.poll(() => roundMarks(fresh), POLL).toEqual(hard);
@@ -246,17 +233,17 @@ describe("pruning replay (e2e)", () => {
     await page.close();
   });
   it("the other demo sessions: research (1 soft-trim round) and legacy (JSONL, 2026.7 rules)", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const cases = [
       { agent: "research", session: "c50b7fb8-120b-44a9-a477-545eec87c0a7", rounds: 1, algorithm: "2026.9" },
       { agent: "legacy", session: "4b707e2a-5983-497f-a2d7-d3ea6b3a5e84", rounds: 0, algorithm: "2026.7" },
     ];
     for (const c of cases) {
-      const res = await fetch(`${server.url}api/sessions/${c.agent}/${c.session}/prune`);
+      const res = await fetch(`${e2e.server.url}api/sessions/${c.agent}/${c.session}/prune`);
       expect(res.status).toBe(200);
       const body: unknown = await res.json();
       if (!isObject(body)) throw new Error("prune: not an object");
-      await page.goto(`${server.url}sessions/${c.agent}/${c.session}?tab=pruning`);
+      await page.goto(`${e2e.server.url}sessions/${c.agent}/${c.session}?tab=pruning`);
       await expect.poll(() => page.getByTestId("prune-timeline").count(), POLL).toBe(1);
       await expect.poll(() => page.getByTestId("prune-call-mark").count(), POLL).toBe(calls(body).length);
       expect(calls(body).length).toBeGreaterThan(0);

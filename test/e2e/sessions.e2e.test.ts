@@ -1,33 +1,14 @@
-// The session list in real headless Chromium, against the built app serving the bundled demo state dir.
-
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumAvailable, launchBrowser, type RunningServer, screenshot, startServer } from "./harness.ts";
+import { describe, expect, it } from "vitest";
+import { screenshot, withE2eServer } from "./harness.ts";
 
 describe("session list (e2e)", () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    if (!chromiumAvailable()) {
-      throw new Error(
-        "e2e needs /usr/bin/chromium (apt-get install -y chromium) and a built app (npm run build)",
-      );
-    }
-    server = await startServer(["--demo"]);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const e2e = withE2eServer(["--demo"]);
 
   it("lists every demo session across agents and both storage eras, and opens one", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 800 } });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(server.url);
+    await page.goto(e2e.server.url);
 
     await expect
       .poll(() => page.locator('[data-testid^="session-row-"]').count(), { timeout: 20_000 })

@@ -8,18 +8,11 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from "node:
 import os from "node:os";
 import path from "node:path";
 import { decode } from "fast-png";
-import type { Browser, BrowserContext, Download, Page } from "playwright-core";
+import type { BrowserContext, Download, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isObject, str } from "../../shared/json.ts";
 import { buildCanaryStateDir, CANARIES, CANARY_AGENT, CANARY_SESSION_ID } from "./canary-session.ts";
-import {
-  chromiumAvailable,
-  launchBrowser,
-  REPO,
-  type RunningServer,
-  screenshot,
-  startServer,
-} from "./harness.ts";
+import { REPO, screenshot, withE2eServer } from "./harness.ts";
 
 const LEGACY = "/sessions/legacy/4b707e2a-5983-497f-a2d7-d3ea6b3a5e84";
 const LEGACY_FILE = "agents/legacy/sessions/4b707e2a-5983-497f-a2d7-d3ea6b3a5e84.jsonl";
@@ -33,24 +26,12 @@ async function downloadText(d: Download): Promise<string> {
   return readFileSync(file, "utf8");
 }
 
-function needChromium(): void {
-  if (!chromiumAvailable()) {
-    throw new Error(
-      "e2e needs /usr/bin/chromium (apt-get install -y chromium) and a built app (npm run build)",
-    );
-  }
-}
-
 describe("share toolbar (e2e)", () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const e2e = withE2eServer(["--demo"]);
   let context: BrowserContext;
 
   beforeAll(async () => {
-    needChromium();
-    server = await startServer(["--demo"]);
-    browser = await launchBrowser();
-    context = await browser.newContext({
+    context = await e2e.browser.newContext({
       viewport: { width: 1280, height: 800 },
       permissions: ["clipboard-read", "clipboard-write"],
       acceptDownloads: true,
@@ -59,15 +40,13 @@ describe("share toolbar (e2e)", () => {
 
   afterAll(async () => {
     await context?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   async function open(url: string): Promise<{ page: Page; errors: string[] }> {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(server.url.replace(/\/$/, "") + url);
+    await page.goto(e2e.server.url.replace(/\/$/, "") + url);
     await expect
       .poll(() => page.getByTestId("session-meta").textContent(), { timeout: 20_000 })
       .toContain("entries");
@@ -198,29 +177,21 @@ describe("share toolbar (e2e)", () => {
 });
 
 describe("live updates (e2e)", () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let stateDir: string;
-
-  beforeAll(async () => {
-    needChromium();
-    stateDir = mkdtempSync(path.join(os.tmpdir(), "clawscope-live-e2e-"));
-    cpSync(DEMO_STATE, stateDir, { recursive: true });
-    server = await startServer(["--state-dir", stateDir]);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-  });
+  let stateDir = "";
+  const e2e = withE2eServer(
+    () => {
+      stateDir = mkdtempSync(path.join(os.tmpdir(), "clawscope-live-e2e-"));
+      cpSync(DEMO_STATE, stateDir, { recursive: true });
+      return ["--state-dir", stateDir];
+    },
+    { cleanup: () => stateDir && rmSync(stateDir, { recursive: true, force: true }) },
+  );
 
   it("an appended transcript line shows the updated cue and the new entry count without a reload", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 800 } });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(server.url.replace(/\/$/, "") + LEGACY);
+    await page.goto(e2e.server.url.replace(/\/$/, "") + LEGACY);
     await expect
       .poll(() => page.getByTestId("live-status").textContent(), { timeout: 20_000 })
       .toContain("live");
@@ -292,26 +263,18 @@ describe("live updates (e2e)", () => {
 });
 
 describe("Redact mode on screen: planted canaries (issue 15, the DOM half)", () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let root: string;
-
-  beforeAll(async () => {
-    needChromium();
-    root = mkdtempSync(path.join(os.tmpdir(), "clawscope-canary-e2e-"));
-    server = await startServer(["--state-dir", buildCanaryStateDir(root)]);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (root) rmSync(root, { recursive: true, force: true });
-  });
+  let root = "";
+  const e2e = withE2eServer(
+    () => {
+      root = mkdtempSync(path.join(os.tmpdir(), "clawscope-canary-e2e-"));
+      return ["--state-dir", buildCanaryStateDir(root)];
+    },
+    { cleanup: () => root && rmSync(root, { recursive: true, force: true }) },
+  );
 
   it("no canary in the text, titles or labels of any tab with redact=1 (and they are there without it)", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    const base = `${server.url.replace(/\/$/, "")}/sessions/${CANARY_AGENT}/${encodeURIComponent(CANARY_SESSION_ID)}`;
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const base = `${e2e.server.url.replace(/\/$/, "")}/sessions/${CANARY_AGENT}/${encodeURIComponent(CANARY_SESSION_ID)}`;
     const domText = () =>
       page.evaluate(() => {
         const attrs = [...document.querySelectorAll("[title],[aria-label],[placeholder]")].flatMap((e) =>

@@ -2,10 +2,10 @@
 // state dir: the per-file table with OpenClaw's recorded numbers and causes, the what-if per-file cap, and the
 // diff view of what a cap drops.
 
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { isArray, isObject, type JsonObject, type JsonValue } from "../../shared/json.ts";
-import { chromiumAvailable, launchBrowser, type RunningServer, screenshot, startServer } from "./harness.ts";
+import { type RunningServer, screenshot, withE2eServer } from "./harness.ts";
 
 const AGENT = "main";
 const SESSION = "bc255ab3-b341-464a-a811-4d1115e16ed8";
@@ -47,31 +47,15 @@ function param(page: Page, key: string): string | null {
 }
 
 describe("bootstrap truncation (e2e)", () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    if (!chromiumAvailable()) {
-      throw new Error(
-        "e2e needs /usr/bin/chromium (apt-get install -y chromium) and a built app (npx vite build → dist/web)",
-      );
-    }
-    server = await startServer(["--demo"]);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const e2e = withE2eServer(["--demo"]);
 
   async function open(page: Page, extra = ""): Promise<void> {
-    await page.goto(`${server.url}${PAGE}${extra}`);
+    await page.goto(`${e2e.server.url}${PAGE}${extra}`);
     await expect.poll(() => page.getByTestId("truncation-row-AGENTS.md").count(), POLL).toBe(1);
   }
 
   it("shows the recorded truncations with their causes (AGENTS.md 16,640 → 11,587, USER.md 5,263 → 3,999)", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     await open(page);
@@ -114,8 +98,8 @@ describe("bootstrap truncation (e2e)", () => {
     expect(await page.getByTestId("waterfall-step").count()).toBe(6);
 
     // The table agrees with the API and the run report.
-    const dto = await api(server, "truncation");
-    const report = await api(server, "report");
+    const dto = await api(e2e.server, "truncation");
+    const report = await api(e2e.server, "report");
     const repFiles =
       isObject(report.totals) && isArray(report.totals.files) ? report.totals.files.filter(isObject) : [];
     for (const rf of repFiles) {
@@ -130,7 +114,7 @@ describe("bootstrap truncation (e2e)", () => {
   });
 
   it("what-if per-file cap 20,000: AGENTS.md becomes OK and fully injected; reset restores the record", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await open(page);
     await page.getByTestId("whatif-max-per-file").fill("20000");
     await expect.poll(() => param(page, "maxPerFile"), POLL).toBe("20000");
@@ -145,7 +129,7 @@ describe("bootstrap truncation (e2e)", () => {
     expect(await page.getByTestId("truncation-mode").textContent()).toContain("recomputed");
     expect(await page.getByTestId("truncation-truncated-count").textContent()).toContain("1");
     // Same numbers as the API's what-if.
-    const whatIf = await api(server, "truncation?maxPerFile=20000");
+    const whatIf = await api(e2e.server, "truncation?maxPerFile=20000");
     const f = fileOf(whatIf, "AGENTS.md");
     expect(f.injectedChars).toBe(16_640);
     expect(f.status).toBe("OK");
@@ -155,7 +139,7 @@ describe("bootstrap truncation (e2e)", () => {
     await page.getByTestId("whatif-max-per-file").fill("1000");
     await expect.poll(() => param(page, "maxPerFile"), POLL).toBe("1000");
     await expect.poll(async () => (await rowCells(page, "MEMORY.md"))[1], POLL).toBe("TRUNCATED");
-    const small = await api(server, "truncation?maxPerFile=1000");
+    const small = await api(e2e.server, "truncation?maxPerFile=1000");
     for (const name of ["AGENTS.md", "SOUL.md", "USER.md", "MEMORY.md"]) {
       const want = fileOf(small, name).injectedChars;
       expect(typeof want).toBe("number");
@@ -171,7 +155,7 @@ describe("bootstrap truncation (e2e)", () => {
     await expect
       .poll(async () => (await rowCells(page, "USER.md")).slice(1, 4), POLL)
       .toEqual(["OK", "5,263", "5,263"]);
-    const fam = await api(server, "truncation?family=2026.7");
+    const fam = await api(e2e.server, "truncation?family=2026.7");
     const famFiles = isArray(fam.files) ? fam.files.filter(isObject) : [];
     expect(await page.locator('[data-testid^="truncation-row-"]').count()).toBe(famFiles.length);
     for (const f of famFiles) {
@@ -193,9 +177,9 @@ describe("bootstrap truncation (e2e)", () => {
   });
 
   it("the diff view shows the text a cap dropped from a truncated file", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await open(page);
-    const dto = await api(server, "truncation");
+    const dto = await api(e2e.server, "truncation");
 
     await page.getByTestId("truncation-row-AGENTS.md").click();
     await expect.poll(() => param(page, "file"), POLL).toBe("AGENTS.md");
@@ -242,7 +226,7 @@ describe("bootstrap truncation (e2e)", () => {
     await screenshot(page, "truncation-diff-user");
 
     // A permalink to the selected file opens the same diff in a fresh page.
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const ctx = await e2e.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const fresh = await ctx.newPage();
     await fresh.goto(page.url());
     await expect
