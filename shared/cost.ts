@@ -2,6 +2,8 @@
 // The first-level names of CostCallDTO / CostTotalsDTO are a fixed contract; everything else is extra.
 // Semantics: spec cache-and-cost.md §4–§7, transcript.md §4 and §8.
 
+import type { PriceOrigin } from "./pricing.ts";
+
 /**
  * Cache verdict of one model call (cache-and-cost.md §6, first matching cause):
  * - `cold-start`: no earlier call in this session (or after a `reset`)
@@ -76,6 +78,13 @@ export interface WriteTierInfo {
 
 export type CostSource = "recorded" | "provider-billed" | "pricing-table" | "unpriced";
 
+/**
+ * Which layer a call's cost came from, in precedence order (issue 14 §3): the recorded `usage.cost`, a `--pricing`
+ * file, the config's `models.providers.*.models[].cost`, the agent's models.json, the price library, the in-app
+ * editor; null = unpriced.
+ */
+export type PriceOriginDTO = "recorded" | PriceOrigin | null;
+
 export interface CostCallDTO {
   entryId: string | null;
   responseId: string | null;
@@ -105,8 +114,9 @@ export interface CostCallDTO {
   /** Spec write-aware hit rate `(1 − r)/0.9` (cache-and-cost.md §5). */
   writeAwareHitRate: number | null;
   writeTier: WriteTierInfo;
-  /** Where the price came from (catalog row, override key) or why there is none. */
+  /** Where the price came from (library row, config key, file) or why there is none. */
   priceSource: string | null;
+  priceOrigin: PriceOriginDTO;
   /** The recorded `usage.cost.total` (may be 0 for unpriced models). */
   recordedCostUsd: number | null;
   /** Cost recomputed from the pricing table (when a price is known), for comparison. */

@@ -1,15 +1,23 @@
-// Editable pricing and prompt-cache data (USD per 1M tokens) and the lookup that prices one call.
-// Provider prices change: this file is DATA, kept out of the report code on purpose
-// (spec cache-and-cost.md §1 "keep the marked tables in an editable data file").
-// Every number below comes from the spec tables; each row names its source. Never add a price
-// that is not documented somewhere you can cite in `source`.
+// What a price is and how one call is priced with it (spec cache-and-cost.md §4; research openclaw-facts.md §6).
+// The prices themselves come from the layers in server/pricing/ (a `--pricing` file, the OpenClaw config, the
+// agent's models.json, the maintained price library, the in-app editor); the cache facts the library lacks live in
+// shared/cache-facts.ts. Shared with the web for the price editor (its URL form) and the DTOs.
+
+import {
+  MIN_CACHEABLE,
+  ONE_HOUR_WRITE,
+  type OneHourWriteFact,
+  OPENAI_MIN_CACHEABLE,
+  UNKNOWN_CLAUDE_MIN_CACHEABLE,
+} from "./cache-facts.ts";
+import { isObject, type JsonObject, type JsonValue, num } from "./json.ts";
 
 /** USD per 1M tokens for each usage bucket (OpenClaw `models.providers.*.models[].cost` shape). */
 export interface PriceRates {
   input: number;
   output: number;
   cacheRead: number;
-  /** 5-minute write price; the 1-hour write costs 2 × `input` (cache-and-cost.md §1, §4 9.x rule). */
+  /** 5-minute write price; the 1-hour write is `ResolvedPrice.oneHourWrite` × `input`. */
   cacheWrite: number;
 }
 
@@ -19,144 +27,109 @@ export interface PriceTier extends PriceRates {
   end: number | null;
 }
 
-export interface ModelPrice extends PriceRates {
-  tieredPricing?: PriceTier[];
-  /** Where the numbers come from (shown next to every computed cost). */
+/**
+ * Where a price comes from, highest precedence first below the recorded `usage.cost` (issue 14 §3): a `--pricing`
+ * file, the user's `models.providers.*.models[].cost`, the agent's `models.json`, the price library, the in-app
+ * editor (only asked for models nothing else prices).
+ */
+export type PriceOrigin = "pricing-file" | "config" | "models-json" | "library" | "editor";
+
+export interface ResolvedPrice {
+  rates: PriceRates;
+  tieredPricing: PriceTier[] | null;
+  /** The 1-hour write multiplier over `input` and where it comes from (shared/cache-facts.ts). */
+  oneHourWrite: OneHourWriteFact;
+  /** Where the numbers come from, shown next to every computed cost. */
   source: string;
+  origin: PriceOrigin;
 }
-
-export interface CatalogModel {
-  /** Normalised model id (see `normalizeModelId`). */
-  id: string;
-  price: ModelPrice | null;
-  /** Minimum cacheable prompt length in tokens, or null when the provider documents none we know of. */
-  minCacheableTokens: number | null;
-  minCacheableSource: string | null;
-  contextWindow: number | null;
-}
-
-const CATALOG_SOURCE = "pi-ai 0.55.3 bundled catalog (spec cache-and-cost.md §4), editable";
-const MIN_SOURCE = "provider docs as mirrored by gateway vendors (spec cache-and-cost.md §1), UNVERIFIED";
-
-function price(input: number, output: number, cacheRead: number, cacheWrite: number): ModelPrice {
-  return { input, output, cacheRead, cacheWrite, source: CATALOG_SOURCE };
-}
-
-/** Anthropic models; prices only where the spec lists them, minimums for every listed model. */
-export const CATALOG: CatalogModel[] = [
-  {
-    id: "claude-sonnet-4-5",
-    price: price(3, 15, 0.3, 3.75),
-    minCacheableTokens: 1024,
-    minCacheableSource: MIN_SOURCE,
-    contextWindow: 200_000,
-  },
-  {
-    id: "claude-opus-4-5",
-    price: price(5, 25, 0.5, 6.25),
-    minCacheableTokens: 4096,
-    minCacheableSource: MIN_SOURCE,
-    contextWindow: 200_000,
-  },
-  {
-    id: "claude-opus-4-6",
-    price: price(5, 25, 0.5, 6.25),
-    minCacheableTokens: 4096,
-    minCacheableSource: MIN_SOURCE,
-    contextWindow: 200_000,
-  },
-  {
-    id: "claude-haiku-4-5",
-    price: price(1, 5, 0.1, 1.25),
-    minCacheableTokens: 4096,
-    minCacheableSource: MIN_SOURCE,
-    contextWindow: 200_000,
-  },
-  {
-    id: "claude-sonnet-4-6",
-    price: null,
-    minCacheableTokens: 2048,
-    minCacheableSource: MIN_SOURCE,
-    contextWindow: null,
-  },
-  {
-    id: "claude-opus-4-1",
-    price: null,
-    minCacheableTokens: 1024,
-    minCacheableSource: MIN_SOURCE,
-    contextWindow: null,
-  },
-  {
-    id: "claude-opus-4",
-    price: null,
-    minCacheableTokens: 1024,
-    minCacheableSource: MIN_SOURCE,
-    contextWindow: null,
-  },
-  {
-    id: "claude-sonnet-4",
-    price: null,
-    minCacheableTokens: 1024,
-    minCacheableSource: MIN_SOURCE,
-    contextWindow: null,
-  },
-  {
-    id: "claude-3-7-sonnet",
-    price: null,
-    minCacheableTokens: 1024,
-    minCacheableSource: MIN_SOURCE,
-    contextWindow: null,
-  },
-  {
-    id: "claude-3-5-sonnet",
-    price: null,
-    minCacheableTokens: 1024,
-    minCacheableSource: MIN_SOURCE,
-    contextWindow: null,
-  },
-  {
-    id: "claude-3-opus",
-    price: null,
-    minCacheableTokens: 1024,
-    minCacheableSource: MIN_SOURCE,
-    contextWindow: null,
-  },
-  {
-    id: "claude-3-5-haiku",
-    price: null,
-    minCacheableTokens: 2048,
-    minCacheableSource: MIN_SOURCE,
-    contextWindow: null,
-  },
-  {
-    id: "claude-3-haiku",
-    price: null,
-    minCacheableTokens: 2048,
-    minCacheableSource: MIN_SOURCE,
-    contextWindow: null,
-  },
-];
-
-/** Newer/unknown Claude models: treat as 1,024 with a warning (spec cache-and-cost.md §1 last row). */
-export const FALLBACK_MIN_CACHEABLE_TOKENS = 1024;
-
-/** OpenAI automatic caching starts at 1,024-token prefixes (spec cache-and-cost.md §3). */
-export const OPENAI_MIN_CACHEABLE_TOKENS = 1024;
 
 /**
- * User/config prices, highest precedence first when merged by the caller. Keys: `"provider/model"` or a bare
- * model id (matched after `normalizeModelId`). Missing rate fields inherit the catalog price (OpenClaw:
- * "Omitted or `{}` cost inherits the catalog", spec §4).
+ * User prices (a `--pricing` file, the config, models.json, the editor). Keys: `"provider/model"` or a bare model
+ * id (matched after `normalizeModelId`). A partial entry inherits the missing rates from the price library
+ * (OpenClaw: "Omitted or `{}` cost inherits the catalog", spec §4).
  */
 export type PricingOverrides = Record<
   string,
   Partial<PriceRates> & { tieredPricing?: PriceTier[]; source?: string }
 >;
 
+const RATE_KEYS = ["input", "output", "cacheRead", "cacheWrite"] as const;
+
+function rateOf(o: JsonObject, key: string): number | undefined {
+  const v = num(o, key);
+  return v !== undefined && v >= 0 ? v : undefined;
+}
+
+function tierOf(t: JsonValue): PriceTier | null {
+  if (!isObject(t)) return null;
+  const [input, output, cacheRead, cacheWrite, start] = [...RATE_KEYS, "start"].map((k) => rateOf(t, k));
+  if (input === undefined || output === undefined || cacheRead === undefined || cacheWrite === undefined)
+    return null;
+  if (start === undefined) return null;
+  const end = rateOf(t, "end");
+  return { start, end: end !== undefined && end > start ? end : null, input, output, cacheRead, cacheWrite };
+}
+
+/** One entry of a price list; an error text when a field is bad. */
+function entryOf(raw: JsonObject, source: string): PricingOverrides[string] | string {
+  const entry: PricingOverrides[string] = { source };
+  for (const [k, v] of Object.entries(raw)) {
+    const rk = RATE_KEYS.find((r) => r === k);
+    if (rk) {
+      const rate = rateOf(raw, k);
+      if (rate === undefined) return `${k}: not a number ≥ 0`;
+      entry[rk] = rate;
+    } else if (k === "tieredPricing") {
+      const tiers = (Array.isArray(v) ? v : [null]).map(tierOf);
+      if (tiers.some((t) => t === null))
+        return "tieredPricing: each tier needs start, input, output, cacheRead, cacheWrite";
+      entry.tieredPricing = tiers.flatMap((t) => (t ? [t] : [])).sort((a, b) => a.start - b.start);
+    } else if (k !== "source") {
+      return `unknown field ${k}`;
+    }
+  }
+  return entry;
+}
+
 /**
- * Catalog key for a recorded model id: lowercase, without Bedrock region/vendor prefixes
- * (`us.anthropic.`), version suffixes (`-v1`, `-v1:0`) and date stamps (`-20251001`).
- * Deliberately exact after that: `claude-opus-4-6-thinking` (a proxy alias) is NOT priced as `claude-opus-4-6`.
+ * A price list as a `--pricing` file holds it (JSON5): `{ "provider/model" | "model": { input?, output?, cacheRead?,
+ * cacheWrite?, tieredPricing?: [{ start, end?, input, output, cacheRead, cacheWrite }] } }`, USD per 1M tokens.
+ * Never throws: each bad entry is left out with a located message.
+ */
+export function parsePricingOverrides(
+  value: unknown,
+  source: string,
+): { prices: PricingOverrides; errors: string[] } {
+  const prices: PricingOverrides = {};
+  if (!isObject(value)) {
+    return {
+      prices,
+      errors: [`${source}: expected { "provider/model": { input, output, cacheRead, cacheWrite } }`],
+    };
+  }
+  const errors: string[] = [];
+  for (const [key, raw] of Object.entries(value)) {
+    const entry = isObject(raw) ? entryOf(raw, `${source} "${key}"`) : "expected an object of rates";
+    if (typeof entry === "string") errors.push(`${source}: "${key}": ${entry}`);
+    else prices[key] = entry;
+  }
+  return { prices, errors };
+}
+
+export interface UsageBuckets {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** Part of `cacheWrite` written with the 1-hour TTL. */
+  cacheWrite1h: number;
+}
+
+/**
+ * Price-table key for a recorded model id: lowercase, without Bedrock region/vendor prefixes (`us.anthropic.`),
+ * version suffixes (`-v1`, `-v1:0`) and date stamps (`-20251001`). Deliberately exact after that:
+ * `claude-opus-4-6-thinking` (a proxy alias) is NOT `claude-opus-4-6`.
  */
 export function normalizeModelId(model: string): string {
   let m = model.trim().toLowerCase();
@@ -168,20 +141,8 @@ export function normalizeModelId(model: string): string {
   return m;
 }
 
-export function catalogModel(model: string): CatalogModel | undefined {
-  const id = normalizeModelId(model);
-  return CATALOG.find((c) => c.id === id);
-}
-
-export interface ResolvedPrice {
-  rates: PriceRates;
-  tieredPricing: PriceTier[] | null;
-  source: string;
-  /** "override" = from the caller/config overrides (possibly partial, filled from the catalog); "catalog" otherwise. */
-  origin: "override" | "catalog";
-}
-
-function overrideFor(
+/** The user-price entry for a provider/model: `provider/model`, `provider/normalised`, `model`, `normalised`. */
+export function overrideFor(
   provider: string | null,
   model: string,
   overrides: PricingOverrides | undefined,
@@ -195,105 +156,115 @@ function overrideFor(
     norm,
   ];
   for (const key of candidates) {
-    if (key === null) continue;
+    if (key === null || !Object.hasOwn(overrides, key)) continue;
     const value = overrides[key];
     if (value) return { key, value };
   }
   return undefined;
 }
 
-/** Price for one provider/model: overrides (filled from the catalog) → catalog → null (unpriced). */
-export function priceFor(
-  provider: string | null,
-  model: string | null,
-  overrides?: PricingOverrides,
-): ResolvedPrice | null {
-  if (model === null) return null;
-  const base = catalogModel(model)?.price ?? null;
-  const ov = overrideFor(provider, model, overrides);
-  if (ov) {
-    const v = ov.value;
-    const input = v.input ?? base?.input;
-    const output = v.output ?? base?.output;
-    const cacheRead = v.cacheRead ?? base?.cacheRead;
-    const cacheWrite = v.cacheWrite ?? base?.cacheWrite;
-    if (input === undefined || output === undefined || cacheRead === undefined || cacheWrite === undefined) {
-      return null;
-    }
-    return {
-      rates: { input, output, cacheRead, cacheWrite },
-      tieredPricing: v.tieredPricing ?? base?.tieredPricing ?? null,
-      source: v.source ?? `pricing override "${ov.key}"`,
-      origin: "override",
-    };
-  }
-  if (!base) return null;
-  return {
-    rates: { input: base.input, output: base.output, cacheRead: base.cacheRead, cacheWrite: base.cacheWrite },
-    tieredPricing: base.tieredPricing ?? null,
-    source: `${base.source}: ${normalizeModelId(model)}`,
-    origin: "catalog",
-  };
+/** The 1-hour multiplier for a provider: Bedrock's is an estimate (shared/cache-facts.ts). */
+export function oneHourWriteFor(provider: string | null): OneHourWriteFact {
+  return provider?.toLowerCase().includes("bedrock") ? ONE_HOUR_WRITE.bedrock : ONE_HOUR_WRITE.anthropic;
 }
 
-export interface UsageBuckets {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  /** Part of `cacheWrite` written with the 1-hour TTL (priced 2 × input). */
-  cacheWrite1h: number;
+/** All four rates given: nothing to inherit. */
+export function isCompletePrice(entry: PricingOverrides[string]): boolean {
+  return (
+    entry.input !== undefined &&
+    entry.output !== undefined &&
+    entry.cacheRead !== undefined &&
+    entry.cacheWrite !== undefined
+  );
 }
 
 /**
- * 2026.9.x `usage.cost` rule (spec cache-and-cost.md §4): pick one tier by prompt tokens
- * `input + cacheRead + cacheWrite` (half-open ranges, last open-ended), apply its rates to every bucket;
- * 1-hour writes at 2 × input, the rest of the writes at the `cacheWrite` rate. Returns USD.
+ * A user price, its missing rates filled from `base` (the library's price for the same model). Null when a rate
+ * is still missing: a half-specified price is no price.
+ */
+export function priceFromOverride(
+  provider: string | null,
+  entry: PricingOverrides[string],
+  base: ResolvedPrice | null,
+  origin: PriceOrigin,
+  defaultSource: string,
+): ResolvedPrice | null {
+  const input = entry.input ?? base?.rates.input;
+  const output = entry.output ?? base?.rates.output;
+  const cacheRead = entry.cacheRead ?? base?.rates.cacheRead;
+  const cacheWrite = entry.cacheWrite ?? base?.rates.cacheWrite;
+  if (input === undefined || output === undefined || cacheRead === undefined || cacheWrite === undefined) {
+    return null;
+  }
+  const complete = isCompletePrice(entry);
+  return {
+    rates: { input, output, cacheRead, cacheWrite },
+    tieredPricing: entry.tieredPricing ?? (complete ? null : (base?.tieredPricing ?? null)),
+    oneHourWrite: base?.oneHourWrite ?? oneHourWriteFor(provider),
+    source:
+      complete || !base
+        ? (entry.source ?? defaultSource)
+        : `${entry.source ?? defaultSource} (missing rates from ${base.source})`,
+    origin,
+  };
+}
+
+/** The tier OpenClaw 9.x applies to a call: by prompt tokens, half-open `[start, end)`, last one open-ended. */
+export function ratesFor(price: ResolvedPrice, promptTokens: number): PriceRates {
+  const tiers = price.tieredPricing;
+  if (!tiers || tiers.length === 0) return price.rates;
+  return (
+    tiers.find((t) => promptTokens >= t.start && (t.end === null || promptTokens < t.end)) ?? price.rates
+  );
+}
+
+/**
+ * 2026.9.x `usage.cost` rule (spec cache-and-cost.md §4): one tier by prompt tokens `input + cacheRead +
+ * cacheWrite` for every bucket; 1-hour writes at the 1-hour multiplier × input, the rest at `cacheWrite`. USD.
  */
 export function costOf(usage: UsageBuckets, price: ResolvedPrice): number {
-  let rates: PriceRates = price.rates;
-  if (price.tieredPricing && price.tieredPricing.length > 0) {
-    const promptTokens = usage.input + usage.cacheRead + usage.cacheWrite;
-    const tier = price.tieredPricing.find(
-      (t) => promptTokens >= t.start && (t.end === null || promptTokens < t.end),
-    );
-    if (tier) rates = tier;
-  }
+  const rates = ratesFor(price, usage.input + usage.cacheRead + usage.cacheWrite);
   const w1h = Math.min(usage.cacheWrite1h, usage.cacheWrite);
   return (
     (usage.input * rates.input +
       usage.output * rates.output +
       usage.cacheRead * rates.cacheRead +
       (usage.cacheWrite - w1h) * rates.cacheWrite +
-      w1h * 2 * rates.input) /
+      w1h * price.oneHourWrite.multiplier * rates.input) /
     1e6
   );
 }
 
-/** Minimum cacheable prompt tokens for a model, with where the number comes from. */
-export function minCacheableTokens(
-  api: string | null,
-  model: string | null,
-): { tokens: number; source: string; assumed: boolean } | null {
+/** Write price per 1M of one tier: the 1-hour rate (multiplier × input) or the 5-minute `cacheWrite`. */
+export function writeRateOf(price: ResolvedPrice, rates: PriceRates, oneHour: boolean): number {
+  return oneHour ? price.oneHourWrite.multiplier * rates.input : rates.cacheWrite;
+}
+
+export interface MinCacheable {
+  tokens: number;
+  /** The bracket's upper end when the documented value changed (Sonnet 4.6: 1,024 … 2,048). */
+  upperTokens: number | null;
+  source: string;
+  assumed: boolean;
+}
+
+/** Minimum cacheable prompt tokens for a model, with where the number comes from (shared/cache-facts.ts). */
+export function minCacheableTokens(api: string | null, model: string | null): MinCacheable | null {
   if (model !== null) {
-    const c = catalogModel(model);
-    if (c && c.minCacheableTokens !== null) {
-      return { tokens: c.minCacheableTokens, source: c.minCacheableSource ?? MIN_SOURCE, assumed: false };
-    }
-    if (/claude/i.test(model)) {
+    const id = normalizeModelId(model);
+    const fact = MIN_CACHEABLE.find((f) => f.models.includes(id));
+    if (fact) {
       return {
-        tokens: FALLBACK_MIN_CACHEABLE_TOKENS,
-        source: "unknown Claude model: treated as 1,024 (spec cache-and-cost.md §1), warning",
-        assumed: true,
+        tokens: fact.tokens,
+        upperTokens: fact.upperTokens ?? null,
+        source: fact.source,
+        assumed: false,
       };
     }
+    if (/claude/i.test(model)) {
+      return { ...UNKNOWN_CLAUDE_MIN_CACHEABLE, upperTokens: null, assumed: true };
+    }
   }
-  if (api?.startsWith("openai-")) {
-    return {
-      tokens: OPENAI_MIN_CACHEABLE_TOKENS,
-      source: "OpenAI automatic caching ≥ 1,024 tokens (spec §3)",
-      assumed: false,
-    };
-  }
+  if (api?.startsWith("openai-")) return { ...OPENAI_MIN_CACHEABLE, upperTokens: null, assumed: false };
   return null;
 }

@@ -10,6 +10,7 @@ import { makeRedactor, redactFromParams } from "./ui/redact.ts";
 import { isTyping, ShortcutSheet } from "./ui/shortcuts.tsx";
 import { useTheme } from "./ui/theme.ts";
 import { Toaster } from "./ui/toast.tsx";
+import { DemoPrices } from "./views/cost/demo-prices.tsx";
 import { SessionView } from "./views/session-view.tsx";
 import { SessionsView } from "./views/sessions/sessions-view.tsx";
 
@@ -101,6 +102,7 @@ export function App() {
           demo state dir (<code>{r.path(state.data.stateDir)}</code>). {r.on ? "" : state.data.reason} Start
           with <code>--state-dir &lt;path&gt;</code> or set <code>OPENCLAW_STATE_DIR</code> to inspect your
           own sessions.
+          <DemoPrices prices={state.data.configPrices} />
         </div>
       ) : null}
       <main className="app-main">

@@ -3,6 +3,7 @@
 // the server, the export and the bench are imported when a command needs them, so `--help` and usage errors
 // load none of SQLite, zstd, the tokenizer or the export renderer.
 
+import type { PricingOverrides } from "../../shared/pricing.ts";
 import type { Result } from "../../shared/result.ts";
 import { chooseStateDir, readEnvironment, serveOptions } from "../shell/config.ts";
 import type { Runtime } from "../shell/runtime.ts";
@@ -50,8 +51,15 @@ async function runtime(
     throw new UsageError(e instanceof Error ? e.message : String(e));
   }
   process.stderr.write(`clawscope: state dir ${state.stateDir} (${state.reason})\n`);
+  let pricingFile: PricingOverrides | undefined;
+  if (values.pricing !== undefined) {
+    const { readPricingFile } = await import("../sources/pricing-file.ts");
+    const read = readPricingFile(values.pricing);
+    if (read.errors.length > 0) throw new UsageError(`--pricing: ${read.errors.join("; ")}`);
+    pricingFile = read.prices;
+  }
   const { createRuntime } = await import("../shell/runtime.ts");
-  return createRuntime(state, environment);
+  return createRuntime(state, environment, pricingFile);
 }
 
 function requireSession(rt: Runtime, values: CliValues): { agentId: string; sessionId: string } {

@@ -35,6 +35,8 @@ Common options:
                     When none exists, the bundled demo state dir is used.
   --profile NAME    use ~/.openclaw-NAME (--dev: ~/.openclaw-dev)
   --demo            use the bundled demo state dir
+  --pricing FILE    prices (JSON5) above the config's: { "provider/model": { input, output, cacheRead,
+                    cacheWrite } } in USD per 1M tokens (cost, serve)
 REF: a sessionId, a session key (agent:main:main) or AGENT/SESSIONID.
   --version, -v     print clawscope's version
 `;
@@ -75,6 +77,7 @@ export const OPTIONS = {
   out: { type: "string" },
   redact: { type: "boolean" },
   "no-redact": { type: "boolean" },
+  pricing: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;

@@ -54,6 +54,38 @@ function renameSqliteAgent(dbPath: string, agentId: string): void {
   }
 }
 
+/**
+ * The demo shows dollars (issue 14 §3): the mock model is priced as a named real model in the demo's config, the
+ * one edit to s4's openclaw.json. Claude Sonnet 4.5's list price ($ per 1M: input 3, output 15, cache read 0.30,
+ * 5-minute write 3.75; genai-prices 0.1.8 `anthropic/claude-sonnet-4-5`, anthropic.com/pricing#api). OpenClaw
+ * recorded cost 0 for it (no catalog price on a loopback baseUrl), so this config price applies.
+ */
+const DEMO_PRICED_AS = "Claude Sonnet 4.5";
+const DEMO_COST = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
+
+function priceDemoModel(configPath: string): void {
+  const config: unknown = JSON.parse(readFileSync(configPath, "utf8"));
+  const models = isRecord(config) ? dig(config, ["models", "providers", "anthropic", "models"]) : undefined;
+  const mock = Array.isArray(models)
+    ? models.find((m) => isRecord(m) && m.id === "claude-mock-1")
+    : undefined;
+  if (!isRecord(mock))
+    throw new Error("demo config: models.providers.anthropic.models[claude-mock-1] not found");
+  mock.name = `Claude Mock 1 (priced as ${DEMO_PRICED_AS} for the demo)`;
+  mock.cost = DEMO_COST;
+  writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function dig(v: Record<string, unknown>, keys: string[]): unknown {
+  let cur: unknown = v;
+  for (const k of keys) cur = isRecord(cur) ? cur[k] : undefined;
+  return cur;
+}
+
 function main(): void {
   if (!existsSync(fixtures)) throw new Error(`fixtures not found at ${fixtures}`);
   rmSync(out, { recursive: true, force: true });
@@ -62,6 +94,7 @@ function main(): void {
   // Config and workspace of s4 (bootstrapMaxChars 12000 → AGENTS.md policy digest, USER.md fixed cap).
   const s4 = path.join(fixtures, "s4-long-36turns", "state");
   copyFileSync(path.join(s4, "openclaw.json"), path.join(out, "openclaw.json"));
+  priceDemoModel(path.join(out, "openclaw.json"));
   cpSync(path.join(s4, "workspace"), path.join(out, "workspace"), { recursive: true });
 
   // agent main: 2026.9.6 SQLite, 36 turns, three soft-trim rounds (s4).

@@ -14,7 +14,13 @@
 
 import type { CostReportDTO } from "../../shared/cost.ts";
 import type { CacheClockDTO } from "../../shared/live.ts";
-import { type PricingOverrides, priceFor } from "../../shared/pricing.ts";
+import {
+  overrideFor,
+  type PricingOverrides,
+  priceFromOverride,
+  type ResolvedPrice,
+  writeRateOf,
+} from "../../shared/pricing.ts";
 import type { PruneReplayDTO, ToolResultWireState } from "../../shared/prune.ts";
 
 export interface CacheClockInput {
@@ -27,8 +33,17 @@ export interface CacheClockInput {
   lastCallToolResults?: Record<string, ToolResultWireState>;
   cost: CostReportDTO;
   now: number;
-  /** `models.providers.*.models[].cost` overrides, as the cost report used them. */
+  /** The price the cost report used for a call (server/pricing/price-table.ts); default: `pricing` only. */
+  priceOf?: (provider: string | null, model: string | null, atMs: number | null) => ResolvedPrice | null;
+  /** Prices by `provider/model` or model id, when no `priceOf` is given. */
   pricing?: PricingOverrides;
+}
+
+function fromOverrides(pricing: PricingOverrides | undefined) {
+  return (provider: string | null, model: string | null): ResolvedPrice | null => {
+    const hit = model === null ? undefined : overrideFor(provider, model, pricing);
+    return hit ? priceFromOverride(provider, hit.value, null, "pricing-file", `pricing "${hit.key}"`) : null;
+  };
 }
 
 /**
@@ -59,9 +74,10 @@ export function cacheClock(input: CacheClockInput): CacheClockDTO {
   let rewriteUsd: number | null = null;
   let rewritePremiumUsd: number | null = null;
   if (lastCall && rewriteTokens !== null) {
-    const price = priceFor(lastCall.provider, lastCall.model, input.pricing);
+    const priceOf = input.priceOf ?? fromOverrides(input.pricing);
+    const price = priceOf(lastCall.provider, lastCall.model, isoMs(lastCall.timestamp));
     if (price) {
-      const write = cost.retention.value === "long" ? 2 * price.rates.input : price.rates.cacheWrite;
+      const write = writeRateOf(price, price.rates, cost.retention.value === "long");
       rewriteUsd = (rewriteTokens * write) / 1e6;
       rewritePremiumUsd = (rewriteTokens * (write - price.rates.cacheRead)) / 1e6;
     }

@@ -12,6 +12,7 @@
 import type { CostAllDTO, CostTotalsRowDTO } from "../../shared/cost.ts";
 import type { JsonObject } from "../../shared/json.ts";
 import type { LoadedSession } from "../model/session.ts";
+import type { PriceTable } from "../pricing/price-table.ts";
 import { buildCostReport, costTotalsRow } from "../reports/cost/cost-report.ts";
 import { type CallBuckets, sumTotals } from "../reports/cost/totals.ts";
 import { compareListedSummaries } from "../sources/jsonl/sessions-store.ts";
@@ -28,8 +29,12 @@ export interface SessionCostRow {
 }
 
 /** A session's row under `config` (what buildCostTotals computes for it), keeping only the buckets of its calls. */
-export function sessionCostRow(session: LoadedSession, config: JsonObject | null): SessionCostRow {
-  const report = buildCostReport({ session, config });
+export function sessionCostRow(
+  session: LoadedSession,
+  config: JsonObject | null,
+  prices?: PriceTable,
+): SessionCostRow {
+  const report = buildCostReport({ session, config, ...(prices ? { prices } : {}) });
   return {
     row: costTotalsRow(session, report),
     calls: report.calls.map((c) => ({

@@ -12,7 +12,7 @@ import type { RunReportDTO } from "../../shared/run-report.ts";
 import { cacheClock, clockReplayAt } from "../live/cache-clock.ts";
 import { buildContextMessages } from "../model/context-messages.ts";
 import type { ContextMessage, LoadedSession } from "../model/session.ts";
-import { configuredPricing } from "../openclaw/config/agent-settings.ts";
+import type { PriceTable } from "../pricing/price-table.ts";
 import { buildContextMap } from "../reports/context-map/context-map.ts";
 import { buildOpenClawMap } from "../reports/context-map/openclaw-picture.ts";
 import { contextMapTokenTexts } from "../reports/context-map/token-texts.ts";
@@ -49,6 +49,8 @@ export interface ReportInputs {
   config(): JsonObject | null;
   /** The tokenizer for the map's exact counts (started on first use). */
   tokenCounter(): TokenCounter;
+  /** The price precedence (issue 14 §3), with the in-app editor's prices (`""` = none). */
+  prices(editor: string): PriceTable;
 }
 
 export class SessionReports {
@@ -87,14 +89,17 @@ export class SessionReports {
     );
   }
 
-  cost(s: LoadedSession): CostReportDTO {
-    return this.memo.cost.get(s.transcript, s.summary.sessionId, () => {
+  /** `editor`: the in-app editor's prices in their URL form (shared/price-editor.ts), `""` for none. */
+  cost(s: LoadedSession, editor = ""): CostReportDTO {
+    const name = editor === "" ? s.summary.sessionId : JSON.stringify([s.summary.sessionId, editor]);
+    return this.memo.cost.get(s.transcript, name, () => {
       const pruningRounds = this.prune(s, {}, undefined).calls.flatMap((c) =>
         c.round !== "none" && c.entryId !== null
           ? [{ entryId: c.entryId, charsRemoved: c.charsRemoved }]
           : [],
       );
-      return buildCostReport({ session: s, config: this.inputs.config(), pruningRounds });
+      const prices = this.inputs.prices(editor);
+      return buildCostReport({ session: s, config: this.inputs.config(), prices, pruningRounds });
     });
   }
 
@@ -103,8 +108,11 @@ export class SessionReports {
     const at = clockReplayAt(this.prune(s, {}, undefined).summary());
     const replay = this.prune(s, {}, at ?? undefined);
     const lastCallToolResults = replay.statesAt(replay.calls.length - 1)?.toolResults ?? {};
-    const pricing = configuredPricing(this.inputs.config());
-    return cacheClock({ replay: replay.summary(), lastCallToolResults, cost: this.cost(s), now, pricing });
+    const prices = this.inputs.prices("");
+    const agentId = s.summary.agentId;
+    const priceOf = (provider: string | null, model: string | null, atMs: number | null) =>
+      prices.priceFor(agentId, provider, model, atMs).price;
+    return cacheClock({ replay: replay.summary(), lastCallToolResults, cost: this.cost(s), now, priceOf });
   }
 
   /**

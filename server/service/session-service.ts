@@ -6,6 +6,8 @@ import type { ContextMapDTO } from "../../shared/context-map.ts";
 import type { CostAllDTO, CostReportDTO } from "../../shared/cost.ts";
 import type { JsonObject } from "../../shared/json.ts";
 import type { CacheClockDTO } from "../../shared/live.ts";
+import { parseEditorPrices } from "../../shared/price-editor.ts";
+import type { PriceRates, PricingOverrides } from "../../shared/pricing.ts";
 import type { PruneCallDetailDTO, PruneReplayDTO, ToolResultPreviewDTO } from "../../shared/prune.ts";
 import { lastValue, type PruneQuery, parsePruneQuery } from "../../shared/prune-params.ts";
 import { fail, ok, type Result } from "../../shared/result.ts";
@@ -15,8 +17,11 @@ import type { TruncationReportDTO } from "../../shared/truncation.ts";
 import { attachLive, type LiveAttachment } from "../live/attach-live.ts";
 import { createEventBus, type EventBus } from "../live/event-bus.ts";
 import type { LoadedSession } from "../model/session.ts";
+import { configuredModel, configuredPricing } from "../openclaw/config/agent-settings.ts";
+import { PriceTable } from "../pricing/price-table.ts";
 import { previewToolResultAtCall } from "../reports/prune-replay/preview.ts";
 import { buildTruncationReport } from "../reports/truncation/truncation-report.ts";
+import { readAgentModelsJson } from "../sources/agent-models-json.ts";
 import { type OpenClawConfigRead, readOpenClawConfig } from "../sources/openclaw-config.ts";
 import { openStateReader, type StateReader } from "../sources/state-reader.ts";
 import type { UserEnvironment } from "../sources/user-path.ts";
@@ -37,6 +42,8 @@ export interface StateInfo {
   reason: string;
   configPath: string | null;
   configIssues: ParseIssue[];
+  /** Prices the config sets (`models.providers.*.models[].cost`): the demo banner names them (issue 14 §3). */
+  configPrices: { model: string; name: string | null; rates: Partial<PriceRates> }[];
 }
 
 export interface SessionServiceOptions {
@@ -47,6 +54,8 @@ export interface SessionServiceOptions {
   tokenCounter?: TokenCounter;
   /** The process environment, for `$OPENCLAW_CONFIG_PATH` (none: the config is looked up in the state dir). */
   environment?: UserEnvironment;
+  /** Prices of a `--pricing FILE` (JSON5), above the config's (issue 14 §3). */
+  pricingFile?: PricingOverrides;
 }
 
 export class SessionService {
@@ -56,7 +65,10 @@ export class SessionService {
   private readonly reports = new SessionReports({
     config: () => this.config(),
     tokenCounter: () => this.tokenCounter(),
+    prices: (editor) => this.prices(editor),
   });
+  /** One price table per editor price list (`""` = none), dropped with the config. */
+  private readonly priceTables = new Map<string, PriceTable>();
   private configRead: OpenClawConfigRead | null = null;
   private listed: { sessions: SessionSummary[]; issues: ParseIssue[] } | null = null;
   private counter: TokenCounter | null;
@@ -66,7 +78,7 @@ export class SessionService {
   private readonly costs = new CostAll({
     list: () => this.reader.listLoadable().sessions,
     salt: () => String(this.configGeneration),
-    compute: (s) => sessionCostRow(s, this.config()),
+    compute: (s) => sessionCostRow(s, this.config(), this.prices("")),
   });
 
   constructor(private readonly opts: SessionServiceOptions) {
@@ -78,6 +90,23 @@ export class SessionService {
     const env = this.opts.environment;
     this.configRead ??= readOpenClawConfig(this.opts.stateDir, env?.env, env?.homedir);
     return this.configRead.config;
+  }
+
+  private prices(editor: string): PriceTable {
+    let table = this.priceTables.get(editor);
+    if (!table) {
+      const { stateDir, pricingFile } = this.opts;
+      table = new PriceTable({
+        config: this.config(),
+        ...(pricingFile ? { file: pricingFile } : {}),
+        modelsJson: (agentId) => readAgentModelsJson(stateDir, agentId).json,
+        ...(editor !== "" ? { editor: parseEditorPrices(editor).prices } : {}),
+      });
+      // A handful of editor price lists per process; the editor's list changes as the user types.
+      if (this.priceTables.size > 16) this.priceTables.clear();
+      this.priceTables.set(editor, table);
+    }
+    return table;
   }
 
   private tokenCounter(): TokenCounter {
@@ -94,6 +123,13 @@ export class SessionService {
       reason,
       configPath: this.configRead?.path ?? null,
       configIssues: this.configRead?.issues ?? [],
+      configPrices: Object.entries(configuredPricing(this.config())).map(([model, p]) => {
+        const slash = model.indexOf("/");
+        const m = configuredModel(this.config(), model.slice(0, slash), model.slice(slash + 1));
+        const name = m && typeof m.name === "string" ? m.name : null;
+        const { source: _source, tieredPricing: _tiers, ...rates } = p;
+        return { model, name, rates };
+      }),
     };
   }
 
@@ -199,8 +235,9 @@ export class SessionService {
       : fail("not-found", `no tool result ${toolCallId} at call ${callIndex}`, 404);
   }
 
-  cost(agentId: string, sessionId: string): Result<CostReportDTO> {
-    return this.with(agentId, sessionId, (s) => this.reports.cost(s));
+  /** `prices`: the in-app editor's prices in their URL form (shared/price-editor.ts). */
+  cost(agentId: string, sessionId: string, prices = ""): Result<CostReportDTO> {
+    return this.with(agentId, sessionId, (s) => this.reports.cost(s, prices));
   }
 
   /** Live TTL countdown data for the open session ("cache warm for 3m12s" / "expired: …"). */
@@ -227,6 +264,7 @@ export class SessionService {
     if (o?.config) {
       this.configGeneration++;
       this.reports.configChanged();
+      this.priceTables.clear();
     }
   }
 

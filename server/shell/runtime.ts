@@ -1,5 +1,6 @@
 // Process-level wiring shared by the CLI commands and the server: the session service over the chosen state dir.
 
+import type { PricingOverrides } from "../../shared/pricing.ts";
 import { createSessionService, type SessionService } from "../service/session-service.ts";
 import type { UserEnvironment } from "../sources/user-path.ts";
 import type { StateChoice } from "./config.ts";
@@ -9,6 +10,14 @@ export interface Runtime {
   service: SessionService;
 }
 
-export function createRuntime(state: StateChoice, environment: UserEnvironment): Runtime {
-  return { state, service: createSessionService({ ...state, environment }) };
+/** `pricingFile`: the prices of `--pricing FILE` (issue 14 §3), above the config's. */
+export function createRuntime(
+  state: StateChoice,
+  environment: UserEnvironment,
+  pricingFile?: PricingOverrides,
+): Runtime {
+  return {
+    state,
+    service: createSessionService({ ...state, environment, ...(pricingFile ? { pricingFile } : {}) }),
+  };
 }

@@ -3,7 +3,7 @@
 // §1.3). Rules that need a setting take it from here; none digs the config itself. Pure.
 
 import { arr, isObject, type JsonObject, type JsonValue, num, obj, str } from "../../../shared/json.ts";
-import type { PricingOverrides } from "../../../shared/pricing.ts";
+import type { PriceTier, PricingOverrides } from "../../../shared/pricing.ts";
 import type { VersionInfo } from "../../model/session.ts";
 import { durationFromJson } from "../duration.ts";
 
@@ -200,10 +200,39 @@ export function configuredModel(
 }
 
 /**
- * Explicit `models.providers.<p>.models[].cost` prices (cache-and-cost.md §4 precedence, below the agent's
- * models.json), keyed `provider/model` as the pricing table looks them up.
+ * OpenClaw 9.x `tieredPricing` of a cost object (openclaw-facts.md §6.2 `normalizeTieredPricing`): a tier needs all
+ * four finite rates and a finite `range[0]`; a missing, non-finite or not-greater `range[1]` is open-ended.
  */
-export function configuredPricing(config: JsonObject | null): PricingOverrides {
+function tiersOf(cost: JsonObject): PriceTier[] | undefined {
+  const raw = arr(cost, "tieredPricing");
+  if (!raw) return undefined;
+  const tiers: PriceTier[] = [];
+  for (const t of raw) {
+    if (!isObject(t)) continue;
+    const range = arr(t, "range");
+    const start = typeof range?.[0] === "number" ? range[0] : undefined;
+    const endRaw = range?.[1];
+    const [input, output, cacheRead, cacheWrite] = (
+      ["input", "output", "cacheRead", "cacheWrite"] as const
+    ).map((k) => num(t, k));
+    if (start === undefined || !Number.isFinite(start)) continue;
+    if (input === undefined || output === undefined || cacheRead === undefined || cacheWrite === undefined)
+      continue;
+    const end = typeof endRaw === "number" && Number.isFinite(endRaw) && endRaw > start ? endRaw : null;
+    tiers.push({ start, end, input, output, cacheRead, cacheWrite });
+  }
+  return tiers.length > 0 ? tiers.sort((a, b) => a.start - b.start) : undefined;
+}
+
+/**
+ * Explicit `models.providers.<p>.models[].cost` prices (cache-and-cost.md §4), keyed `provider/model` as the price
+ * table looks them up. The agent's `models.json` has the same shape under `providers` (openclaw-facts.md §6.3): pass
+ * `{ models: <models.json> }` and its label.
+ */
+export function configuredPricing(
+  config: JsonObject | null,
+  label = "config models.providers",
+): PricingOverrides {
   const out: PricingOverrides = {};
   const providers = obj(obj(config, "models"), "providers");
   for (const [provider, pv] of Object.entries(providers ?? {})) {
@@ -212,13 +241,13 @@ export function configuredPricing(config: JsonObject | null): PricingOverrides {
       const id = str(mv, "id");
       const cost = obj(mv, "cost");
       if (!id || !cost) continue;
-      const entry: PricingOverrides[string] = {
-        source: `config models.providers.${provider}.models[${id}].cost`,
-      };
+      const entry: PricingOverrides[string] = { source: `${label}.${provider}.models[${id}].cost` };
       for (const k of ["input", "output", "cacheRead", "cacheWrite"] as const) {
         const v = num(cost, k);
         if (v !== undefined) entry[k] = v;
       }
+      const tiers = tiersOf(cost);
+      if (tiers) entry.tieredPricing = tiers;
       out[`${provider}/${id}`] = entry;
     }
   }

@@ -17,8 +17,9 @@ import { modelCallsOf } from "../../model/model-calls.ts";
 import type { LoadedSession, Transcript, TranscriptEntry } from "../../model/session.ts";
 import { indexById } from "../../model/tree.ts";
 import { CacheClassifier } from "../../openclaw/cache/verdict.ts";
-import { configuredPricing, configuredPruning } from "../../openclaw/config/agent-settings.ts";
+import { configuredPruning } from "../../openclaw/config/agent-settings.ts";
 import { HeartbeatDetector } from "../../openclaw/heartbeat.ts";
+import { PriceTable } from "../../pricing/price-table.ts";
 import { CacheLifetimes, mostUsedModel } from "./cache-lifetime.ts";
 import { counterfactuals } from "./counterfactuals.ts";
 import { gapCosts } from "./gap-costs.ts";
@@ -32,6 +33,11 @@ export type { PruningRoundInput } from "./pruning-rounds.ts";
 export interface CostReportInput {
   session: LoadedSession;
   config: JsonObject | null;
+  /**
+   * The price precedence below recorded costs (server/pricing/price-table.ts); default: this `config` and
+   * `pricing` (as a `--pricing` file) over the price library.
+   */
+  prices?: PriceTable;
   pricing?: PricingOverrides;
   /** Rounds from the pruning replay (pruning.md §5): as run when pruning is on, predicted when it is off. */
   pruningRounds?: PruningRoundInput[];
@@ -68,8 +74,12 @@ function priceCalls(input: CostReportInput, lifetimes: CacheLifetimes): PricedCa
     family,
   });
   const heartbeats = new HeartbeatDetector(transcript, entriesById(transcript, session.summary.location));
+  const prices =
+    input.prices ?? new PriceTable({ config, ...(input.pricing ? { file: input.pricing } : {}) });
+  const agentId = session.summary.agentId;
   const ctx = {
-    overrides: { ...configuredPricing(config), ...(input.pricing ?? {}) },
+    priceOf: (c: { provider: string | null; model: string | null; atMs: number | null }) =>
+      prices.priceFor(agentId, c.provider, c.model, c.atMs),
     family,
     retentionOf: (c: { provider: string | null; model: string | null }) =>
       lifetimes.retentionOf(c.provider, c.model).value,
@@ -148,13 +158,16 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
 /** `cost --all --json`: one totals row per session (archived included) plus the grand total. */
 export function buildCostTotals(
   sessions: LoadedSession[],
-  options?: { config?: JsonObject | null; pricing?: PricingOverrides },
+  options?: { config?: JsonObject | null; pricing?: PricingOverrides; prices?: PriceTable },
 ): CostAllDTO {
   const rows: CostTotalsRowDTO[] = [];
   const all: CostCallDTO[] = [];
   let transcriptOnly = 0;
+  const config = options?.config ?? null;
+  const prices =
+    options?.prices ?? new PriceTable({ config, ...(options?.pricing ? { file: options.pricing } : {}) });
   for (const session of sessions) {
-    const report = buildCostReport({ session, config: options?.config ?? null, pricing: options?.pricing });
+    const report = buildCostReport({ session, config, prices });
     all.push(...report.calls);
     transcriptOnly += report.totals.transcriptOnlyExcluded;
     rows.push(costTotalsRow(session, report));

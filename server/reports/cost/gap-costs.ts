@@ -15,7 +15,7 @@ export function gapCosts(priced: readonly PricedCall[]): GapCostDTO[] {
       cacheTtlMs: ev.cacheTtlMs ?? 0,
       rewrittenTokens: tokens,
       premiumUsd: p.price
-        ? (tokens * (writeRate(p.price.rates, p.dto.writeTier) - p.price.rates.cacheRead)) / 1e6
+        ? (tokens * (writeRate(p.price, p.price.rates, p.dto.writeTier) - p.price.rates.cacheRead)) / 1e6
         : null,
     });
   }

@@ -2,18 +2,19 @@
 // usage.cost, the pricing table, or nothing known), the ≤ 2026.3 one-hour write correction, and what its
 // cache miss cost over a read. Each call is priced on its own, so a grown session prices only its new calls.
 
-import type { CostCallDTO, CostSource, WriteTierInfo } from "../../../shared/cost.ts";
+import type { CostCallDTO, CostSource, PriceOriginDTO, WriteTierInfo } from "../../../shared/cost.ts";
 import {
   costOf,
   type PriceRates,
-  type PricingOverrides,
-  priceFor,
   type ResolvedPrice,
+  ratesFor,
   type UsageBuckets,
+  writeRateOf,
 } from "../../../shared/pricing.ts";
 import type { ModelCall } from "../../model/model-calls.ts";
 import type { CallVerdict } from "../../openclaw/cache/verdict.ts";
 import type { CacheRetention, ConfigFamily } from "../../openclaw/config/agent-settings.ts";
+import type { PriceAnswer } from "../../pricing/price-table.ts";
 import { readHitRate, writeAwareHitRate } from "./hit-rates.ts";
 
 /** A call with its cache verdict, its price (null = none known) and its DTO row. */
@@ -49,9 +50,9 @@ export function buckets(c: ModelCall, w1h: number): UsageBuckets {
   };
 }
 
-/** Write price for a call's tier (1 h = 2 × input, spec §1/§4). */
-export function writeRate(rates: PriceRates, tier: WriteTierInfo): number {
-  return tier.tier === "1h" ? 2 * rates.input : rates.cacheWrite;
+/** Write price per 1M for a call's tier (1 h = the 1-hour multiplier × input, spec §1/§4). */
+export function writeRate(price: ResolvedPrice, rates: PriceRates, tier: WriteTierInfo): number {
+  return writeRateOf(price, rates, tier.tier === "1h");
 }
 
 /** The as-run buckets of a priced call. */
@@ -63,33 +64,55 @@ interface CostOf {
   costUsd: number | null;
   costSource: CostSource;
   priceSource: string | null;
+  priceOrigin: PriceOriginDTO;
 }
 
-/** Recorded usage.cost where meaningful, else the pricing table, else unpriced (§4 precedence). */
-function costSourceOf(row: ModelCall, price: ResolvedPrice | null, computed: number | null): CostOf {
+/**
+ * Recorded usage.cost where meaningful, else the price table, else unpriced (§4 precedence). An all-zero recorded
+ * cost on non-zero usage is OpenClaw's "no price", not $0 (research deps.md §1); a provider-billed 0 is kept
+ * (OpenClaw 7.1 "preserved zero", openclaw-facts.md §6.4).
+ */
+function costSourceOf(row: ModelCall, answer: PriceAnswer, computed: number | null): CostOf {
   const u = row.usage;
-  if (row.recordedCost !== null && row.recordedCost > 0) {
+  const recorded = row.recordedCost;
+  if (recorded !== null && (recorded > 0 || (recorded === 0 && row.providerBilled))) {
     return row.providerBilled
       ? {
-          costUsd: row.recordedCost,
+          costUsd: recorded,
           costSource: "provider-billed",
           priceSource: "usage.cost.total (provider-billed)",
+          priceOrigin: "recorded",
         }
-      : { costUsd: row.recordedCost, costSource: "recorded", priceSource: "usage.cost.total" };
+      : {
+          costUsd: recorded,
+          costSource: "recorded",
+          priceSource: "usage.cost.total",
+          priceOrigin: "recorded",
+        };
   }
   if (u.input + u.output + u.cacheRead + u.cacheWrite === 0) {
-    return { costUsd: row.recordedCost ?? 0, costSource: "recorded", priceSource: "no tokens" };
+    return {
+      costUsd: recorded ?? 0,
+      costSource: "recorded",
+      priceSource: "no tokens",
+      priceOrigin: "recorded",
+    };
   }
+  const price = answer.price;
   if (price && computed !== null)
-    return { costUsd: computed, costSource: "pricing-table", priceSource: price.source };
+    return {
+      costUsd: computed,
+      costSource: "pricing-table",
+      priceSource: price.source,
+      priceOrigin: price.origin,
+    };
   const what = `${row.provider ?? "?"}/${row.model ?? "?"}`;
+  const hint = answer.suggestion ? ` — suggested: ${answer.suggestion} (not applied: unknown provider)` : "";
   return {
     costUsd: null,
     costSource: "unpriced",
-    priceSource:
-      row.recordedCost === 0
-        ? `recorded cost 0 and no price known for ${what}`
-        : `no recorded cost and no price known for ${what}`,
+    priceSource: `${recorded === 0 ? "recorded cost 0" : "no recorded cost"} and no price known for ${what}${hint}`,
+    priceOrigin: null,
   };
 }
 
@@ -106,14 +129,15 @@ function missCost(
   if (v.verdict === "hit") return 0;
   const deficit = v.evidence.missDeficit ?? 0;
   if (!price || deficit <= 0) return null;
-  const r = price.rates;
+  const r = ratesFor(price, row.promptTokens);
   return v.evidence.writeCounterMissing
     ? (Math.min(deficit, row.usage.input) * (r.input - r.cacheRead)) / 1e6
-    : (Math.min(deficit, row.usage.cacheWrite) * (writeRate(r, tier) - r.cacheRead)) / 1e6;
+    : (Math.min(deficit, row.usage.cacheWrite) * (writeRate(price, r, tier) - r.cacheRead)) / 1e6;
 }
 
 export interface PricingContext {
-  overrides: PricingOverrides;
+  /** The price of a call below its recorded cost (server/pricing/price-table.ts). */
+  priceOf: (row: ModelCall) => PriceAnswer;
   family: ConfigFamily;
   retentionOf: (row: ModelCall) => CacheRetention | null;
 }
@@ -128,10 +152,11 @@ export function priceCall(
 ): PricedCall {
   const retention = ctx.retentionOf(row);
   const tier = writeTierOf(row, retention);
-  const price = priceFor(row.provider, row.model, ctx.overrides);
+  const answer = ctx.priceOf(row);
+  const price = answer.price;
   const b = buckets(row, tier.cacheWrite1h);
   const computed = price ? costOf(b, price) : null;
-  const cost = costSourceOf(row, price, computed);
+  const cost = costSourceOf(row, answer, computed);
   // ≤ 2026.3 priced every write at the 5-minute rate; with `long` retention show the 1 h correction (§4).
   const oneHourWriteCorrectionUsd =
     ctx.family === "2026.3" &&
@@ -139,7 +164,7 @@ export function priceCall(
     price &&
     row.recordedCost !== null &&
     row.recordedCost > 0
-      ? (row.usage.cacheWrite * (2 * price.rates.input - price.rates.cacheWrite)) / 1e6
+      ? (row.usage.cacheWrite * (writeRateOf(price, price.rates, true) - price.rates.cacheWrite)) / 1e6
       : null;
   const dto: CostCallDTO = {
     entryId: row.entryId,
@@ -164,6 +189,7 @@ export function priceCall(
     writeAwareHitRate: writeAwareHitRate(b),
     writeTier: tier,
     priceSource: cost.priceSource,
+    priceOrigin: cost.priceOrigin,
     recordedCostUsd: row.recordedCost,
     computedCostUsd: computed,
     oneHourWriteCorrectionUsd,

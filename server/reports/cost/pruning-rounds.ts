@@ -73,15 +73,16 @@ export function pruningRoundCosts(rounds: RoundCalls): PruningRoundCostDTO[] {
     const chars = rounds.charsOf(k);
     const expired = k.verdict.verdict === "ttl-expired";
     const rewriteTokens = expired ? 0 : Math.min(k.verdict.evidence.missDeficit ?? 0, k.row.usage.cacheWrite);
-    const rates = k.price?.rates ?? null;
+    const price = k.price;
+    const rates = price?.rates ?? null;
     const later = rounds.affected(k);
     const perCall = chars !== null ? estimatedTokens(chars) : null;
     let saved: number | null = null;
-    if (rates && perCall !== null) {
+    if (price && rates && perCall !== null) {
       saved = 0;
       for (const p of later) {
         const rate =
-          p === k || p.verdict.verdict !== "hit" ? writeRate(rates, p.dto.writeTier) : rates.cacheRead;
+          p === k || p.verdict.verdict !== "hit" ? writeRate(price, rates, p.dto.writeTier) : rates.cacheRead;
         saved += (perCall * rate) / 1e6;
       }
     }
@@ -90,9 +91,10 @@ export function pruningRoundCosts(rounds: RoundCalls): PruningRoundCostDTO[] {
       charsRemoved: chars,
       origin: chars !== null ? "input" : "snapshot",
       rewriteTokens,
-      rewriteCostUsd: rates
-        ? (rewriteTokens * (writeRate(rates, k.dto.writeTier) - rates.cacheRead)) / 1e6
-        : null,
+      rewriteCostUsd:
+        price && rates
+          ? (rewriteTokens * (writeRate(price, rates, k.dto.writeTier) - rates.cacheRead)) / 1e6
+          : null,
       estTokensSavedPerCall: perCall,
       laterCalls: later.length,
       estSavedUsd: saved,
