@@ -8,6 +8,7 @@ import { createApp } from "../http/app.ts";
 import { createStaticHandler } from "../http/static-files.ts";
 import { DIST_WEB_DIR } from "../package-root.ts";
 import type { ServeOptions } from "./config.ts";
+import { guardProcess } from "./crash-guard.ts";
 import type { Runtime } from "./runtime.ts";
 
 function openBrowser(url: string): void {
@@ -24,6 +25,7 @@ function openBrowser(url: string): void {
 
 export async function startServer(rt: Runtime, opts: ServeOptions): Promise<void> {
   const { host, port } = opts;
+  guardProcess();
   // The SPA is prebuilt (`npm run build`, `prepack`; `npm start` in a clone rebuilds what is stale): serving
   // never builds, so an installed package needs no dev dependency and a test's server never empties dist/web.
   if (!existsSync(path.join(DIST_WEB_DIR, "index.html"))) {

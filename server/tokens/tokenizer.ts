@@ -180,7 +180,30 @@ export class TokenCounter {
 
   // -------------------------------------------------------------------------------------------------------------
 
+  /** Runs from setImmediate and worker callbacks: nothing may escape it (an uncaught error ends `serve`). */
   private kick(): void {
+    try {
+      this.kickBatch();
+    } catch (e) {
+      this.abandonBatch(e);
+    }
+  }
+
+  /** A batch that could not be sent: its texts fail (asked again later); the queue goes on. */
+  private abandonBatch(e: unknown): void {
+    process.emitWarning(`clawscope: tokenizer batch failed (${e instanceof Error ? e.message : String(e)})`);
+    // Failed before the batch was taken from the queue: drop its first text, so the queue always moves on.
+    const first = this.queue.values().next().value;
+    const batch = this.inFlight.length > 0 || first === undefined ? this.inFlight : [first];
+    for (const j of batch) {
+      j.failed = true;
+      this.queue.delete(j.key);
+    }
+    this.inFlight = batch;
+    this.finish(batch.map((job) => ({ job, tokens: null })));
+  }
+
+  private kickBatch(): void {
     if (this.busy || this.closed || this.queue.size === 0) {
       if (!this.busy) this.settleIdle();
       return;
@@ -284,12 +307,18 @@ export class TokenCounter {
       return;
     }
     if (this.closed) return;
-    this.finish(
-      batch.map((job) => ({
-        job,
-        tokens: countPlanned(encoder, { ...this.planOf(job), estimatedTokens: 0 }).tokens,
-      })),
-    );
+    this.finish(batch.map((job) => ({ job, tokens: this.countOne(encoder, job) })));
+  }
+
+  /** One job's BPE tokens (without the estimated runs); an encoder failure estimates the whole text instead. */
+  private countOne(encoder: Encoder, job: Job): number {
+    const plan = this.planOf(job);
+    try {
+      return countPlanned(encoder, { ...plan, estimatedTokens: 0 }).tokens;
+    } catch {
+      job.plan = estimatedPlan(plan.pieces.reduce((n, p) => n + p.length, 0) + plan.estimatedChars);
+      return 0;
+    }
   }
 
   private finish(results: { job: Job; tokens: number | null }[]): void {
@@ -309,16 +338,31 @@ export class TokenCounter {
     this.busy = false;
     if (this.queue.size === 0) this.worker?.unref();
     const event: BatchEvent = { counted, done: this.done, total: this.total };
-    for (const l of this.listeners) l(event);
+    for (const l of this.listeners) {
+      try {
+        l(event);
+      } catch {
+        // a listener's failure is its own; counting goes on
+      }
+    }
     this.kick();
   }
 
-  /** The job's plan; a lazy text is read back (once) here. */
+  /**
+   * The job's plan; a lazy text is read back (once) here. Background work never throws (issue 20: one text must
+   * not end the process): a text that cannot be read back fails (asked again later), one that cannot be planned
+   * counts as chars/4, labelled estimated.
+   */
   private planOf(job: Job): TextPlan {
     if (!job.plan) {
-      const text = job.load?.() ?? null;
+      let text: string | null = null;
+      try {
+        text = job.load?.() ?? null;
+      } catch {
+        text = null;
+      }
       if (text === null) job.failed = true;
-      job.plan = planText(text ?? "", this.maxRunChars);
+      job.plan = safePlan(text ?? "", this.maxRunChars);
       job.chars = text?.length ?? 0;
       job.load = undefined;
     }
@@ -330,6 +374,19 @@ export class TokenCounter {
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const w of waiters) w();
+  }
+}
+
+/** The plan of a text whose planning failed: all of it estimated (labelled, never silently zero). */
+function estimatedPlan(chars: number): TextPlan {
+  return { pieces: [], estimatedChars: chars, estimatedTokens: Math.ceil(chars / 4) };
+}
+
+function safePlan(text: string, maxRunChars: number): TextPlan {
+  try {
+    return planText(text, maxRunChars);
+  } catch {
+    return estimatedPlan(text.length);
   }
 }
 
