@@ -41,6 +41,10 @@ export interface PruneRequest {
   at: number | undefined;
 }
 
+/** What-if glob limits: longer globs are ignored (like any malformed value), globs past the count dropped. */
+export const MAX_GLOB_CHARS = 256;
+export const MAX_GLOBS = 64;
+
 const values = (v: string | string[] | undefined): string[] =>
   v === undefined ? [] : Array.isArray(v) ? v : [v];
 
@@ -87,12 +91,14 @@ export function parsePruneQuery(q: PruneQuery): PruneRequest {
   if (hardClear === "off" || hardClear === "false") o.hardClear = false;
   const placeholder = lastValue(q.placeholder);
   if (placeholder !== undefined) o.placeholder = placeholder;
-  // Globs: repeated keys and comma lists both work (`allow=a,b&allow=c`).
+  // Globs: repeated keys and comma lists both work (`allow=a,b&allow=c`). A request is not a config: its globs are
+  // capped in length and number (issue 20; the matcher is linear anyway).
   for (const key of ["allow", "deny"] as const) {
     const globs = values(q[key])
       .flatMap((s) => s.split(","))
       .map((s) => s.trim())
-      .filter((s) => s !== "");
+      .filter((s) => s !== "" && s.length <= MAX_GLOB_CHARS)
+      .slice(0, MAX_GLOBS);
     if (globs.length > 0) o[key] = globs;
   }
   return { overrides: o, at: parseAt(lastValue(q.at)) };
