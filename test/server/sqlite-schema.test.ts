@@ -89,7 +89,13 @@ describe("zstd frame guard", () => {
     const frame = zstdRawFrame(data);
     expect(walkZstdFrames(frame)).toEqual({
       ok: true,
-      walk: { declaredSize: 300_000, frames: 1, parts: [{ size: 300_000, checksum: null }] },
+      walk: {
+        declaredSize: 300_000,
+        boundSize: 300_000,
+        maxWindow: 0,
+        frames: 1,
+        parts: [{ size: 300_000, checksum: null }],
+      },
     });
     const out = decodeZstd(Buffer.concat([frame, zstdRawFrame(Buffer.from("\n"))]), 1_000_000);
     expect(out.ok && Buffer.from(out.bytes).toString()).toBe(`${"x".repeat(300_000)}\n`);

@@ -17,9 +17,19 @@ const SKIPPABLE_MAGIC = 0x184d2a50;
 
 export type ZstdResult = { ok: true; bytes: Uint8Array } | { ok: false; error: string };
 
+/** Block_Maximum_Size (RFC 8878 §3.1.1.2.3): no block regenerates more, whatever its header says. */
+const MAX_BLOCK_BYTES = 128 * 1024;
+
 interface FrameWalk {
   /** Sum of declared content sizes, or null when a frame does not declare one. */
   declaredSize: number | null;
+  /**
+   * Upper bound of the decoded size from the block headers alone: raw and RLE blocks state what they regenerate,
+   * a compressed block regenerates at most MAX_BLOCK_BYTES. Known before anything is decoded.
+   */
+  boundSize: number;
+  /** Largest window of a frame without a declared content size (fzstd allocates it up front), else 0. */
+  maxWindow: number;
   frames: number;
   /** Per data frame: declared content size (null = not declared) and stored content checksum (null = none). */
   parts: { size: number | null; checksum: number | null }[];
@@ -39,6 +49,8 @@ export function walkZstdFrames(
   let pos = 0;
   let frames = 0;
   let declared: number | null = 0;
+  let bound = 0;
+  let maxWindow = 0;
   const parts: FrameWalk["parts"] = [];
   if (data.length < 4) return { ok: false, error: `zstd data too short (${data.length} bytes)` };
   while (pos < data.length) {
@@ -63,7 +75,14 @@ export function walkZstdFrames(
     const singleSegment = (fhd & 0x20) !== 0;
     const hasChecksum = (fhd & 0x04) !== 0;
     const dictIdSize = [0, 1, 2, 4][fhd & 0x03] ?? 0;
-    if (!singleSegment) pos += 1; // window descriptor
+    let window = 0;
+    if (!singleSegment) {
+      // Window_Descriptor (§3.1.1.1.2): 2^(10 + exponent) + mantissa/8 of it
+      const wd = data[pos] ?? 0;
+      const base = 2 ** (10 + (wd >> 3));
+      window = base + (base / 8) * (wd & 7);
+      pos += 1;
+    }
     pos += dictIdSize;
     const fcsSize = fcsFlag === 0 ? (singleSegment ? 1 : 0) : ([0, 2, 4, 8][fcsFlag] ?? 0);
     if (pos + fcsSize > data.length) return { ok: false, error: "zstd frame header truncated" };
@@ -74,6 +93,7 @@ export function walkZstdFrames(
     else if (fcsSize === 8) fcs = u32le(data, pos) + u32le(data, pos + 4) * 2 ** 32;
     pos += fcsSize;
     declared = declared === null || fcs === null ? null : declared + fcs;
+    if (fcs === null) maxWindow = Math.max(maxWindow, window);
     // Blocks: 3-byte little-endian header (last flag, type, size); RLE blocks carry one byte.
     for (;;) {
       if (pos + 3 > data.length)
@@ -84,6 +104,7 @@ export function walkZstdFrames(
       const type = (h >> 1) & 3;
       const size = h >> 3;
       if (type === 3) return { ok: false, error: `reserved zstd block type in frame ${frames}` };
+      bound += type === 2 ? MAX_BLOCK_BYTES : size;
       pos += type === 1 ? 1 : size;
       if (pos > data.length)
         return { ok: false, error: `zstd block runs past the end of the data (frame ${frames})` };
@@ -99,16 +120,30 @@ export function walkZstdFrames(
     frames += 1;
   }
   if (frames === 0) return { ok: false, error: "no zstd frame found" };
-  return { ok: true, walk: { declaredSize: declared, frames, parts } };
+  return { ok: true, walk: { declaredSize: declared, boundSize: bound, maxWindow, frames, parts } };
 }
 
-/** Decompress after validating the frames; refuses declared sizes above `maxBytes`. Never throws. */
+/**
+ * Decompress after validating the frames; refuses, before fzstd allocates or decodes anything (issue 20: a 48 KB
+ * frame of RLE blocks without a content size decoded to 1.57 GB): declared sizes above `maxBytes`, frames whose
+ * blocks alone regenerate more than `maxBytes`, and a window above `maxBytes` on a frame without content size
+ * (fzstd allocates the window then). fzstd is kept: the bound is exact enough from the headers, so no streaming
+ * decoder is needed to stop early. Never throws.
+ */
 export function decodeZstd(data: Uint8Array, maxBytes: number): ZstdResult {
   const walked = walkZstdFrames(data);
   if (!walked.ok) return walked;
-  const declared = walked.walk.declaredSize;
+  const { declaredSize: declared, boundSize, maxWindow } = walked.walk;
   if (declared !== null && declared > maxBytes) {
     return { ok: false, error: `zstd frames declare ${declared} bytes, above the ${maxBytes}-byte limit` };
+  }
+  if (declared === null && boundSize > maxBytes) {
+    const error = `zstd frames without a content size: their block headers allow ${boundSize} decoded bytes, above the ${maxBytes}-byte limit`;
+    return { ok: false, error };
+  }
+  if (maxWindow > maxBytes) {
+    const error = `zstd frame without a content size asks for a window of ${maxWindow} bytes, above the ${maxBytes}-byte limit`;
+    return { ok: false, error };
   }
   try {
     // No preallocated buffer: fzstd silently drops bytes written past a caller buffer.
