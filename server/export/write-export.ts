@@ -3,13 +3,13 @@
 // "Copy as issue" Markdown. writeExport is clawscope's ONLY file write: to the path the user chose, and never
 // inside the OpenClaw state dir (clawscope is read-only towards it).
 
-import { writeFile } from "node:fs/promises";
 import { ok, type Result } from "../../shared/result.ts";
 import type { SessionService } from "../service/session-service.ts";
 import { isInsideReal as isInside } from "../sources/fs-safety.ts";
 import { renderIssueMarkdown } from "./issue-markdown.ts";
 import { type ExportData, redactExportData } from "./redact.ts";
 import { renderExportHtml } from "./render-html.ts";
+import { UnsafeTargetError, writeOutsideStateDir } from "./safe-write.ts";
 
 export interface ExportOptions {
   redact: boolean;
@@ -101,5 +101,10 @@ export async function writeExport(
     );
   const r = buildExportHtml(service, ref.agentId, ref.sessionId, opts);
   if (!r.ok) throw new ExportError(r.error.message);
-  await writeFile(outPath, r.value, "utf8");
+  try {
+    await writeOutsideStateDir(outPath, stateDir, r.value);
+  } catch (e) {
+    if (e instanceof UnsafeTargetError) throw new ExportError(e.message);
+    throw e;
+  }
 }
