@@ -3,6 +3,7 @@
 
 import { CommandError, commandNamed } from "./cli/commands.ts";
 import { HELP, parseCli, UsageError } from "./cli/options.ts";
+import { escapeControls } from "./cli/terminal-text.ts";
 import { PACKAGE_VERSION } from "./package-root.ts";
 
 async function main(argv: string[]): Promise<void> {
@@ -23,6 +24,7 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((e: unknown) => {
   const known = e instanceof UsageError || e instanceof CommandError;
   const message = known ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e);
-  process.stderr.write(`clawscope: ${message}\n`);
+  // An error can quote stored data (a session key, a file name): shown with its control sequences escaped.
+  process.stderr.write(`clawscope: ${escapeControls(message)}\n`);
   process.exitCode = e instanceof UsageError ? 2 : 1;
 });

@@ -9,6 +9,7 @@ import { chooseStateDir, readEnvironment, serveOptions } from "../shell/config.t
 import type { Runtime } from "../shell/runtime.ts";
 import type { UserEnvironment } from "../sources/user-path.ts";
 import { type CliValues, pruneQueryFromFlags, UsageError } from "./options.ts";
+import { escapeControls, issueLines } from "./terminal-text.ts";
 import {
   formatCost,
   formatCostAll,
@@ -32,6 +33,11 @@ function out(text: string): void {
   process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
 }
 
+/** Text for a terminal: stored control sequences shown escaped (terminal-text.ts). */
+function outText(text: string): void {
+  out(escapeControls(text));
+}
+
 function outJson(value: unknown): void {
   out(JSON.stringify(value, null, 2));
 }
@@ -50,7 +56,7 @@ async function runtime(
   } catch (e) {
     throw new UsageError(e instanceof Error ? e.message : String(e));
   }
-  process.stderr.write(`clawscope: state dir ${state.stateDir} (${state.reason})\n`);
+  process.stderr.write(`${escapeControls(`clawscope: state dir ${state.stateDir} (${state.reason})`)}\n`);
   let pricingFile: PricingOverrides | undefined;
   if (values.pricing !== undefined) {
     const { readPricingFile } = await import("../sources/pricing-file.ts");
@@ -90,11 +96,9 @@ const serve: Command = async ({ values }) => {
 const sessions: Command = async ({ values }) => {
   const rt = await runtime(values);
   const { sessions, issues } = rt.service.listSessions();
-  for (const issue of issues) {
-    process.stderr.write(`warning: ${issue.source}${issue.line ? `:${issue.line}` : ""}: ${issue.message}\n`);
-  }
+  for (const line of issueLines(issues)) process.stderr.write(`${line}\n`);
   if (values.json) outJson(sessions);
-  else out(formatSessionsTable(sessions));
+  else outText(formatSessionsTable(sessions));
 };
 
 const context: Command = async ({ values }) => {
@@ -103,7 +107,9 @@ const context: Command = async ({ values }) => {
   const mode = values.mode ?? "list";
   if (mode !== "list" && mode !== "detail" && mode !== "json")
     throw new UsageError("--mode must be list|detail|json");
-  process.stdout.write(resultValue(rt.service.contextText(ref.agentId, ref.sessionId, mode)));
+  // `--mode json` is OpenClaw's JSON reply (exact); list and detail are text for a terminal.
+  const text = resultValue(rt.service.contextText(ref.agentId, ref.sessionId, mode));
+  process.stdout.write(mode === "json" ? text : escapeControls(text));
   // No stored run report: `--mode json` printed {"available": false, …}; the exit code says so (see --help).
   if (mode === "json" && !resultValue(rt.service.runReport(ref.agentId, ref.sessionId)).texts.available)
     process.exitCode = 3;
@@ -122,7 +128,7 @@ const truncation: Command = async ({ values }) => {
     rt.service.truncation(ref.agentId, ref.sessionId, query, { allowWorkspaceOverride: true }),
   );
   if (values.json) outJson(report);
-  else out(formatTruncation(report));
+  else outText(formatTruncation(report));
 };
 
 const prune: Command = async ({ values }) => {
@@ -130,7 +136,7 @@ const prune: Command = async ({ values }) => {
   const ref = requireSession(rt, values);
   const replay = resultValue(rt.service.prune(ref.agentId, ref.sessionId, pruneQueryFromFlags(values)));
   if (values.json) outJson(replay);
-  else out(formatPrune(replay));
+  else outText(formatPrune(replay));
 };
 
 const cost: Command = async ({ values }) => {
@@ -138,13 +144,13 @@ const cost: Command = async ({ values }) => {
   if (values.all) {
     const totals = rt.service.costAll(values.archived !== false);
     if (values.json) outJson(totals);
-    else out(formatCostAll(totals));
+    else outText(formatCostAll(totals));
     return;
   }
   const ref = requireSession(rt, values);
   const report = resultValue(rt.service.cost(ref.agentId, ref.sessionId));
   if (values.json) outJson(report);
-  else out(formatCost(report));
+  else outText(formatCost(report));
 };
 
 const exportCommand: Command = async ({ values }) => {
@@ -159,7 +165,7 @@ const exportCommand: Command = async ({ values }) => {
     if (e instanceof ExportError) throw new CommandError(e.message);
     throw e;
   }
-  process.stderr.write(`clawscope: wrote ${values.out}${redact ? " (redacted)" : ""}\n`);
+  process.stderr.write(`${escapeControls(`clawscope: wrote ${values.out}${redact ? " (redacted)" : ""}`)}\n`);
 };
 
 const bench: Command = async ({ rest }) => {
