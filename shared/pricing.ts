@@ -127,6 +127,14 @@ export interface UsageBuckets {
 }
 
 /**
+ * The prompt a call was billed for: `input + cacheRead + cacheWrite` (spec transcript.md §4) — the one
+ * definition, used by the decoded model calls (server/model/model-calls.ts), the hit rates and the tier pick.
+ */
+export function promptTokensOf(u: Pick<UsageBuckets, "input" | "cacheRead" | "cacheWrite">): number {
+  return u.input + u.cacheRead + u.cacheWrite;
+}
+
+/**
  * Price-table key for a recorded model id: lowercase, without Bedrock region/vendor prefixes (`us.anthropic.`),
  * version suffixes (`-v1`, `-v1:0`) and date stamps (`-20251001`). Deliberately exact after that:
  * `claude-opus-4-6-thinking` (a proxy alias) is NOT `claude-opus-4-6`.
@@ -223,7 +231,7 @@ export function ratesFor(price: ResolvedPrice, promptTokens: number): PriceRates
  * cacheWrite` for every bucket; 1-hour writes at the 1-hour multiplier × input, the rest at `cacheWrite`. USD.
  */
 export function costOf(usage: UsageBuckets, price: ResolvedPrice): number {
-  const rates = ratesFor(price, usage.input + usage.cacheRead + usage.cacheWrite);
+  const rates = ratesFor(price, promptTokensOf(usage));
   const w1h = Math.min(usage.cacheWrite1h, usage.cacheWrite);
   return (
     (usage.input * rates.input +

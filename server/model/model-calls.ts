@@ -9,6 +9,7 @@
 // over ~30k entries cost more than the field reads.)
 
 import { type JsonObject, num, obj, str } from "../../shared/json.ts";
+import { promptTokensOf } from "../../shared/pricing.ts";
 import { isTranscriptOnlyAssistant, isUsageExcludedAssistant } from "../openclaw/transcript-only.ts";
 import type { Transcript, TranscriptEntry } from "./session.ts";
 
@@ -53,11 +54,6 @@ export interface ModelCall {
   excluded: boolean;
   /** The message itself carries `excludeFromContext: true` (context-free command replies). */
   excludeFromContext: boolean;
-}
-
-/** Prompt tokens of a usage record: the one `input + cacheRead + cacheWrite` sum. */
-export function promptTokensOf(u: Pick<CallUsage, "input" | "cacheRead" | "cacheWrite">): number {
-  return u.input + u.cacheRead + u.cacheWrite;
 }
 
 /** The request start of an assistant message (see ModelCall.atMs). */

@@ -264,6 +264,84 @@ function compareStoredReply(
   return stored === null ? null : stored === rendered;
 }
 
+/** `/context list|detail|json` as OpenClaw renders them for the stored report, checked against its replies. */
+function storedTexts(session: LoadedSession, entry: JsonObject, help: string): ContextTexts {
+  const family = session.version.family;
+  // The run report only changes on a model run. When the latest `/context detail` came after the last
+  // model call, its counts (messages before the command's own user message, context-report.md §5.2)
+  // are OpenClaw's answer for this stored state; otherwise count as if the command were sent now.
+  const transcript = session.transcript;
+  const lastModelCall = lastModelCallIndex(transcript);
+  const detailCmd = latestCommandAfter(transcript, ["/context detail", "/context deep"], lastModelCall);
+  const transcriptCounts = countTranscriptMessages(transcript, family, detailCmd ?? undefined);
+  const list = renderContextText({ mode: "list", family, entry });
+  const detail = renderContextText({ mode: "detail", family, entry, transcriptCounts });
+  const json = renderContextText({ mode: "json", family, entry });
+  const cmdEntry = detailCmd === null ? undefined : transcript.entries[detailCmd];
+  return {
+    available: true,
+    list,
+    detail,
+    json,
+    help,
+    detailAsOf: cmdEntry
+      ? { kind: "last-invocation", entryId: cmdEntry.id, timestamp: cmdEntry.timestamp }
+      : { kind: "now" },
+    matchesStoredReply: {
+      list: compareStoredReply(transcript, ["/context list", "/context show"], lastModelCall, list),
+      detail: compareStoredReply(transcript, ["/context detail", "/context deep"], lastModelCall, detail),
+      json: compareStoredReply(transcript, ["/context json"], lastModelCall, json),
+    },
+  };
+}
+
+interface ReconcileInput {
+  view: SystemPromptReport | null;
+  totals: RunReportTotals | null;
+  conversation: ConversationBreakdown;
+  lastCall: LastCallUsageDTO | null;
+  entryTotal: number | null;
+  /** Tool results counted as sent at the last call (else as stored). */
+  asSent: boolean;
+}
+
+/** Tracked vs billed: what OpenClaw's and clawscope's counts leave unexplained of the last call's prompt. */
+function reconcile(r: ReconcileInput): Reconciliation {
+  const { view, conversation, entryTotal } = r;
+  const actual = r.lastCall?.promptTokens ?? null;
+  const turn = view?.currentTurn ?? null;
+  const trackedChars =
+    (view ? view.systemPromptChars + view.toolSchemaChars : 0) +
+    (turn ? turn.runtimeContextChars + turn.modelOnlyPromptChars : 0) +
+    conversation.total.chars;
+  const clawscopeTracked = ct(trackedChars);
+  const notes: string[] = [];
+  if (!view)
+    notes.push("No stored run report: the system prompt and tool schemas are not in the tracked total.");
+  notes.push(
+    r.asSent
+      ? "Tool results are counted as sent at the last call (the pruning replay's soft-trim/hard-clear states)."
+      : "Tool results are counted as stored; cache-TTL pruning may have sent them shorter (see the pruning replay).",
+  );
+  if (conversation.total.images > 0) {
+    notes.push(`${conversation.total.images} image block(s) are not in the tracked chars.`);
+  }
+  if (actual !== null && entryTotal !== null && actual !== entryTotal) {
+    notes.push(
+      `The SessionEntry's totalTokens (${entryTotal}) differs from the last call's billed prompt (${actual}) — e.g. after a compaction or /new, or a call outside the active branch.`,
+    );
+  }
+  return {
+    actualTokens: actual,
+    entryTotalTokens: entryTotal,
+    openclawUntrackedTokens:
+      r.totals && entryTotal !== null ? entryTotal - tokensFromChars(r.totals.openclawTracked.chars) : null,
+    clawscopeTracked,
+    clawscopeUntrackedTokens: actual === null ? null : actual - clawscopeTracked.estTokens,
+    notes,
+  };
+}
+
 /**
  * `sentMessages`: the context list with tool results in the state they were sent at the last call
  * (pruning projections applied by the caller); without it, tool results count as stored.
@@ -276,90 +354,26 @@ export function buildRunReport(
   const entry = session.entry;
   const stored = storedReport(entry);
   const help = contextHelpText(family);
-
-  let texts: ContextTexts;
-  let totals: RunReportTotals | null = null;
-  if (stored.available && entry) {
-    // The run report only changes on a model run. When the latest `/context detail` came after the last
-    // model call, its counts (messages before the command's own user message, context-report.md §5.2)
-    // are OpenClaw's answer for this stored state; otherwise count as if the command were sent now.
-    const transcript = session.transcript;
-    const lastModelCall = lastModelCallIndex(transcript);
-    const detailCmd = latestCommandAfter(transcript, ["/context detail", "/context deep"], lastModelCall);
-    const transcriptCounts = countTranscriptMessages(transcript, family, detailCmd ?? undefined);
-    const list = renderContextText({ mode: "list", family, entry });
-    const detail = renderContextText({ mode: "detail", family, entry, transcriptCounts });
-    const json = renderContextText({ mode: "json", family, entry });
-    const cmdEntry = detailCmd === null ? undefined : transcript.entries[detailCmd];
-    texts = {
-      available: true,
-      list,
-      detail,
-      json,
-      help,
-      detailAsOf: cmdEntry
-        ? { kind: "last-invocation", entryId: cmdEntry.id, timestamp: cmdEntry.timestamp }
-        : { kind: "now" },
-      matchesStoredReply: {
-        list: compareStoredReply(transcript, ["/context list", "/context show"], lastModelCall, list),
-        detail: compareStoredReply(transcript, ["/context detail", "/context deep"], lastModelCall, detail),
-        json: compareStoredReply(transcript, ["/context json"], lastModelCall, json),
-      },
-    };
-    totals = reportTotals(readSystemPromptReport(stored.report), family);
-  } else {
-    texts = {
-      available: false,
-      notice: NO_RUN_REPORT_NOTICE,
-      json: noRunReportJson(session.summary),
-      mapUnavailable: renderContextText({ mode: "map-unavailable", family, entry: entry ?? {} }),
-      help,
-    };
-  }
-
+  const view = stored.available ? readSystemPromptReport(stored.report) : null;
+  const texts: ContextTexts =
+    stored.available && entry
+      ? storedTexts(session, entry, help)
+      : {
+          available: false,
+          notice: NO_RUN_REPORT_NOTICE,
+          json: noRunReportJson(session.summary),
+          mapUnavailable: renderContextText({ mode: "map-unavailable", family, entry: entry ?? {} }),
+          help,
+        };
+  const totals = view && entry ? reportTotals(view, family) : null;
   const conversation = conversationBreakdown(session.transcript, sentMessages);
   const lastCall = lastCallUsage(session.transcript);
   const entryTotal = entry ? (freshTotalTokens(entry, family) ?? null) : null;
-  const actual = lastCall?.promptTokens ?? null;
-
-  const notes: string[] = [];
-  const view = stored.available ? readSystemPromptReport(stored.report) : null;
-  const turn = view?.currentTurn ?? null;
-  const trackedChars =
-    (view ? view.systemPromptChars + view.toolSchemaChars : 0) +
-    (turn ? turn.runtimeContextChars + turn.modelOnlyPromptChars : 0) +
-    conversation.total.chars;
-  const clawscopeTracked = ct(trackedChars);
-  if (!view)
-    notes.push("No stored run report: the system prompt and tool schemas are not in the tracked total.");
-  notes.push(
-    sentMessages
-      ? "Tool results are counted as sent at the last call (the pruning replay's soft-trim/hard-clear states)."
-      : "Tool results are counted as stored; cache-TTL pruning may have sent them shorter (see the pruning replay).",
-  );
-  if (conversation.total.images > 0) {
-    notes.push(`${conversation.total.images} image block(s) are not in the tracked chars.`);
-  }
-  if (actual !== null && entryTotal !== null && actual !== entryTotal) {
-    notes.push(
-      `The SessionEntry's totalTokens (${entryTotal}) differs from the last call's billed prompt (${actual}) — e.g. after a compaction or /new, or a call outside the active branch.`,
-    );
-  }
-  const reconciliation: Reconciliation = {
-    actualTokens: actual,
-    entryTotalTokens: entryTotal,
-    openclawUntrackedTokens:
-      totals && entryTotal !== null ? entryTotal - tokensFromChars(totals.openclawTracked.chars) : null,
-    clawscopeTracked,
-    clawscopeUntrackedTokens: actual === null ? null : actual - clawscopeTracked.estTokens,
-    notes,
-  };
-
   return {
     session: session.summary,
     version: session.version,
     systemPromptReport: stored,
-    reportOwner: reportOwner(stored.available ? readSystemPromptReport(stored.report) : null, {
+    reportOwner: reportOwner(view, {
       sessionId: session.summary.sessionId,
       entrySessionId: str(entry, "sessionId") ?? null,
     }),
@@ -368,6 +382,13 @@ export function buildRunReport(
     conversation,
     lastCall,
     contextWindowTokens: entry ? (num(entry, "contextTokens") ?? null) : null,
-    reconciliation,
+    reconciliation: reconcile({
+      view,
+      totals,
+      conversation,
+      lastCall,
+      entryTotal,
+      asSent: sentMessages !== undefined,
+    }),
   };
 }

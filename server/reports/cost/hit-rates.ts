@@ -1,11 +1,11 @@
 // Cache hit rates of usage buckets (spec cache-and-cost.md §5). Sums first, then the rate — never an average
 // of per-call percentages.
 
-import type { UsageBuckets } from "../../../shared/pricing.ts";
+import { promptTokensOf, type UsageBuckets } from "../../../shared/pricing.ts";
 
 /** cacheRead / (input + cacheRead + cacheWrite) — the issue's hit rate. */
 export function readHitRate(b: Pick<UsageBuckets, "input" | "cacheRead" | "cacheWrite">): number | null {
-  const p = b.input + b.cacheRead + b.cacheWrite;
+  const p = promptTokensOf(b);
   return p > 0 ? b.cacheRead / p : null;
 }
 
@@ -16,7 +16,7 @@ export function readHitRate(b: Pick<UsageBuckets, "input" | "cacheRead" | "cache
 export function writeAwareHitRate(
   b: Pick<UsageBuckets, "input" | "cacheRead" | "cacheWrite" | "cacheWrite1h">,
 ): number | null {
-  const p = b.input + b.cacheRead + b.cacheWrite;
+  const p = promptTokensOf(b);
   if (p <= 0) return null;
   const w1h = Math.min(b.cacheWrite1h, b.cacheWrite);
   const r = (b.input + 0.1 * b.cacheRead + 1.25 * (b.cacheWrite - w1h) + 2 * w1h) / p;
