@@ -5,7 +5,7 @@
 // (unweighted) estimates — the latter comes in through `settings.flavor` / `softTrimChars`.
 // The TTL gate is the caller's job (server/reports/prune-replay.ts). Pure.
 
-import { weightedChars } from "../estimate.ts";
+import { hardClearOldestFirst } from "./hard-clear.ts";
 import {
   assistantCutoff,
   type PrunerChange,
@@ -26,8 +26,8 @@ export function pruneStateless(view: PrunerInput, settings: PrunerSettings, lega
   const start = view.firstUserPosition ?? view.count;
   // 4. Below softTrimRatio → unchanged.
   let total = view.totalChars;
-  let ratio = total / view.charWindow;
-  if (ratio < settings.softTrimRatio) return { reason: "below-soft-trim-ratio", cutoff, start, ...base };
+  if (total / view.charWindow < settings.softTrimRatio)
+    return { reason: "below-soft-trim-ratio", cutoff, start, ...base };
 
   // 5. Soft-trim every prunable result in [start, cutoff). (Parallel number arrays: runs per call.)
   const prunableEntry: number[] = [];
@@ -48,23 +48,8 @@ export function pruneStateless(view: PrunerInput, settings: PrunerSettings, lega
     changes.set(tr.entryIndex, { state: "soft-trim", chars: trimmed });
     prunableChars.push(trimmed);
   }
-  ratio = total / view.charWindow;
-
-  // 6.–7. Hard clear only above hardClearRatio, when enabled, and with enough prunable chars.
-  if (ratio >= settings.hardClearRatio && settings.hardClearEnabled) {
-    let sum = 0;
-    for (const c of prunableChars) sum += c;
-    if (sum >= settings.minPrunableToolChars) {
-      // 8. Oldest first, while the ratio stays at or above hardClearRatio.
-      const placeholderChars = weightedChars(settings.placeholder, settings.flavor);
-      for (let k = 0; k < prunableEntry.length; k++) {
-        if (ratio < settings.hardClearRatio) break;
-        total += placeholderChars - (prunableChars[k] ?? 0);
-        changes.set(prunableEntry[k] ?? -1, { state: "hard-clear", chars: placeholderChars });
-        ratio = total / view.charWindow;
-      }
-    }
-  }
+  // 6.–8. Hard clear (./hard-clear.ts).
+  total = hardClearOldestFirst(view, settings, total, prunableEntry, prunableChars, changes);
   return {
     reason: changes.size > 0 ? "pruned" : "no-change",
     totalBefore: view.totalChars,

@@ -7,7 +7,7 @@
 
 import { arr, isObject, type JsonObject, type JsonValue, num, str } from "../../../shared/json.ts";
 import { blockText } from "../../model/lazy-text.ts";
-import { weightedChars } from "../estimate.ts";
+import { hardClearOldestFirst } from "./hard-clear.ts";
 import {
   assistantCutoff,
   type PrunerChange,
@@ -73,19 +73,8 @@ export function pruneSticky(
     eligibleChars.push(trimmed);
   }
 
-  // 6. Hard clear, oldest first, while the ratio stays ≥ hardClearRatio.
-  if (total / view.charWindow >= settings.hardClearRatio && settings.hardClearEnabled) {
-    let sum = 0;
-    for (const c of eligibleChars) sum += c;
-    if (sum >= settings.minPrunableToolChars) {
-      const placeholderChars = weightedChars(settings.placeholder, settings.flavor);
-      for (let k = 0; k < eligibleEntry.length; k++) {
-        if (total / view.charWindow < settings.hardClearRatio) break;
-        total += placeholderChars - (eligibleChars[k] ?? 0);
-        changes.set(eligibleEntry[k] ?? -1, { state: "hard-clear", chars: placeholderChars });
-      }
-    }
-  }
+  // 6. Hard clear, oldest first, while the ratio stays ≥ hardClearRatio (./hard-clear.ts).
+  total = hardClearOldestFirst(view, settings, total, eligibleEntry, eligibleChars, changes);
   return {
     reason: changes.size > 0 ? "pruned" : "no-change",
     totalBefore: view.totalChars,
