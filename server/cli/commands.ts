@@ -72,7 +72,15 @@ function requireSession(rt: Runtime, values: CliValues): { agentId: string; sess
   const ref = values.session;
   if (!ref) throw new UsageError("--session REF is required");
   const resolved = rt.service.resolveRef(ref);
-  if (!resolved) throw new UsageError(`no session matches ${JSON.stringify(ref)} in ${rt.state.stateDir}`);
+  if (!resolved) {
+    // A store that could not be read (e.g. SQLite without its native module) may hold the session: say so.
+    const unread = rt.service
+      .listSessions()
+      .issues.filter((i) => i.severity === "error")
+      .map((i) => `\n  ${i.source}: ${i.message}`);
+    const why = unread.length > 0 ? `; these stores could not be read:${unread.join("")}` : "";
+    throw new UsageError(`no session matches ${JSON.stringify(ref)} in ${rt.state.stateDir}${why}`);
+  }
   return resolved;
 }
 

@@ -9,10 +9,13 @@
 // - When opening in place would make SQLite create `-wal`/`-shm` in the state dir, the snapshot copy of
 //   snapshot-fallback.ts is read instead.
 // - SQLITE_BUSY (writer holding an exclusive lock in rollback mode, WAL recovery) is retried with back-off.
+// - better-sqlite3 is loaded on the first read (sqlite-driver.ts): a JSONL-only state dir never loads it, and
+//   when its native addon cannot load every read fails with one clear "sqlite-unavailable" error.
 
 import fs from "node:fs";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { makeSnapshotCopy, needsSnapshot, sidecars } from "./snapshot-fallback.ts";
+import { type SqliteDriver, sqliteDriver } from "./sqlite-driver.ts";
 
 export interface ReadOptions {
   /** SQLite busy handler wait per attempt (ms). */
@@ -40,7 +43,8 @@ export interface ReadFailure {
     | "not-a-database"
     | "database-corrupt"
     | "database-locked"
-    | "database-unreadable";
+    | "database-unreadable"
+    | "sqlite-unavailable";
   message: string;
   status: 404 | 422 | 500;
   /** File problems found before the failure (e.g. truncation). */
@@ -82,17 +86,16 @@ function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-function sqliteCode(e: unknown): string | null {
-  return e instanceof Database.SqliteError ? e.code : null;
+function sqliteCode(driver: SqliteDriver, e: unknown): string | null {
+  return e instanceof driver.SqliteError ? e.code : null;
 }
 
-function classify(e: unknown, truncated: string | null): ReadFailure {
-  const f = classifyError(e, truncated);
+function classify(driver: SqliteDriver, e: unknown, truncated: string | null): ReadFailure {
+  const f = classifyError(sqliteCode(driver, e) ?? "", e, truncated);
   return { ...f, warnings: truncated ? [truncated] : [] };
 }
 
-function classifyError(e: unknown, truncated: string | null): Omit<ReadFailure, "warnings"> {
-  const code = sqliteCode(e) ?? "";
+function classifyError(code: string, e: unknown, truncated: string | null): Omit<ReadFailure, "warnings"> {
   const msg = e instanceof Error ? e.message : String(e);
   const suffix = truncated ? ` (${truncated})` : "";
   if (code === "SQLITE_NOTADB") {
@@ -132,12 +135,13 @@ function classifyError(e: unknown, truncated: string | null): Omit<ReadFailure, 
  * temp copy holding a hot rollback journal: SQLite must write the copy to roll the interrupted write back.
  */
 function attempt<T>(
+  Driver: SqliteDriver,
   dbPath: string,
   fn: (db: Database.Database) => T,
   busyTimeoutMs: number,
   writableCopy = false,
 ): T {
-  const db = new Database(dbPath, { readonly: !writableCopy, fileMustExist: true, timeout: busyTimeoutMs });
+  const db = new Driver(dbPath, { readonly: !writableCopy, fileMustExist: true, timeout: busyTimeoutMs });
   try {
     db.exec("BEGIN");
     try {
@@ -193,6 +197,11 @@ export function readDatabase<T>(
   const retries = options?.retries ?? DEFAULTS.retries;
   const file = checkFile(dbPath);
   if ("ok" in file) return file;
+  const driver = sqliteDriver();
+  if (!driver.ok) {
+    return { ok: false, code: "sqlite-unavailable", message: driver.message, status: 500, warnings: [] };
+  }
+  const Driver = driver.Database;
   const { header, size } = file;
   const side = sidecars(dbPath, header);
   const truncated = truncationWarning(header, size, side.wal);
@@ -205,11 +214,17 @@ export function readDatabase<T>(
     let copy: ReturnType<typeof makeSnapshotCopy> | null = null;
     try {
       if (snapshotReason !== null) copy = makeSnapshotCopy(dbPath, hotJournal);
-      const value = attempt(copy ? copy.dbPath : dbPath, fn, busyTimeoutMs, hotJournal && copy !== null);
+      const value = attempt(
+        Driver,
+        copy ? copy.dbPath : dbPath,
+        fn,
+        busyTimeoutMs,
+        hotJournal && copy !== null,
+      );
       return { ok: true, value, snapshotCopy: snapshotReason, warnings };
     } catch (e) {
       lastError = e;
-      const code = sqliteCode(e) ?? "";
+      const code = sqliteCode(Driver, e) ?? "";
       if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) continue;
       // A writer died mid-transaction in rollback mode and left a hot `-journal`: a read-only connection may
       // not roll it back (OpenClaw does on its next open). Read a copy of db + journal, rolled back there.
@@ -227,10 +242,10 @@ export function readDatabase<T>(
         snapshotReason = `opening in place failed (${code})`;
         continue;
       }
-      return classify(e, truncated);
+      return classify(Driver, e, truncated);
     } finally {
       copy?.dispose();
     }
   }
-  return classify(lastError, truncated);
+  return classify(Driver, lastError, truncated);
 }

@@ -22,10 +22,17 @@ function loadNative(): Hash64 | null {
   }
 }
 
-const native = loadNative();
+/** Loaded on the first hash (the first checksummed zstd row), not when the CLI starts. */
+let native: Hash64 | null | undefined;
+function nativeHash(): Hash64 | null {
+  if (native === undefined) native = loadNative();
+  return native;
+}
 
 /** Where the hash comes from (diagnostics, tests). */
-export const XXH64_SOURCE: "@node-rs/xxhash" | "javascript" = native ? "@node-rs/xxhash" : "javascript";
+export function xxh64Source(): "@node-rs/xxhash" | "javascript" {
+  return nativeHash() ? "@node-rs/xxhash" : "javascript";
+}
 
 // Scratch result of the 64-bit helpers (avoids allocating a pair per operation).
 let RH = 0;
@@ -189,7 +196,8 @@ export function xxh64Js(data: Uint8Array): bigint {
 }
 
 export function xxh64(data: Uint8Array): bigint {
-  return native ? native(data) : xxh64Js(data);
+  const hash = nativeHash();
+  return hash ? hash(data) : xxh64Js(data);
 }
 
 /** The 32-bit value stored at the end of a checksummed zstd frame. */

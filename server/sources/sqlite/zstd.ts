@@ -7,8 +7,17 @@
 // here (XXH64, xxh64.ts) for every frame that carries one; callers also compare the decoded length with
 // `event_utf8_bytes` and parse the text strictly (UTF-8 + JSON).
 
-import { decompress } from "fzstd";
+import { createRequire } from "node:module";
 import { zstdContentChecksum } from "./xxh64.ts";
+
+/** fzstd, loaded on the first compressed row (a JSONL-only run never needs it). */
+let fzstd: typeof import("fzstd") | null = null;
+function decompress(data: Uint8Array): Uint8Array {
+  if (fzstd !== null) return fzstd.decompress(data);
+  const lib: typeof import("fzstd") = createRequire(import.meta.url)("fzstd");
+  fzstd = lib;
+  return lib.decompress(data);
+}
 
 const ZSTD_MAGIC = 0xfd2fb528;
 /** Skippable frames: magic 0x184D2A50–0x184D2A5F (RFC 8878 §3.1.2). */
