@@ -115,12 +115,17 @@ const context: Command = async ({ values }) => {
   const mode = values.mode ?? "list";
   if (mode !== "list" && mode !== "detail" && mode !== "json")
     throw new UsageError("--mode must be list|detail|json");
+  if (mode === "detail") {
+    const text = resultValue(rt.service.contextText(ref.agentId, ref.sessionId, mode));
+    process.stdout.write(escapeControls(text));
+    return;
+  }
+  // list and json print the stored report: the transcript is not loaded (issue 17).
   // `--mode json` is OpenClaw's JSON reply (exact); list and detail are text for a terminal.
-  const text = resultValue(rt.service.contextText(ref.agentId, ref.sessionId, mode));
+  const { text, available } = resultValue(rt.service.storedContextText(ref.agentId, ref.sessionId, mode));
   process.stdout.write(mode === "json" ? text : escapeControls(text));
   // No stored run report: `--mode json` printed {"available": false, …}; the exit code says so (see --help).
-  if (mode === "json" && !resultValue(rt.service.runReport(ref.agentId, ref.sessionId)).texts.available)
-    process.exitCode = 3;
+  if (mode === "json" && !available) process.exitCode = 3;
 };
 
 const truncation: Command = async ({ values }) => {

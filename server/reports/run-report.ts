@@ -20,15 +20,12 @@ import { modelCallsOf } from "../model/model-calls.ts";
 import type { ContextMessage, LoadedSession, Transcript } from "../model/session.ts";
 import { readSystemPromptReport, type SystemPromptReport } from "../model/system-prompt-report.ts";
 import { countTranscriptMessages, userMessageText } from "../openclaw/compactable-count.ts";
-import {
-  NO_RUN_REPORT_NOTICE,
-  noRunReportJson,
-  renderContextText,
-} from "../openclaw/context-text/context-text.ts";
+import { NO_RUN_REPORT_NOTICE, renderContextText } from "../openclaw/context-text/context-text.ts";
 import { freshTotalTokens, trackedPromptChars } from "../openclaw/context-text/session-tokens.ts";
 import { contextHelpText } from "../openclaw/texts.ts";
 import { tokensFromChars } from "../openclaw/token-estimate.ts";
 import { reportOwner } from "./report-owner.ts";
+import { storedContextText } from "./stored-context.ts";
 
 export const CONVERSATION_BASIS =
   "JS string length (UTF-16 code units) of the text, thinking and tool-call argument JSON of each message in the model-context list, as stored in the transcript (tool results before pruning projections and live caps); image blocks are counted in `images`, not in chars; estTokens is OpenClaw's chars/4 estimate.";
@@ -274,9 +271,9 @@ function storedTexts(session: LoadedSession, entry: JsonObject, help: string): C
   const lastModelCall = lastModelCallIndex(transcript);
   const detailCmd = latestCommandAfter(transcript, ["/context detail", "/context deep"], lastModelCall);
   const transcriptCounts = countTranscriptMessages(transcript, family, detailCmd ?? undefined);
-  const list = renderContextText({ mode: "list", family, entry });
+  const list = storedContextText("list", entry, family, session.summary).text;
   const detail = renderContextText({ mode: "detail", family, entry, transcriptCounts });
-  const json = renderContextText({ mode: "json", family, entry });
+  const json = storedContextText("json", entry, family, session.summary).text;
   const cmdEntry = detailCmd === null ? undefined : transcript.entries[detailCmd];
   return {
     available: true,
@@ -361,7 +358,7 @@ export function buildRunReport(
       : {
           available: false,
           notice: NO_RUN_REPORT_NOTICE,
-          json: noRunReportJson(session.summary),
+          json: storedContextText("json", entry, family, session.summary).text,
           mapUnavailable: renderContextText({ mode: "map-unavailable", family, entry: entry ?? {} }),
           help,
         };

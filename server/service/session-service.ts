@@ -20,6 +20,11 @@ import type { LoadedSession } from "../model/session.ts";
 import { configuredModel, configuredPricing } from "../openclaw/config/agent-settings.ts";
 import { PriceTable } from "../pricing/price-table.ts";
 import { previewToolResultAtCall } from "../reports/prune-replay/preview.ts";
+import {
+  type StoredContextMode,
+  type StoredContextText,
+  storedContextText,
+} from "../reports/stored-context.ts";
 import { buildTruncationReport } from "../reports/truncation/truncation-report.ts";
 import { readAgentModelsJson } from "../sources/agent-models-json.ts";
 import { type OpenClawConfigRead, readOpenClawConfig } from "../sources/openclaw-config.ts";
@@ -166,6 +171,25 @@ export class SessionService {
     const texts = r.value.texts;
     // Without a stored run report `json` still prints JSON ({"available": false, …}; the CLI exits 3).
     return ok(texts.available ? texts[mode] : mode === "json" ? texts.json : texts.notice);
+  }
+
+  /**
+   * `/context list|json` printed from the stored report without loading the transcript when the reader can
+   * (StateReader.storedEntry); else from the loaded run report — the same text either way (stored-context.ts).
+   */
+  storedContextText(agentId: string, sessionId: string, mode: StoredContextMode): Result<StoredContextText> {
+    const stored = this.reader.storedEntry({ agentId, sessionId });
+    if (stored !== null && "error" in stored)
+      return fail(stored.error.code, stored.error.message, stored.error.status);
+    const text = stored && storedContextText(mode, stored.entry, stored.family, stored);
+    if (text) return ok(text);
+    const r = this.runReport(agentId, sessionId);
+    if (!r.ok) return r;
+    const { texts } = r.value;
+    return ok({
+      available: texts.available,
+      text: mode === "json" ? texts.json : texts.available ? texts.list : texts.notice,
+    });
   }
 
   contextMap(agentId: string, sessionId: string): Result<ContextMapDTO> {

@@ -2,7 +2,8 @@
 // SQLite store ≥2026.7.2). jsonl/jsonl-era.ts and sqlite/sqlite-era.ts implement it; state-reader.ts composes
 // them per agent and resolve-ref.ts looks references up in what they list.
 
-import type { LoadedSession, ParseIssue, SessionSummary } from "../model/session.ts";
+import type { JsonObject } from "../../shared/json.ts";
+import type { LoadedSession, ParseIssue, SessionSummary, VersionInfo } from "../model/session.ts";
 import type { DiscoveredAgent } from "./discover.ts";
 
 export interface LoadError {
@@ -46,10 +47,27 @@ export interface LoadableSession {
   orderGroup: string | null;
 }
 
+/**
+ * What a stored report is printed from, read without the transcript (`/context list|json`, issue 17): the
+ * SessionEntry, the ids `noRunReportJson` names, and the release family exactly as a full load decides it —
+ * null when the entry holds no `source:"run"` report (the texts then depend on no family).
+ */
+export interface StoredEntry {
+  sessionId: string;
+  sessionKey: string | null;
+  entry: JsonObject | null;
+  family: VersionInfo["family"] | null;
+}
+
 export interface SessionEra {
   /** `scan: false` = lookups only (ids, keys, files): no transcript is read. Problems go to `issues`. */
   list(agent: DiscoveredAgent, scan: boolean, issues: ParseIssue[]): ListedRow[];
   load(agent: DiscoveredAgent, ref: LoadRef): LoadedSession | LoadError;
+  /**
+   * The session's StoredEntry without reading its transcript, or null when only a full load can decide (the
+   * family depends on transcript rows, the session is not one whose entry is stored): then call load().
+   */
+  storedEntry(agent: DiscoveredAgent, ref: LoadRef): StoredEntry | LoadError | null;
   /** Every session of the agent, listed once (no scan), each with its loader and identity. */
   loadable(agent: DiscoveredAgent, issues: ParseIssue[]): LoadableSession[];
 }

@@ -22,12 +22,13 @@ import {
   type LoadableSession,
   type LoadError,
   type LoadRef,
+  type StoredEntry,
 } from "./session-era.ts";
 import { SqliteEra } from "./sqlite/sqlite-era.ts";
 import { TranscriptCache } from "./transcript-cache.ts";
 import { InstallSignalsReader } from "./version-fallback.ts";
 
-export type { LoadableSession, LoadError, LoadRef } from "./session-era.ts";
+export type { LoadableSession, LoadError, LoadRef, StoredEntry } from "./session-era.ts";
 export { type TranscriptLoadInfo, transcriptLoadInfo } from "./transcript-cache.ts";
 
 export interface StateReader {
@@ -36,6 +37,11 @@ export interface StateReader {
   discover(): DiscoveredState;
   listSessions(): { sessions: SessionSummary[]; issues: ParseIssue[] };
   loadSession(ref: LoadRef): LoadedSession | LoadError;
+  /**
+   * What a stored report is printed from, without reading the transcript; null when only loadSession can tell
+   * (see SessionEra.storedEntry).
+   */
+  storedEntry(ref: LoadRef): StoredEntry | LoadError | null;
   /** Every session listed once with its loader and identity (aggregates over all sessions; no scan). */
   listLoadable(): { sessions: LoadableSession[]; issues: ParseIssue[] };
   /** REF = a session id, a session key (`agent:main:main`), or `AGENT/SESSIONID`. */
@@ -88,7 +94,8 @@ class Reader implements StateReader {
     return { sessions: all.agents.flatMap((a) => a.rows.map((r) => r.summary)), issues: all.issues };
   }
 
-  loadSession(ref: LoadRef): LoadedSession | LoadError {
+  /** The agent a ref names, or why the ref is refused (request-supplied ids must be SAFE_ID). */
+  private agentOf(ref: LoadRef): DiscoveredAgent | LoadError {
     if (!isSafeId(ref.agentId))
       return fail("invalid-ref", `invalid agent id ${JSON.stringify(ref.agentId)}`, 422);
     if (!isSafeId(ref.sessionId))
@@ -97,7 +104,27 @@ class Reader implements StateReader {
       return fail("invalid-ref", `invalid file name ${JSON.stringify(ref.archivedFile)}`, 422);
     const found = this.discover().agents.find((a) => a.agentId === ref.agentId);
     if (!found) return fail("agent-not-found", `no agent ${ref.agentId} in ${this.stateDir}`, 404);
-    const agent = this.withSessionStore(found, []);
+    return this.withSessionStore(found, []);
+  }
+
+  storedEntry(ref: LoadRef): StoredEntry | LoadError | null {
+    const agent = this.agentOf(ref);
+    if (isLoadError(agent)) return agent;
+    if (!agent.sqlitePath) return this.jsonl.storedEntry(agent, ref);
+    if (!agent.sessionsDir || !ref.sessionId.startsWith(LEGACY_PREFIX))
+      return this.sqlite.storedEntry(agent, ref);
+    const stored = this.jsonl.storedEntry(agent, {
+      agentId: ref.agentId,
+      sessionId: ref.sessionId.slice(LEGACY_PREFIX.length),
+    });
+    // A legacy id that is not there, or any doubt: the load says it the way it says it for a load.
+    if (stored === null || isLoadError(stored)) return null;
+    return { ...stored, sessionId: `${LEGACY_PREFIX}${stored.sessionId}` };
+  }
+
+  loadSession(ref: LoadRef): LoadedSession | LoadError {
+    const agent = this.agentOf(ref);
+    if (isLoadError(agent)) return agent;
     if (!agent.sqlitePath) return this.jsonl.load(agent, ref);
     if (!agent.sessionsDir || !ref.sessionId.startsWith(LEGACY_PREFIX)) return this.sqlite.load(agent, ref);
     const loaded = this.jsonl.load(agent, {

@@ -4,6 +4,7 @@
 import path from "node:path";
 import { type JsonObject, str } from "../../../shared/json.ts";
 import type { LoadedSession, ParseIssue, Transcript, VersionInfo } from "../../model/session.ts";
+import { storedRunReport } from "../../model/system-prompt-report.ts";
 import { detectJsonlVersion } from "../detect-version.ts";
 import type { DiscoveredAgent } from "../discover.ts";
 import { fileIdentity, isInside, realpathOrNull } from "../fs-safety.ts";
@@ -17,6 +18,7 @@ import {
   type LoadError,
   type LoadRef,
   type SessionEra,
+  type StoredEntry,
 } from "../session-era.ts";
 import type { TranscriptCache } from "../transcript-cache.ts";
 import { type InstallSignals, installVersion } from "../version-fallback.ts";
@@ -27,6 +29,7 @@ import {
   summaryTimesAndModel,
   transcriptTail,
 } from "./sessions-store.ts";
+import { jsonlFamilyWithoutParse } from "./stored-family.ts";
 
 /**
  * The SessionEntry as JSON text (cache keys: a changed entry is a changed session), once per entry object — the
@@ -66,6 +69,33 @@ export class JsonlEra implements SessionEra {
   }
 
   load(agent: DiscoveredAgent, ref: LoadRef): LoadedSession | LoadError {
+    const row = this.findRow(agent, ref);
+    return isLoadError(row) ? row : this.safeLoadRow(row);
+  }
+
+  storedEntry(agent: DiscoveredAgent, ref: LoadRef): StoredEntry | LoadError | null {
+    const row = this.findRow(agent, ref);
+    if (isLoadError(row)) return row;
+    const { sessionId, sessionKey } = row.summary;
+    const stored = (family: StoredEntry["family"]): StoredEntry => ({
+      sessionId,
+      sessionKey,
+      entry: row.entry,
+      family,
+    });
+    if (storedRunReport(row.entry).report === null) return stored(null);
+    if (row.file === null) return stored(this.version(row, detectJsonlVersion(row.entry, null)).family);
+    const real = this.safePath(row.file, row.summary.location);
+    if (typeof real !== "string") return real;
+    try {
+      const family = jsonlFamilyWithoutParse(row.entry, real);
+      return family === null ? null : stored(family);
+    } catch {
+      return null; // the load reports why the file cannot be read
+    }
+  }
+
+  private findRow(agent: DiscoveredAgent, ref: LoadRef): JsonlSessionRow | LoadError {
     if (!agent.sessionsDir) return fail("session-not-found", `agent ${ref.agentId} has no sessions`, 404);
     const rows = this.rows(agent, false, []);
     let row: JsonlSessionRow | undefined;
@@ -78,8 +108,17 @@ export class JsonlEra implements SessionEra {
         // A key whose transcript has another file name (Telegram topic file): accept its entry sessionId.
         rows.find((r) => r.entry && str(r.entry, "sessionId") === ref.sessionId);
     }
-    if (!row) return fail("session-not-found", `no session ${ref.sessionId} for agent ${ref.agentId}`, 404);
-    return this.safeLoadRow(row);
+    return row ?? fail("session-not-found", `no session ${ref.sessionId} for agent ${ref.agentId}`, 404);
+  }
+
+  /** The row's transcript file resolved, refused when it leads outside the state dir. */
+  private safePath(file: string, location: string): string | LoadError {
+    const real = realpathOrNull(file);
+    if (real === null) return fail("read-failed", `cannot open ${location}`, 500);
+    if (!isInside(real, realpathOrNull(this.stateDir) ?? this.stateDir)) {
+      return fail("path-outside-state-dir", `${location} resolves outside the state dir`, 422);
+    }
+    return real;
   }
 
   loadable(agent: DiscoveredAgent, issues: ParseIssue[]): LoadableSession[] {
@@ -154,11 +193,8 @@ export class JsonlEra implements SessionEra {
         issues: [...row.issues],
       };
     }
-    const real = realpathOrNull(row.file);
-    if (real === null) return fail("read-failed", `cannot open ${row.summary.location}`, 500);
-    if (!isInside(real, realpathOrNull(this.stateDir) ?? this.stateDir)) {
-      return fail("path-outside-state-dir", `${row.summary.location} resolves outside the state dir`, 422);
-    }
+    const real = this.safePath(row.file, row.summary.location);
+    if (typeof real !== "string") return real;
     const key = entryKey(row.entry);
     const read = this.cache.jsonl(real, row.summary.location, key);
     if (isLoadError(read)) return read;

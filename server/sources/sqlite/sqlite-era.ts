@@ -13,11 +13,12 @@ import {
   type LoadError,
   type LoadRef,
   type SessionEra,
+  type StoredEntry,
 } from "../session-era.ts";
 import type { TranscriptCache } from "../transcript-cache.ts";
 import { readDatabase } from "./open-readonly.ts";
 import * as Q from "./queries.ts";
-import { listSqliteSessions, loadSqliteSession } from "./sqlite-source.ts";
+import { listSqliteSessions, loadSqliteSession, readSqliteStoredEntry } from "./sqlite-source.ts";
 
 /**
  * Why an `openclaw-agent.sqlite` holds no sessions, or null when it does (or cannot be read: then the SQLite
@@ -93,6 +94,11 @@ export class SqliteEra implements SessionEra {
       load: () => this.load(agent, { agentId: agent.agentId, sessionId: r.summary.sessionId }),
       orderGroup: null,
     }));
+  }
+
+  storedEntry(agent: DiscoveredAgent, ref: LoadRef): StoredEntry | LoadError | null {
+    if (!agent.sqlitePath) return fail("session-not-found", `agent ${ref.agentId} has no SQLite store`, 404);
+    return readSqliteStoredEntry(this.stateDir, agent.sqlitePath, ref.sessionId);
   }
 
   load(agent: DiscoveredAgent, ref: LoadRef): LoadedSession | LoadError {

@@ -11,7 +11,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { LoadedSession, ParseIssue, SessionSummary } from "../../model/session.ts";
-import { fail, type LoadError } from "../session-era.ts";
+import { storedRunReport } from "../../model/system-prompt-report.ts";
+import { fail, type LoadError, type StoredEntry } from "../session-era.ts";
 import { decodeArchiveBytes } from "./archives.ts";
 import {
   archiveContent,
@@ -26,13 +27,14 @@ import type { SqliteEventsState } from "./incremental.ts";
 import { type ReadOptions, readDatabase } from "./open-readonly.ts";
 import * as Q from "./queries.ts";
 import { readSession, type SessionRead } from "./read-session.ts";
-import { checkSchema } from "./schema.ts";
+import { checkSchema, versionInfo } from "./schema.ts";
 import {
   buildSummaries,
   COLD_SUFFIX,
   type ColdFile,
   type ColdRow,
   coldFileSessionId,
+  parseEntry,
   type StoreRows,
 } from "./windows.ts";
 
@@ -252,4 +254,36 @@ export function loadSqliteSession(
   extrasOf.set(assembled.loaded, assembled.extras);
   if (found.content.events) eventsStateOf.set(assembled.loaded, found.content.events);
   return assembled.loaded;
+}
+
+/**
+ * The SessionEntry of a key's current session and its release family, from `schema_meta` and `session_nodes`
+ * alone (no transcript row is read) — for what prints a stored report (issue 17). Null when only a full load can
+ * decide: the session is not a key's current one (no entry is stored for it), or the family depends on
+ * projection snapshots in the transcript (an app_version before 2026.9, schema/versionInfo). Never throws.
+ */
+export function readSqliteStoredEntry(
+  stateDir: string,
+  dbPath: string,
+  sessionId: string,
+  options?: ReadOptions,
+): StoredEntry | LoadError | null {
+  const abs = path.resolve(stateDir, dbPath);
+  const dbRel = rel(stateDir, abs);
+  const read = (ctx: Q.ReadCtx) => {
+    const meta = Q.readSchemaMeta(ctx);
+    const verdict = checkSchema(meta, ctx.tables);
+    return { meta, verdict, nodes: verdict.ok ? Q.readNodes(ctx, Q.ALL_ROWS) : [] };
+  };
+  const out = readDatabase(abs, (db) => read({ db, tables: Q.readTables(db), dbRel, issues: [] }), options);
+  if (!out.ok) return fail(out.code, out.message, out.status);
+  const { meta, verdict, nodes } = out.value;
+  if (!verdict.ok) return fail(verdict.code, verdict.message, 422);
+  const node = nodes.find((n) => n.currentSessionId === sessionId);
+  if (!node) return null;
+  const { entry } = parseEntry(node, `${dbRel}#session_nodes`);
+  const stored = { sessionId, sessionKey: node.sessionKey, entry };
+  if (storedRunReport(entry).report === null) return { ...stored, family: null };
+  const family = versionInfo(meta, false).family;
+  return versionInfo(meta, true).family === family ? { ...stored, family } : null;
 }

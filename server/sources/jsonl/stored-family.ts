@@ -1,0 +1,88 @@
+// The release family of a JSONL session decided WITHOUT parsing its transcript, for what prints a stored report
+// (`clawscope context --mode list|json`, issue 17). detect-version.ts decides from the SessionEntry, the header
+// and four kinds of transcript rows: `reset` entries and projection snapshots (`prunedToolResults`) → 2026.9,
+// `leaf` rows and side appends (`appendMode`) → 2026.7. Here the header comes from the first line, and the rows
+// are looked for as bytes: each signal needs its literal JSON text in the file (`"reset"`, `"leaf"` as a value,
+// `"prunedToolResults"`, `"appendMode"` as a key — OpenClaw writes JSON.stringify output, which never escapes
+// ASCII letters). No candidate in the bytes → no such row, and the verdict from the entry and header is the
+// parse's. A candidate → null: only the parse can tell (a false hit, e.g. a tool argument "reset", costs a full
+// load, never a wrong family). A header version ≥ 4 decides 2026.9 without the scan.
+
+import fs from "node:fs";
+import { isObject, type JsonObject, num, str, tryParseJson } from "../../../shared/json.ts";
+import type { Transcript, VersionInfo } from "../../model/session.ts";
+import { detectJsonlVersion } from "../detect-version.ts";
+
+const bytes = (...texts: string[]) => texts.map((t) => Buffer.from(t));
+/** Row signals that would raise a 2026.7 verdict (to 2026.9), and a 2026.3 one (to 2026.7 or 2026.9). */
+const RAISE_2026_7 = bytes('"reset"', '"prunedToolResults"');
+const RAISE_2026_3 = [...RAISE_2026_7, ...bytes('"leaf"', '"appendMode"')];
+const OVERLAP = Math.max(...RAISE_2026_3.map((p) => p.length)) - 1;
+const STEP = 8 << 20;
+/** A header line longer than this is not OpenClaw's (its header is a few hundred bytes): let the parse decide. */
+const HEADER_MAX = 64 << 10;
+
+/**
+ * The transcript's first entry as the parser would see it (the first non-blank line), or undefined when that
+ * line is not a JSON object read whole from the first HEADER_MAX bytes (the parse may skip it: let it decide).
+ */
+function firstEntry(fd: number): JsonObject | undefined {
+  const buf = Buffer.allocUnsafe(HEADER_MAX);
+  const n = fs.readSync(fd, buf, 0, HEADER_MAX, 0);
+  const text = buf.subarray(0, n).toString("utf8");
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length - (n === HEADER_MAX ? 1 : 0); i++) {
+    const line = lines[i] ?? "";
+    if (!line.trim()) continue;
+    const parsed = tryParseJson(line);
+    return parsed.ok && isObject(parsed.value) ? parsed.value : undefined;
+  }
+  return undefined;
+}
+
+/** Whether any of `signals` occurs in the file (read in STEP-byte steps, never whole). */
+function hasSignalText(fd: number, signals: readonly Buffer[]): boolean {
+  const buf = Buffer.allocUnsafe(STEP + OVERLAP);
+  let pos = 0;
+  let carry = 0;
+  for (;;) {
+    const n = fs.readSync(fd, buf, carry, STEP, pos);
+    if (n === 0) return false;
+    pos += n;
+    const view = buf.subarray(0, carry + n);
+    for (const p of signals) if (view.indexOf(p) >= 0) return true;
+    carry = Math.min(OVERLAP, view.length);
+    view.copy(buf, 0, view.length - carry);
+  }
+}
+
+/** The family a full parse of `file` would decide with `entry`, or null when only the parse can tell. */
+export function jsonlFamilyWithoutParse(
+  entry: JsonObject | null,
+  file: string,
+): VersionInfo["family"] | null {
+  const fd = fs.openSync(file, "r");
+  try {
+    const first = firstEntry(fd);
+    if (first === undefined) return null;
+    const isHeader = str(first, "type") === "session" && str(first, "id") !== undefined;
+    const headerOnly: Transcript = {
+      header: isHeader ? first : null,
+      version: isHeader ? (num(first, "version") ?? null) : null,
+      entries: [],
+      activeBranch: [],
+      leafIndex: null,
+      issues: [],
+    };
+    const version = detectJsonlVersion(entry, headerOnly);
+    // Rows only ever raise the family, and nothing is above 2026.9; a session without a verdict of its own takes
+    // the install's (version-fallback.ts), which rows could still give it: leave that to the load.
+    if (version.decidedBy !== "session") return null;
+    if (version.family === "2026.9") return version.family;
+    return hasSignalText(fd, version.family === "2026.7" ? RAISE_2026_7 : RAISE_2026_3)
+      ? null
+      : version.family;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
