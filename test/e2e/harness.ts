@@ -26,18 +26,25 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** Which clawscope to start: the sources through tsx (default), or e.g. an installed package's bin. */
+export interface ServerEntry {
+  file: string;
+  cwd: string;
+}
+const SOURCES: ServerEntry = { file: path.join(REPO, "server", "bin.mjs"), cwd: REPO };
+
 /** Start `clawscope serve` on port 0 and wait for its `listening <url>` line (no fixed sleeps). */
-export function startServer(args: string[], env: Record<string, string> = {}): Promise<RunningServer> {
+export function startServer(
+  args: string[],
+  env: Record<string, string> = {},
+  entry: ServerEntry = SOURCES,
+): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [path.join(REPO, "server", "bin.mjs"), "serve", "--port", "0", "--no-open", ...args],
-      {
-        cwd: REPO,
-        env: { ...process.env, CLAWSCOPE_NO_BUILD: "1", ...env },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    const child = spawn(process.execPath, [entry.file, "serve", "--port", "0", "--no-open", ...args], {
+      cwd: entry.cwd,
+      env: { ...process.env, CLAWSCOPE_NO_BUILD: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     let buffered = "";
     const timer = setTimeout(() => {
