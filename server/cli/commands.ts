@@ -5,7 +5,7 @@
 
 import type { PricingOverrides } from "../../shared/pricing.ts";
 import type { Result } from "../../shared/result.ts";
-import { chooseStateDir, readEnvironment, serveOptions } from "../shell/config.ts";
+import { chooseStateDir, readEnvironment, type ServeOptions, serveOptions } from "../shell/config.ts";
 import type { Runtime } from "../shell/runtime.ts";
 import type { UserEnvironment } from "../sources/user-path.ts";
 import { type CliValues, pruneQueryFromFlags, UsageError } from "./options.ts";
@@ -92,10 +92,21 @@ function resultValue<T>(r: Result<T>): T {
 
 const serve: Command = async ({ values }) => {
   const environment = readEnvironment();
-  const opts = serveOptions(
-    { host: values.host, port: values.port, open: values.open, noOpen: values["no-open"] },
-    environment,
-  );
+  let opts: ServeOptions;
+  try {
+    opts = serveOptions(
+      {
+        host: values.host,
+        port: values.port,
+        open: values.open,
+        noOpen: values["no-open"],
+        allowRemote: values["allow-remote"],
+      },
+      environment,
+    );
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
   const rt = await runtime(values, environment);
   const { startServer } = await import("../shell/serve.ts");
   await startServer(rt, opts);

@@ -10,7 +10,9 @@ export const HELP = `clawscope — what fills your OpenClaw context window, what
 Usage: clawscope [command] [options]
 
 Commands:
-  serve        start the dashboard (default)        [--port N] [--host H] [--open|--no-open]
+  serve        start the dashboard (default)        [--port N] [--host H] [--allow-remote] [--open|--no-open]
+                                                    (binds 127.0.0.1; a non-loopback --host needs --allow-remote:
+                                                    there is no login, anyone reaching it reads your sessions)
                                                     (opens the browser when run from a terminal, not in CI)
   sessions     list every session of every agent    [--json]
   context      OpenClaw's /context text             --session REF --mode list|detail|json
@@ -51,6 +53,7 @@ export const OPTIONS = {
   mode: { type: "string" },
   port: { type: "string" },
   host: { type: "string" },
+  "allow-remote": { type: "boolean" },
   open: { type: "boolean" },
   "no-open": { type: "boolean" },
   "max-per-file": { type: "string" },

@@ -5,7 +5,7 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { errorBody } from "../../shared/result.ts";
 import type { SessionService } from "../service/session-service.ts";
-import { isAllowedHost } from "./host-check.ts";
+import { REFUSAL_HEADERS, refusalOf, SECURITY_HEADERS } from "./request-guard.ts";
 import { createEventsRoute } from "./routes/events.ts";
 import { exportRoutes } from "./routes/export.ts";
 import { pruneRoutes } from "./routes/prune.ts";
@@ -17,6 +17,8 @@ export interface AppDeps {
   boundHost: string;
   /** Port the server listens on, when known (tests: null). */
   port: number | null;
+  /** The port actually bound, once listening (`--port 0`): the Host check then enforces it. */
+  boundPort?: () => number | null;
   /** Serves the built SPA (dist/web) — injected so tests can run without a build. */
   staticHandler?: (c: Context, path: string) => Promise<Response | null>;
 }
@@ -32,18 +34,28 @@ export function createApp(deps: AppDeps) {
 
   const app = new Hono();
 
-  // Refuse foreign Host headers (DNS rebinding) before anything else runs.
+  // Refuse foreign Host headers (DNS rebinding) and other sites' API requests before anything else runs
+  // (request-guard.ts). A real HTTP request (node-server's env.incoming) is judged by the Host it sent; an
+  // in-process app.request (the route tests) by its URL's.
   app.use("*", async (c, next) => {
-    const host = c.req.header("host") ?? new URL(c.req.url).host;
-    if (!isAllowedHost(host, deps.boundHost, deps.port)) {
-      return c.json(
-        errorBody({ code: "forbidden-host", message: `Host ${JSON.stringify(host)} is not allowed` }),
-        403,
-      );
+    const incoming: unknown = Reflect.get(c.env ?? {}, "incoming");
+    const host = c.req.header("host") ?? (incoming === undefined ? new URL(c.req.url).host : undefined);
+    const refused = refusalOf(
+      {
+        path: c.req.path,
+        host,
+        secFetchSite: c.req.header("sec-fetch-site"),
+        origin: c.req.header("origin"),
+      },
+      deps.boundHost,
+      deps.boundPort?.() ?? deps.port,
+    );
+    if (refused) {
+      for (const [name, value] of Object.entries(REFUSAL_HEADERS)) c.header(name, value);
+      return c.json(errorBody(refused), 403);
     }
     await next();
-    c.header("X-Content-Type-Options", "nosniff");
-    c.header("Referrer-Policy", "no-referrer");
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
   });
 
   app.onError((err, c) => {

@@ -1,7 +1,7 @@
 // DNS-rebinding guard: only loopback names (and the host we were explicitly bound to) may address the server.
 // A page on evil.example that resolves to 127.0.0.1 sends `Host: evil.example` and gets 403.
 
-const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+import { isLoopbackName } from "../../shared/loopback.ts";
 
 /** Split `name:port` / `[v6]:port` into a lower-cased name and an optional port. */
 export function parseHostHeader(value: string): { name: string; port: string | null } | null {
@@ -35,7 +35,7 @@ export function isAllowedHost(
   if (!parsed) return false;
   if (port !== null && parsed.port !== null && parsed.port !== String(port)) return false;
   const bound = boundHost.toLowerCase();
-  if (LOOPBACK_NAMES.has(parsed.name) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(parsed.name)) return true;
+  if (isLoopbackName(parsed.name)) return true;
   if (
     bound !== "0.0.0.0" &&
     bound !== "::" &&

@@ -7,6 +7,7 @@
 import { statSync } from "node:fs";
 import { homedir as osHomedir } from "node:os";
 import path from "node:path";
+import { isLoopbackName } from "../../shared/loopback.ts";
 import { DEMO_STATE_DIR } from "../package-root.ts";
 import { expandUserPath, nonEmpty, resolveHome, type UserEnvironment } from "../sources/user-path.ts";
 
@@ -170,6 +171,8 @@ export interface ServeOptions {
   port: number;
   /** Open a browser: true/false as asked, null = when stdout is a terminal (false under CI: `$CI` set). */
   open: boolean | null;
+  /** `--allow-remote`: a non-loopback `host` was asked for knowingly (serve then warns loudly). */
+  allowRemote: boolean;
 }
 
 export function serveOptions(
@@ -178,6 +181,7 @@ export function serveOptions(
     port?: string | undefined;
     open?: boolean | undefined;
     noOpen?: boolean | undefined;
+    allowRemote?: boolean | undefined;
   },
   environment: UserEnvironment,
 ): ServeOptions {
@@ -185,8 +189,15 @@ export function serveOptions(
   const host = flags.host ?? env.CLAWSCOPE_HOST ?? "127.0.0.1";
   const port = Number(flags.port ?? env.CLAWSCOPE_PORT ?? 4470);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${flags.port}`);
+  const allowRemote = flags.allowRemote === true;
+  // The Host check stops DNS rebinding, it is not access control: anyone who reaches a non-loopback address
+  // reads every session. Binding one must be asked for by name (issue 20).
+  if (!allowRemote && !isLoopbackName(host))
+    throw new Error(
+      `--host ${host} is not a loopback address: every machine that can reach it could read your OpenClaw sessions (there is no login). Pass --allow-remote to bind it anyway.`,
+    );
   const asked = flags.open === true ? true : flags.noOpen === true || flags.open === false ? false : null;
   // CI runners often give the job a pseudo-terminal; a browser is never wanted there.
   const ci = nonEmpty(env.CI) !== undefined && env.CI !== "false" && env.CI !== "0";
-  return { host, port, open: asked ?? (ci ? false : null) };
+  return { host, port, open: asked ?? (ci ? false : null), allowRemote };
 }

@@ -4,12 +4,35 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { serve } from "@hono/node-server";
+import { isLoopbackName } from "../../shared/loopback.ts";
 import { createApp } from "../http/app.ts";
 import { createStaticHandler } from "../http/static-files.ts";
 import { DIST_WEB_DIR } from "../package-root.ts";
 import type { ServeOptions } from "./config.ts";
 import { guardProcess } from "./crash-guard.ts";
 import type { Runtime } from "./runtime.ts";
+
+/** The port the server listens on: the one asked for, or (`--port 0`) the one the system chose, once known. */
+class ListeningAddress {
+  port: number | null;
+  constructor(asked: number) {
+    this.port = asked === 0 ? null : asked;
+  }
+}
+
+/** `--allow-remote`: said loudly, with the address really bound (issue 20). */
+function remoteWarning(shownHost: string, port: number, wildcard: boolean): string {
+  const where = wildcard ? "every network interface" : "a network address";
+  const bar = "!".repeat(78);
+  return [
+    bar,
+    `clawscope: WARNING: listening on ${shownHost}:${port} — ${where} (--allow-remote).`,
+    "clawscope: there is no login: anyone who can reach this address can read every OpenClaw session in this",
+    "clawscope: state dir. The Host check only stops DNS rebinding; it is not access control.",
+    bar,
+    "",
+  ].join("\n");
+}
 
 function openBrowser(url: string): void {
   const cmd = process.platform === "darwin" ? "open" : process.platform === "win32" ? "cmd" : "xdg-open";
@@ -33,15 +56,21 @@ export async function startServer(rt: Runtime, opts: ServeOptions): Promise<void
       `clawscope: the web app is not built (${DIST_WEB_DIR} has no index.html): run \`npm run build\`, or \`npm start\` in a clone\n`,
     );
   }
+  const listening = new ListeningAddress(port);
   const app = createApp({
     service: rt.service,
     boundHost: host,
     port: port === 0 ? null : port,
+    boundPort: () => listening.port,
     staticHandler: createStaticHandler(DIST_WEB_DIR),
   });
   const server = serve({ fetch: app.fetch, hostname: host, port }, (info) => {
+    listening.port = info.port;
     const shownHost = host.includes(":") ? `[${host}]` : host;
-    const url = `http://${shownHost === "0.0.0.0" ? "127.0.0.1" : shownHost}:${info.port}/`;
+    const wildcard = host === "0.0.0.0" || host === "::";
+    const url = `http://${wildcard ? "127.0.0.1" : shownHost}:${info.port}/`;
+    if (opts.allowRemote && !isLoopbackName(host))
+      process.stderr.write(remoteWarning(shownHost, info.port, wildcard));
     process.stderr.write(
       `clawscope: serving ${rt.state.demo ? "the DEMO state dir" : rt.state.stateDir} at ${url}\n`,
     );

@@ -23,6 +23,8 @@ export function chromiumAvailable(): boolean {
 export interface RunningServer {
   url: string;
   child: ChildProcess;
+  /** What the server wrote to stderr so far. */
+  stderr(): string;
   stop(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export function startServer(
         resolve({
           url,
           child,
+          stderr: () => stderr,
           stop: () =>
             new Promise<void>((done) => {
               if (child.exitCode !== null) return done();
