@@ -40,9 +40,30 @@ export class IdAllocator {
   }
 }
 
-/** Path segment for ids: URL-safe, `/`-free. */
+/**
+ * `s` with each lone UTF-16 surrogate written as the text `\uXXXX` (JSON lets a stored id hold one; the
+ * provider sent it). Well-formed text is returned as it is; distinct lone surrogates stay distinct.
+ */
+function wellFormed(s: string): string {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    const next = s.charCodeAt(i + 1);
+    if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      i++; // a pair
+      continue;
+    }
+    out += `${s.slice(from, i)}\\u${c.toString(16)}`;
+    from = i + 1;
+  }
+  return from === 0 ? s : out + s.slice(from);
+}
+
+/** Path segment for ids: URL-safe, `/`-free, defined for any string (encodeURIComponent throws on a lone surrogate). */
 export function idSegment(s: string): string {
-  return encodeURIComponent(s === "" ? "(empty)" : s);
+  return encodeURIComponent(s === "" ? "(empty)" : wellFormed(s));
 }
 
 /** A one-line name from the head of a text. */
