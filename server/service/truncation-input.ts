@@ -35,10 +35,15 @@ export function truncationInput(
   const report = s.entry ? (obj(s.entry, "systemPromptReport") ?? null) : null;
   const decoded = report ? readSystemPromptReport(report) : null;
   const override = allowWorkspaceOverride ? (query.workspace ?? null) : null;
+  // The workspaces the config names: a recorded workspaceDir outside the state dir is read only when it is one.
+  const trustedDirs = workspaceCandidates(config, stateDir, s.summary.agentId, s.version.family).map(
+    (c) => c.dir,
+  );
   const read = (recordedDir: string | null, dir: string | null) =>
     readWorkspaceFiles({
       recordedWorkspaceDir: recordedDir,
       stateDir,
+      trustedDirs,
       recordedFiles: decoded?.files.map((f) => ({ name: f.name, path: f.path })) ?? [],
       workspaceOverride: dir,
       // every family's names: the what-if may switch family

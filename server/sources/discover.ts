@@ -6,6 +6,7 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { ParseIssue } from "../model/session.ts";
+import { isInside, realpathOrNull } from "./fs-safety.ts";
 
 /** Agent ids and session ids accepted anywhere a path is built from them (no `/`, no `..`). */
 export const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,200}$/;
@@ -90,6 +91,19 @@ export function discoverState(stateDir: string): DiscoveredState {
     };
   }
   const agents: DiscoveredAgent[] = [];
+  const realState = realpathOrNull(stateDir) ?? path.resolve(stateDir);
+  /** False (with a located issue) for a path that realpaths outside the state dir: a symlink out is not read. */
+  const staysInside = (p: string): boolean => {
+    const real = realpathOrNull(p);
+    if (real === null || isInside(real, realState)) return true;
+    issues.push({
+      source: path.relative(stateDir, p).split(path.sep).join("/"),
+      code: "outside-state-dir",
+      message: `is a symbolic link to ${real}, outside the state dir; not read`,
+      severity: "warning",
+    });
+    return false;
+  };
   for (const name of names.sort()) {
     const dir = path.join(agentsDir, name);
     if (!isDir(dir)) continue;
@@ -102,12 +116,14 @@ export function discoverState(stateDir: string): DiscoveredState {
       });
       continue;
     }
+    if (!staysInside(dir)) continue;
     const sessionsDir = path.join(dir, "sessions");
     const sqlitePath = path.join(dir, "agent", "openclaw-agent.sqlite");
     agents.push({
       agentId: name,
-      sessionsDir: isDir(sessionsDir) && hasJsonlStore(sessionsDir) ? sessionsDir : null,
-      sqlitePath: isFile(sqlitePath) ? sqlitePath : null,
+      sessionsDir:
+        isDir(sessionsDir) && staysInside(sessionsDir) && hasJsonlStore(sessionsDir) ? sessionsDir : null,
+      sqlitePath: isFile(sqlitePath) && staysInside(sqlitePath) ? sqlitePath : null,
     });
   }
   return { agents, issues };

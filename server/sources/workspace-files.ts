@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { arr, isObject, type JsonObject, str } from "../../shared/json.ts";
+import { isInside, realpathOrNull } from "./fs-safety.ts";
 import {
   type RebasedPath,
   recordedPosix,
@@ -97,6 +98,11 @@ export interface ReadWorkspaceOptions {
   /** `--workspace DIR`: read from here instead of the recorded/rebased dir. */
   workspaceOverride?: string | null;
   /**
+   * Workspaces the config names (`agents.*.workspace`): a recorded workspaceDir outside the state dir is read
+   * only when it is one of them (issue 20). A report is data; the config is the user's own choice.
+   */
+  trustedDirs?: readonly string[];
+  /**
    * Bootstrap file names to read besides the report rows — the caller's list (OpenClaw's rule lives in
    * openclaw/; this I/O module knows none). Default: the report rows only.
    */
@@ -123,6 +129,33 @@ function chooseDir(
     unavailableReason: actual
       ? `workspace ${recordedDir} does not exist here, nor rebased at ${actual}`
       : `workspace ${recordedDir} does not exist here and does not lie under the recorded state dir`,
+  };
+}
+
+/** A bootstrap file name as OpenClaw reads it from the workspace: one path component. */
+function isPlainName(name: string): boolean {
+  return name !== "" && name !== "." && name !== ".." && !/[\\/]/u.test(name);
+}
+
+/**
+ * The folder every file read must realpath into (issue 20): `--workspace` (the user named it) or a workspace the
+ * config names, else the state dir — a recorded workspaceDir outside both is not read. Without a state dir (a
+ * bare fixture workspace), the chosen folder itself.
+ */
+function readableRoot(
+  dir: string,
+  opts: ReadWorkspaceOptions,
+): { real: string } | { unavailableReason: string } {
+  const realDir = realpathOrNull(dir);
+  if (realDir === null) return { unavailableReason: `workspace ${dir} cannot be resolved` };
+  if (opts.workspaceOverride) return { real: realDir };
+  const trusted = (opts.trustedDirs ?? []).some((t) => realpathOrNull(t) === realDir);
+  if (trusted) return { real: realDir };
+  if (opts.stateDir === null) return { real: realDir };
+  const realState = realpathOrNull(opts.stateDir) ?? path.resolve(opts.stateDir);
+  if (isInside(realDir, realState)) return { real: realState };
+  return {
+    unavailableReason: `workspace ${dir} lies outside the state dir ${opts.stateDir} and is not a workspace the config names (agents.*.workspace): not read`,
   };
 }
 
@@ -165,7 +198,10 @@ function candidatesFor(
   const candidates = recorded ? [recorded] : [path.join(opts.recordedWorkspaceDir ?? dir, w.name)];
   const reb = rebase(candidates[0] ?? "");
   if (reb) candidates.push(reb);
-  if (!candidates.includes(path.join(dir, w.name)) && !recorded) candidates.push(path.join(dir, w.name));
+  // The workspace's own file last — also for a row whose recorded path pointed elsewhere (it is not opened
+  // outside the root); not for a second row of the name (another folder's AGENTS.md, keyed by its path).
+  if (!candidates.includes(path.join(dir, w.name)) && (!recorded || w.key === w.name))
+    candidates.push(path.join(dir, w.name));
   return candidates;
 }
 
@@ -193,13 +229,25 @@ export function readWorkspaceFiles(opts: ReadWorkspaceOptions): WorkspaceFilesRe
     out.unavailableReason = chosen.unavailableReason;
     return out;
   }
+  const root = readableRoot(chosen.dir, opts);
+  if ("unavailableReason" in root) {
+    out.unavailableReason = root.unavailableReason;
+    return out;
+  }
   out.dir = chosen.dir;
   if (chosen.rebased) out.rebasedPaths.push(chosen.rebased);
   for (const w of wantedFiles(opts)) {
     const candidates = candidatesFor(w, chosen.dir, opts, rebase);
     let content: string | null = null;
+    let refused: string | null = null;
     for (const [i, p] of candidates.entries()) {
       if (!existsSync(p)) continue;
+      const real = realpathOrNull(p);
+      // Realpath'd under the root: a recorded `/etc/passwd`, a `../` name or a symlink leaving is never opened.
+      if (real === null || !isInside(real, root.real) || !isPlainName(w.name)) {
+        refused ??= p;
+        continue;
+      }
       const r = readText(p);
       if (r.kind === "ok") {
         content = r.content;
@@ -212,6 +260,8 @@ export function readWorkspaceFiles(opts: ReadWorkspaceOptions): WorkspaceFilesRe
       }
       break;
     }
+    if (content === null && refused !== null && !out.readPaths.has(w.key))
+      out.unreadable.push({ name: w.key, path: refused, reason: `outside ${root.real}: not read` });
     out.files.set(w.key, content);
   }
   dedupeMemoryFile(out);

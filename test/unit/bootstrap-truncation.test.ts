@@ -20,6 +20,10 @@ import {
 } from "../../server/sources/workspace-files.ts";
 import type { JsonObject } from "../../shared/json.ts";
 
+function isObjectRow(v: unknown): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u;
 /** A deterministic text of exactly n chars made of numbered lines. */
 function lines(n: number, prefix = "line"): string {
@@ -583,7 +587,7 @@ describe("workspace reader: rebasing recorded paths (storage.md §7)", () => {
     });
   });
 
-  it("keys a second AGENTS.md (session run from another folder) by its recorded path", () => {
+  it("keys a second AGENTS.md (session run from another folder) by its recorded path; outside the state dir it is not read (issue 20)", () => {
     const state = path.join(root, "state2");
     const other = path.join(root, "worktree");
     mkdirSync(path.join(state, "workspace"), { recursive: true });
@@ -615,9 +619,30 @@ describe("workspace reader: rebasing recorded paths (storage.md §7)", () => {
     };
     const ws = readWorkspaceForReport(report, { stateDir: state });
     expect(ws.files.get("AGENTS.md")).toBe("workspace rules");
-    expect(ws.files.get(path.join(other, "AGENTS.md"))).toBe("worktree rules, longer");
+    // A recorded per-file path outside the state dir and the workspace is never opened (issue 20): the row is
+    // keyed, not read, and says why.
+    expect(ws.files.has(path.join(other, "AGENTS.md"))).toBe(true);
+    expect(ws.files.get(path.join(other, "AGENTS.md"))).toBeNull();
+    expect(ws.unreadable).toEqual([
+      {
+        name: path.join(other, "AGENTS.md"),
+        path: path.join(other, "AGENTS.md"),
+        reason: expect.stringMatching(/^outside .*: not read$/),
+      },
+    ]);
     const dto = buildTruncationReport({ report, family: "2026.9", workspace: ws });
-    expect(dto.files.map((f) => f.simulation?.matchesReport)).toEqual([true, true]);
+    expect(dto.files.map((f) => f.current.readable)).toEqual([true, false]);
+    // Inside the state dir, the other folder's file is read.
+    const inside = path.join(state, "worktree");
+    mkdirSync(inside, { recursive: true });
+    writeFileSync(path.join(inside, "AGENTS.md"), "worktree rules, longer");
+    const second = report.injectedWorkspaceFiles;
+    if (!Array.isArray(second) || !isObjectRow(second[1])) throw new Error("no second row");
+    second[1].path = path.join(inside, "AGENTS.md");
+    const ws2 = readWorkspaceForReport(report, { stateDir: state });
+    expect(ws2.files.get(path.join(inside, "AGENTS.md"))).toBe("worktree rules, longer");
+    const dto2 = buildTruncationReport({ report, family: "2026.9", workspace: ws2 });
+    expect(dto2.files.map((f) => f.simulation?.matchesReport)).toEqual([true, true]);
   });
 
   it("marks the workspace unavailable when it lies outside the recorded state dir", () => {
