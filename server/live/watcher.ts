@@ -22,11 +22,12 @@
 // system) is stat-polled every `pollMs` (default 1 s) instead. This polling is server-side only; the web
 // client never polls, it listens to GET /api/events.
 
-import { closeSync, type FSWatcher, openSync, readdirSync, readSync, statSync, watch } from "node:fs";
+import { closeSync, type FSWatcher, readdirSync, readSync, statSync, watch } from "node:fs";
 import path from "node:path";
 import type { LiveEvent } from "../../shared/live.ts";
 import { fileIdentity } from "../sources/fs-safety.ts";
 import { HALF_LINE_GRACE_MS } from "../sources/jsonl/tail.ts";
+import { openRegular } from "../sources/regular-file.ts";
 import { ChangeSet, type DirKind, scopeOf } from "./change-map.ts";
 import { type ChangedTranscript, listDir, SeenState } from "./seen-state.ts";
 
@@ -77,7 +78,7 @@ function endsMidLine(file: string, size: number): boolean {
   if (size === 0) return false;
   let fd: number | null = null;
   try {
-    fd = openSync(file, "r");
+    fd = openRegular(file);
     const b = Buffer.alloc(1);
     return readSync(fd, b, 0, 1, size - 1) === 1 && b[0] !== 0x0a;
   } catch {

@@ -2,12 +2,12 @@
 // … }] } } }`, written by OpenClaw from `models.providers`; a price source below the config, issue 14 §3). Reading
 // never throws: a missing file is no prices, a bad one is a located issue.
 
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import JSON5 from "json5";
 import { isObject, type JsonObject } from "../../shared/json.ts";
 import type { ParseIssue } from "../model/session.ts";
 import { isInside } from "./fs-safety.ts";
+import { readRegularFileSync } from "./regular-file.ts";
 
 export interface ModelsJsonRead {
   json: JsonObject | null;
@@ -20,7 +20,7 @@ export function readAgentModelsJson(stateDir: string, agentId: string): ModelsJs
   if (!isInside(file, path.join(stateDir, "agents"))) return { json: null, issues: [] };
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readRegularFileSync(file, "utf8");
   } catch (e) {
     const code = isObject(e) && typeof e.code === "string" ? e.code : "";
     if (code === "ENOENT" || code === "ENOTDIR") return { json: null, issues: [] };

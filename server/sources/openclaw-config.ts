@@ -2,11 +2,12 @@
 // problems become ParseIssue rows. What the config means for an agent (its block, pruning, heartbeat, cache
 // retention, configured models) is read by server/openclaw/config/agent-settings.ts.
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import JSON5 from "json5";
 import { isObject, type JsonObject, type JsonValue } from "../../shared/json.ts";
 import type { ParseIssue } from "../model/session.ts";
+import { readRegularFileSync } from "./regular-file.ts";
 import { resolveHome } from "./user-path.ts";
 
 /** Config file names probed in the state dir, newest first (2026.3.2 also knew moldbot/moltbot). */
@@ -128,7 +129,7 @@ export function readOpenClawConfig(
   const source = sourceLabel(stateDir, file);
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readRegularFileSync(file, "utf8");
   } catch (e) {
     return {
       path: file,

@@ -2,7 +2,7 @@
 // report; which names to read is the caller's (the bootstrap rule lives in openclaw/). Recorded paths name the machine that wrote the report; when they do not exist here they
 // are rebased onto the actual state dir — spec storage.md §7.
 
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { arr, isObject, type JsonObject, str } from "../../shared/json.ts";
 import { isInside, realpathOrNull } from "./fs-safety.ts";
@@ -12,6 +12,7 @@ import {
   recordedStateDirOfWorkspace,
   relativeBelow,
 } from "./rebase-workspace.ts";
+import { readRegularFileSync } from "./regular-file.ts";
 
 export type { RebasedPath } from "./rebase-workspace.ts";
 
@@ -83,8 +84,8 @@ function readText(p: string): ReadOutcome {
   }
   if (size > MAX_FILE_BYTES) return { kind: "error", reason: `larger than ${MAX_FILE_BYTES} bytes` };
   try {
-    // readFileSync opens with flag "r": read-only, never creates or modifies the file.
-    return { kind: "ok", content: readFileSync(p, { encoding: "utf8", flag: "r" }) };
+    // Read-only, never creates or modifies the file; a FIFO swapped in after the stat does not block.
+    return { kind: "ok", content: readRegularFileSync(p, "utf8") };
   } catch (e) {
     return { kind: "error", reason: e instanceof Error ? e.message : String(e) };
   }

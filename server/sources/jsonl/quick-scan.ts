@@ -1,10 +1,11 @@
 // What the session list shows of a transcript without parsing it (kept cheap: a byte scan for the line count,
 // JSON.parse of the last few lines only): line count, last envelope time, last model. Cached per file version.
 
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { isObject, type JsonObject, num, obj, str, tryParseJson } from "../../../shared/json.ts";
 import type { SessionSummary, Transcript } from "../../model/session.ts";
 import { isTranscriptOnlyAssistant as isTranscriptOnly } from "../../openclaw/transcript-only.ts";
+import { readRegularFileSync } from "../regular-file.ts";
 
 export interface TranscriptQuickScan {
   sizeBytes: number;
@@ -87,7 +88,7 @@ export function quickScanTranscript(absPath: string): TranscriptQuickScan | null
   if (hit) return hit;
   let buf: Buffer;
   try {
-    buf = readFileSync(absPath);
+    buf = readRegularFileSync(absPath);
   } catch {
     return null;
   }

@@ -1,9 +1,10 @@
 // `agents/<id>/sessions/sessions.json` (spec storage.md §3.1, §6): key → SessionEntry. Parsed once per file
 // version (size + mtime); a broken store is a located issue, never an exception.
 
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { isObject, type JsonObject, str, tryParseJson } from "../../../shared/json.ts";
 import type { ParseIssue } from "../../model/session.ts";
+import { readRegularFileSync } from "../regular-file.ts";
 
 /** JSON.parse error → 1-based line (V8 messages carry `line N` or `position N`). */
 function jsonErrorLine(text: string, error: string): number | undefined {
@@ -91,7 +92,7 @@ export function readSessionsStore(
   if (hit) return hit;
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readRegularFileSync(file, "utf8");
   } catch (e) {
     return {
       entries: [],

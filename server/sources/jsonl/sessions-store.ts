@@ -82,6 +82,17 @@ interface FileFacts {
   mtimeMs: number;
 }
 
+const NOT_A_FILE = "transcript is not a regular file (a FIFO, a device or a folder); not read";
+
+/** True when `file` exists as something else than a regular file (a FIFO would block the read). */
+function isNotRegular(file: string): boolean {
+  try {
+    return !statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 function statFacts(file: string): FileFacts | null {
   try {
     const st = statSync(file);
@@ -111,6 +122,8 @@ class SessionsDirListing {
   private readonly storeSource: string;
   private readonly usedIds = new Set<string>();
   private readonly consumedFiles = new Set<string>();
+  /** Transcript names that exist as something else than a file (a FIFO, a device, a folder): never opened. */
+  private readonly notRegular = new Set<string>();
 
   constructor(
     private readonly stateDir: string,
@@ -152,6 +165,9 @@ class SessionsDirListing {
         else if (classifyTranscriptFileName(d.name).kind !== "other") {
           this.skippedFiles.push({ name: d.name, reason: "symlink leaving the state dir" });
         }
+      } else if (classifyTranscriptFileName(d.name).kind !== "other") {
+        this.notRegular.add(d.name);
+        this.skippedFiles.push({ name: d.name, reason: "not a regular file" });
       }
     }
     return existing;
@@ -199,12 +215,25 @@ class SessionsDirListing {
         archived = kind.kind;
         this.noteTimestamp(g.file, kind.timestampNote, rowIssues);
       }
-      scan = this.scan ? quickScanTranscript(g.file) : null;
-      facts = scan ?? statFacts(g.file);
-      if (!facts)
-        rowIssues.push(
-          this.fileIssue(g.file, "read-failed", "transcript exists but cannot be read", "error"),
-        );
+      if (isNotRegular(g.file)) {
+        rowIssues.push(this.fileIssue(g.file, "not-a-file", NOT_A_FILE, "error"));
+      } else {
+        scan = this.scan ? quickScanTranscript(g.file) : null;
+        facts = scan ?? statFacts(g.file);
+        if (!facts)
+          rowIssues.push(
+            this.fileIssue(g.file, "read-failed", "transcript exists but cannot be read", "error"),
+          );
+      }
+    } else if (this.notRegular.has(`${g.sessionId}.jsonl`)) {
+      rowIssues.push(
+        this.fileIssue(
+          path.join(this.sessionsDir, `${g.sessionId}.jsonl`),
+          "not-a-file",
+          NOT_A_FILE,
+          "error",
+        ),
+      );
     } else {
       rowIssues.push({
         source: this.storeSource,

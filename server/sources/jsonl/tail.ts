@@ -11,9 +11,10 @@
 // A full re-parse happens when the file shrank, was replaced (dev/inode), or its first bytes or the bytes
 // before the consumed offset differ (rewritten in place).
 
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, readSync } from "node:fs";
 import type { ByteReader } from "../../model/lazy-text.ts";
 import type { ParseIssue, Transcript, TranscriptEntry } from "../../model/session.ts";
+import { openRegular } from "../regular-file.ts";
 import { extendTree, type TreeMemo, treeMemo } from "./append-tree.ts";
 import { assembleTranscript, parseTranscriptBytes } from "./read-transcript.ts";
 
@@ -223,7 +224,7 @@ export function fileByteReader(absPath: string, dev: number, ino: number): ByteR
     read(offset, length) {
       let fd: number;
       try {
-        fd = openSync(absPath, "r");
+        fd = openRegular(absPath);
       } catch {
         return null;
       }
@@ -336,7 +337,7 @@ export function loadJsonlIncremental(
 ): JsonlLoad {
   const now = opts.now ?? Date.now();
   const graceMs = opts.graceMs ?? HALF_LINE_GRACE_MS;
-  const fd = openSync(absPath, "r");
+  const fd = openRegular(absPath);
   try {
     const st = fstatSync(fd);
     const base = reusableBase(fd, st, prev, source);

@@ -14,6 +14,7 @@
 
 import fs from "node:fs";
 import type Database from "better-sqlite3";
+import { notRegularReason, openRegular } from "../regular-file.ts";
 import { makeSnapshotCopy, needsSnapshot, sidecars } from "./snapshot-fallback.ts";
 import { type SqliteDriver, sqliteDriver } from "./sqlite-driver.ts";
 
@@ -56,7 +57,7 @@ export type ReadOutcome<T> = ReadSuccess<T> | ReadFailure;
 const SQLITE_MAGIC = "SQLite format 3\u0000";
 
 function readHeader(dbPath: string): Uint8Array {
-  const fd = fs.openSync(dbPath, "r");
+  const fd = openRegular(dbPath);
   try {
     const buf = new Uint8Array(100);
     const n = fs.readSync(fd, buf, 0, 100, 0);
@@ -174,7 +175,8 @@ function checkFile(dbPath: string): { header: Uint8Array; size: number } | ReadF
   let size: number;
   try {
     const st = fs.statSync(dbPath);
-    if (!st.isFile()) return failure("database-missing", `${dbPath} is not a file`, 404);
+    const notFile = notRegularReason(dbPath, st);
+    if (notFile !== null) return failure("database-missing", notFile, 404);
     size = st.size;
     header = readHeader(dbPath);
   } catch (e) {

@@ -9,6 +9,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { requireRegularIfPresent } from "../regular-file.ts";
 
 export interface SidecarState {
   /** Header bytes 18/19 = 2: the file is in WAL mode. */
@@ -53,6 +54,10 @@ export function makeSnapshotCopy(dbPath: string, withJournal = false): SnapshotC
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
+    // A FIFO or device as a sidecar would block the copy (or never end it): refused before copying.
+    requireRegularIfPresent(dbPath);
+    requireRegularIfPresent(`${dbPath}-wal`);
+    if (withJournal) requireRegularIfPresent(`${dbPath}-journal`);
     const copy = path.join(dir, path.basename(dbPath));
     fs.copyFileSync(dbPath, copy, fs.constants.COPYFILE_EXCL);
     if (fs.existsSync(`${dbPath}-wal`))

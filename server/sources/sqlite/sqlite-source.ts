@@ -12,6 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { LoadedSession, ParseIssue, SessionSummary } from "../../model/session.ts";
 import { storedRunReport } from "../../model/system-prompt-report.ts";
+import { readRegularFileSync } from "../regular-file.ts";
 import { fail, type LoadError, type StoredEntry } from "../session-era.ts";
 import { decodeArchiveBytes } from "./archives.ts";
 import {
@@ -169,7 +170,7 @@ function coldContent(
     location = rel(stateDir, found ?? candidates[0] ?? coldDir(stateDir, agentId));
     try {
       if (found === undefined) throw new Error("file not found");
-      bytes = fs.readFileSync(found);
+      bytes = readRegularFileSync(found);
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       return fail("archive-missing", `cold archive ${location} cannot be read: ${why}`, 404);
