@@ -1,6 +1,8 @@
 // JSON value types and the type guards every parser uses instead of `as` casts.
 // Transcripts and stores hold arbitrary JSON; code narrows it with these guards.
 
+import { MAX_JSON_DEPTH, textNestsDeeperThan, tooDeepMessage } from "./json-depth.ts";
+
 export type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | JsonObject;
 export interface JsonObject {
@@ -42,8 +44,15 @@ export function arr(o: JsonObject | undefined | null, key: string): JsonValue[] 
   return Array.isArray(v) ? v : undefined;
 }
 
-/** JSON.parse that never throws: returns the value or the error message. */
-export function tryParseJson(text: string): { ok: true; value: JsonValue } | { ok: false; error: string } {
+/**
+ * JSON.parse that never throws: returns the value or the error message. A value nested deeper than `maxDepth`
+ * (default MAX_JSON_DEPTH, json-depth.ts) is an error too: nothing downstream may walk it.
+ */
+export function tryParseJson(
+  text: string,
+  maxDepth: number = MAX_JSON_DEPTH,
+): { ok: true; value: JsonValue } | { ok: false; error: string } {
+  if (textNestsDeeperThan(text, maxDepth)) return { ok: false, error: tooDeepMessage(maxDepth) };
   try {
     const value: JsonValue = JSON.parse(text);
     return { ok: true, value };

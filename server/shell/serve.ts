@@ -87,7 +87,12 @@ export async function startServer(rt: Runtime, opts: ServeOptions): Promise<void
     }
     throw err;
   });
-  rt.service.startWatching();
+  // Live updates are a convenience: a state dir the watcher cannot take in says so and is still served.
+  try {
+    rt.service.startWatching();
+  } catch (e) {
+    process.stderr.write(`clawscope: live updates are off: ${e instanceof Error ? e.message : String(e)}\n`);
+  }
   const stop = () => {
     rt.service.close();
     server.close();

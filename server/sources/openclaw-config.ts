@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import JSON5 from "json5";
 import { isObject, type JsonObject, type JsonValue } from "../../shared/json.ts";
+import { MAX_JSON_DEPTH, tooDeepMessage, valueNestsDeeperThan } from "../../shared/json-depth.ts";
 import type { ParseIssue } from "../model/session.ts";
 import { readRegularFileSync } from "./regular-file.ts";
 import { resolveHome } from "./user-path.ts";
@@ -68,6 +69,10 @@ export function parseOpenClawConfigText(
       config: null,
       issues: [{ source, code: "invalid-config", message: "config is not a JSON object", severity: "error" }],
     };
+  }
+  if (valueNestsDeeperThan(value, MAX_JSON_DEPTH)) {
+    const message = `config is ${tooDeepMessage()}; not used`;
+    return { config: null, issues: [{ source, code: "invalid-config", message, severity: "error" }] };
   }
   const issues: ParseIssue[] = [];
   if (hasInclude(value)) {

@@ -3,6 +3,7 @@
 
 import { statSync } from "node:fs";
 import { isObject, type JsonObject, str, tryParseJson } from "../../../shared/json.ts";
+import { MAX_JSON_DEPTH, tooDeepMessage, valueNestsDeeperThan } from "../../../shared/json-depth.ts";
 import type { ParseIssue } from "../../model/session.ts";
 import { readRegularFileSync } from "../regular-file.ts";
 
@@ -23,7 +24,8 @@ export function parseSessionsStoreText(
   text: string,
   source: string,
 ): { entries: [string, JsonObject][]; issues: ParseIssue[] } {
-  const parsed = tryParseJson(text);
+  // The store as a whole may nest deep; each entry is bounded on its own below (one hostile entry is skipped).
+  const parsed = tryParseJson(text, Number.POSITIVE_INFINITY);
   if (!parsed.ok) {
     const issue: ParseIssue = {
       source,
@@ -51,6 +53,15 @@ export function parseSessionsStoreText(
         source,
         code: "invalid-entry",
         message: `entry ${key} is not an object; skipped`,
+        severity: "error",
+      });
+      continue;
+    }
+    if (valueNestsDeeperThan(value, MAX_JSON_DEPTH)) {
+      issues.push({
+        source,
+        code: "too-deep",
+        message: `entry ${key} is ${tooDeepMessage()}; skipped`,
         severity: "error",
       });
       continue;
