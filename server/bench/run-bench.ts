@@ -4,7 +4,8 @@
 // it never fails on a missed target, it says so. docs/performance.md explains every row.
 //
 // Options (positionals, e.g. `npm run bench -- size=10 runs=3`): size=MB (default 100), runs=N (default 5),
-//   seed=N (default 9), keep (leave the temp dir), only=jsonl,sqlite,warm,append,prune,treemap,tokenizer,memory.
+//   seed=N (default 9), keep (leave the temp dir),
+//   only=startup,jsonl,sqlite,warm,append,prune,treemap,tokenizer,memory.
 // Internal: `rss-probe DIR AGENT SESSION` (child process that measures server RSS with one session open).
 
 import { spawnSync } from "node:child_process";
@@ -18,6 +19,7 @@ import { createSessionService, type SessionService } from "../service/session-se
 import { openStateReader } from "../sources/state-reader.ts";
 import { createTokenCounter, type TokenCounter } from "../tokens/tokenizer.ts";
 import { bareSqliteDecode, jqInstalled, jqUsage, naiveUsage } from "./baselines.ts";
+import { benchStartup } from "./bench-startup.ts";
 import { benchTokenizer } from "./bench-tokenizer.ts";
 import { benchTreemap } from "./bench-treemap.ts";
 import { type WrittenSession, writeJsonlStateDir, writeSqliteStateDir } from "./generate-session.ts";
@@ -277,7 +279,7 @@ export async function runBench(args: string[]): Promise<void> {
   const runs = Math.max(1, Number(get("runs") ?? 5));
   const seed = Number(get("seed") ?? 9);
   const only = new Set(
-    (get("only") ?? "jsonl,sqlite,warm,append,prune,treemap,tokenizer,memory")
+    (get("only") ?? "startup,jsonl,sqlite,warm,append,prune,treemap,tokenizer,memory")
       .split(",")
       .map((x) => x.trim()),
   );
@@ -285,17 +287,19 @@ export async function runBench(args: string[]): Promise<void> {
   const started = performance.now();
   try {
     log(`generating ${sizeMb} MB sessions (seed ${seed}) in ${tmp}…`);
-    const needJsonl = ["jsonl", "warm", "append", "memory"].some((k) => only.has(k));
+    const needJsonl = ["startup", "jsonl", "warm", "append", "memory"].some((k) => only.has(k));
     const jsonl = needJsonl
       ? writeJsonlStateDir(path.join(tmp, "jsonl"), { targetBytes: sizeMb * MB, seed })
       : null;
     if (jsonl) log(`  JSONL: ${JSON.stringify(jsonl.stats)}`);
-    const sqlite = only.has("sqlite")
-      ? writeSqliteStateDir(path.join(tmp, "sqlite"), { targetBytes: sizeMb * MB, seed })
-      : null;
+    const sqlite =
+      only.has("sqlite") || only.has("startup")
+        ? writeSqliteStateDir(path.join(tmp, "sqlite"), { targetBytes: sizeMb * MB, seed })
+        : null;
     if (sqlite) log(`  SQLite: ${JSON.stringify(sqlite.stats)}`);
     if (jsonl && only.has("jsonl")) benchJsonl(jsonl, runs);
-    if (sqlite) benchSqlite(sqlite, runs);
+    if (only.has("startup")) benchStartup(tmp, { jsonl, sqlite }, runs);
+    if (sqlite && only.has("sqlite")) benchSqlite(sqlite, runs);
     if (jsonl && only.has("memory")) benchMemory(jsonl);
     if (jsonl && (only.has("warm") || only.has("append"))) benchWarmAndAppend(jsonl, runs, "JSONL");
     if (sqlite && only.has("warm")) benchWarmAndAppend(sqlite, runs, "SQLite");
