@@ -62,10 +62,14 @@ export class SqliteEra implements SessionEra {
     return reason;
   }
 
-  list(agent: DiscoveredAgent, _scan: boolean, issues: ParseIssue[]): ListedRow[] {
+  /**
+   * `scan: false` (reference lookups) skips summing each session's event bytes: that sum reads every row's
+   * payload (100 MB for a 100 MB session), while ids, keys and counts come from the index.
+   */
+  list(agent: DiscoveredAgent, scan: boolean, issues: ParseIssue[]): ListedRow[] {
     if (!agent.sqlitePath) return [];
     try {
-      const res = listSqliteSessions(this.stateDir, agent.agentId, agent.sqlitePath);
+      const res = listSqliteSessions(this.stateDir, agent.agentId, agent.sqlitePath, undefined, scan);
       issues.push(...res.issues);
       return res.sessions.map((s) => ({
         summary: s,
@@ -88,7 +92,8 @@ export class SqliteEra implements SessionEra {
    * rewrite of its rows, and its SessionEntry's `updated_at` with every run (OpenClaw stamps it on each write).
    */
   loadable(agent: DiscoveredAgent, issues: ParseIssue[]): LoadableSession[] {
-    return this.list(agent, false, issues).map((r) => ({
+    // The identity needs the byte sums (a rewrite of the same number of rows changes them).
+    return this.list(agent, true, issues).map((r) => ({
       summary: r.summary,
       identity: () => `sqlite\u0000${JSON.stringify(r.summary)}`,
       load: () => this.load(agent, { agentId: agent.agentId, sessionId: r.summary.sessionId }),

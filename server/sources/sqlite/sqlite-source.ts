@@ -107,6 +107,8 @@ export function listSqliteSessions(
   agentId: string,
   dbPath: string,
   options?: ReadOptions,
+  /** false: `sizeBytes` stays 0 (lookups only; summing reads every event's payload). */
+  eventBytes = true,
 ): { sessions: SessionSummary[]; issues: ParseIssue[] } {
   const abs = path.resolve(stateDir, dbPath);
   const dbRel = rel(stateDir, abs);
@@ -119,7 +121,7 @@ export function listSqliteSessions(
       const rows: StoreRows = {
         nodes: Q.readNodes(ctx, Q.ALL_ROWS),
         windows: Q.readWindows(ctx, Q.ALL_ROWS),
-        stats: Q.readEventStats(ctx, Q.ALL_ROWS),
+        stats: Q.readEventStats(ctx, Q.ALL_ROWS, eventBytes),
         archives: Q.readArchives(ctx, Q.ALL_ROWS),
         cold: Q.readCold(ctx, Q.ALL_ROWS),
       };
