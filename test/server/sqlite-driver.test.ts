@@ -17,8 +17,11 @@ const REPO = path.resolve(here, "../..");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-driver-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-const ADDON_ERROR =
-  "Could not locate the bindings file. Tried:\n → /x/node_modules/better-sqlite3/build/better_sqlite3.node";
+const ADDON_ERROR = [
+  "Could not locate the bindings file. Tried:",
+  " → /x/node_modules/better-sqlite3/build/better_sqlite3.node",
+  " → /x/node_modules/better-sqlite3/build/Release/better_sqlite3.node",
+].join("\n");
 
 describe("loadSqliteDriver", () => {
   it("a require that throws: not ok, the cause's first line, what still works and what the machine needs", () => {
@@ -27,8 +30,10 @@ describe("loadSqliteDriver", () => {
     });
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.message).toContain("(Could not locate the bindings file. Tried:)");
-    expect(r.message).not.toContain("→");
+    expect(r.message).toContain(
+      "(Could not locate the bindings file. Tried: → /x/node_modules/better-sqlite3/build/better_sqlite3.node).",
+    );
+    expect(r.message).not.toContain("build/Release");
     expect(r.message).toContain("JSONL sessions still are");
     expect(r.message).toMatch(/python3, make and a C\/C\+\+ compiler/);
     expect(r.message).toContain("npm rebuild better-sqlite3");

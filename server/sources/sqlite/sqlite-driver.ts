@@ -14,7 +14,13 @@ export type DriverLoad<D = SqliteDriver> = { ok: true; Database: D } | { ok: fal
 /** What a user reads when the addon cannot load: the cause, what still works, what the machine needs. */
 export function driverUnavailableMessage(e: unknown): string {
   const raw = e instanceof Error ? e.message : String(e);
-  const cause = raw.split("\n")[0]?.trim() || "unknown error";
+  // One line; a first line that introduces a list ("Tried:" and a path per line) keeps the list's first entry.
+  const lines = raw
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  const first = lines[0] ?? "unknown error";
+  const cause = first.endsWith(":") && lines[1] ? `${first} ${lines[1]}` : first;
   return [
     `better-sqlite3's native module cannot load (${cause}).`,
     "OpenClaw's SQLite stores (releases 2026.7.2 and later) cannot be read without it; JSONL sessions still are.",
