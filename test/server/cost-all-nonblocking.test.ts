@@ -79,7 +79,8 @@ beforeAll(() => {
     store[`agent:main:explicit:${id}`] = { sessionId: id, updatedAt: T0 + i * 60_000 };
   }
   writeFileSync(path.join(sessionsDir, "sessions.json"), JSON.stringify(store));
-});
+  // Writing 2,000 files: seconds on a loaded shared machine (the default 10 s hook limit timed out at load 25).
+}, 120_000);
 
 afterAll(() => {
   if (stateDir) rmSync(stateDir, { recursive: true, force: true });
