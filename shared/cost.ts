@@ -262,10 +262,38 @@ export interface CostTotalsRowDTO extends CostTotalsDTO {
   archived: string | null;
   cronSession: boolean;
   heartbeatCalls: number;
+  missing?: never;
+}
+
+/**
+ * A session whose transcript file does not exist (a sessions.json entry pointing nowhere: `location` is the path
+ * looked for). It has no numbers — not $0 and 0 calls — and adds nothing to the totals.
+ */
+export interface MissingTranscriptRowDTO {
+  agentId: string;
+  sessionId: string;
+  sessionKey: string | null;
+  archived: string | null;
+  cronSession: boolean;
+  missing: true;
+  location: string;
+}
+
+/** A backup / checkpoint copy left out of the totals: its calls are another transcript's (`copyOf`). */
+export interface LeftOutCopyDTO {
+  agentId: string;
+  sessionId: string;
+  kind: "backup" | "checkpoint";
+  location: string;
+  /** The transcript file name whose entries the copy duplicates. */
+  copyOf: string;
+  reason: string;
 }
 
 export interface CostAllDTO {
-  sessions: CostTotalsRowDTO[];
+  sessions: (CostTotalsRowDTO | MissingTranscriptRowDTO)[];
   /** Sum over every session row (archived included); buckets summed before rates. */
   totals: CostTotalsDTO;
+  /** Copies of other transcripts listed by `sessions` but never counted (with the archived switch on). */
+  leftOut: LeftOutCopyDTO[];
 }

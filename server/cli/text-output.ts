@@ -111,19 +111,26 @@ export function formatCost(r: CostReportDTO): string {
 }
 
 export function formatCostAll(r: CostAllDTO): string {
-  const rows = r.sessions.map((s) => [
-    s.agentId,
-    s.sessionId,
-    s.archived ?? "-",
-    String(s.calls),
-    int.format(s.input + s.cacheRead + s.cacheWrite),
-    int.format(s.output),
-    usd(s.costUsd),
-    pct(s.hitRate),
-  ]);
+  const rows = r.sessions.map((s) =>
+    s.missing
+      ? [s.agentId, s.sessionId, s.archived ?? "-", "-", "-", "-", "-", `transcript not found: ${s.location}`]
+      : [
+          s.agentId,
+          s.sessionId,
+          s.archived ?? "-",
+          String(s.calls),
+          int.format(s.input + s.cacheRead + s.cacheWrite),
+          int.format(s.output),
+          usd(s.costUsd),
+          pct(s.hitRate),
+        ],
+  );
   const t = r.totals;
+  const missing = r.sessions.filter((s) => s.missing).length;
   return [
     table(["agent", "session", "archived", "calls", "prompt tok", "output", "cost", "hit"], rows),
     `all sessions: ${t.calls} calls, cost ${usd(t.costUsd)}, hit rate ${pct(t.hitRate)}`,
+    ...(missing > 0 ? [`${missing} session(s) without transcript: no numbers, not counted`] : []),
+    ...r.leftOut.map((c) => `left out: ${c.location} (${c.reason})`),
   ].join("\n");
 }

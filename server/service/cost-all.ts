@@ -9,18 +9,24 @@
 // The result is byte-identical to buildCostTotals over the same sessions: the rows come from costTotalsRow and
 // the totals from sumTotals over every call's buckets, in listing order.
 
-import type { CostAllDTO, CostTotalsRowDTO } from "../../shared/cost.ts";
+import type { CostAllDTO, LeftOutCopyDTO } from "../../shared/cost.ts";
 import type { JsonObject } from "../../shared/json.ts";
 import type { LoadedSession } from "../model/session.ts";
 import type { PriceTable } from "../pricing/price-table.ts";
-import { buildCostReport, costTotalsRow } from "../reports/cost/cost-report.ts";
+import {
+  buildCostReport,
+  costTotalsRow,
+  inLocationOrder,
+  leftOutCopy,
+  missingTranscriptRow,
+} from "../reports/cost/cost-report.ts";
 import { type CallBuckets, sumTotals } from "../reports/cost/totals.ts";
 import { compareListedSummaries } from "../sources/jsonl/sessions-store.ts";
 import type { LoadableSession } from "../sources/state-reader.ts";
 
 /** One session's contribution to the all-session totals. */
 export interface SessionCostRow {
-  row: CostTotalsRowDTO;
+  row: CostAllDTO["sessions"][number];
   /** Each billed call's buckets, in call order (the totals sum buckets before rates). */
   calls: CallBuckets[];
   transcriptOnlyExcluded: number;
@@ -92,6 +98,7 @@ export const SLICE_MS = 15;
 export class CostAllRun {
   private next = 0;
   private readonly rows: { group: string | null; row: SessionCostRow }[] = [];
+  private readonly leftOut: LeftOutCopyDTO[] = [];
 
   constructor(
     private readonly sessions: readonly LoadableSession[],
@@ -129,10 +136,29 @@ export class CostAllRun {
       transcriptOnly += r.transcriptOnlyExcluded;
     }
     this.store.retain(new Set(this.sessions.map(sessionKeyOf)));
-    return { sessions: rows.map((r) => r.row), totals: sumTotals(calls, transcriptOnly) };
+    return {
+      sessions: rows.map((r) => r.row),
+      totals: sumTotals(calls, transcriptOnly),
+      leftOut: inLocationOrder(this.leftOut),
+    };
   }
 
   private add(s: LoadableSession): void {
+    // backups / checkpoints duplicate another transcript's calls: never counted twice, said so (summary.copyOf)
+    const copy = leftOutCopy(s.summary);
+    if (copy) {
+      this.leftOut.push(copy);
+      return;
+    }
+    // no transcript: a row without numbers (never $0 and 0 calls), nothing to load
+    if (s.summary.missing) {
+      const row = missingTranscriptRow(s.summary);
+      this.rows.push({
+        group: s.orderGroup,
+        row: { row, calls: [], transcriptOnlyExcluded: 0, updatedAt: s.summary.updatedAt },
+      });
+      return;
+    }
     const key = sessionKeyOf(s);
     const id = s.identity();
     const identity = id === null ? null : `${this.salt}\u0000${id}`;
@@ -263,10 +289,7 @@ export class CostAll {
   }
 
   private start(includeArchived: boolean): CostAllRun {
-    const sessions = this.deps
-      .list()
-      // backups / checkpoints duplicate another transcript's calls: never counted twice (summary.copyOf)
-      .filter((s) => (includeArchived || s.summary.archived === null) && s.summary.copyOf === undefined);
+    const sessions = this.deps.list().filter((s) => includeArchived || s.summary.archived === null);
     const run = new CostAllRun(sessions, this.store, this.deps.salt(), this.deps.compute);
     this.last = run;
     return run;

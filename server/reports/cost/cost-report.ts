@@ -10,15 +10,22 @@
 // appended session needs only its new calls classified and priced while the session-wide inputs (observed
 // TTL, config, pricing) are unchanged (CacheClassifier and priceCall take calls one by one).
 
-import type { CostAllDTO, CostCallDTO, CostReportDTO, CostTotalsRowDTO } from "../../../shared/cost.ts";
+import type {
+  CostAllDTO,
+  CostCallDTO,
+  CostReportDTO,
+  CostTotalsRowDTO,
+  LeftOutCopyDTO,
+  MissingTranscriptRowDTO,
+} from "../../../shared/cost.ts";
 import type { JsonObject } from "../../../shared/json.ts";
 import { minCacheableTokens, type PricingOverrides } from "../../../shared/pricing.ts";
 import { modelCallsOf } from "../../model/model-calls.ts";
-import type { LoadedSession, Transcript, TranscriptEntry } from "../../model/session.ts";
+import type { LoadedSession, SessionSummary, Transcript, TranscriptEntry } from "../../model/session.ts";
 import { indexById } from "../../model/tree.ts";
 import { CacheClassifier } from "../../openclaw/cache/verdict.ts";
 import { configuredPruning } from "../../openclaw/config/agent-settings.ts";
-import { HeartbeatDetector } from "../../openclaw/heartbeat.ts";
+import { HeartbeatDetector, isCronSessionKey } from "../../openclaw/heartbeat.ts";
 import { PriceTable } from "../../pricing/price-table.ts";
 import { CacheLifetimes, mostUsedModel } from "./cache-lifetime.ts";
 import { counterfactuals } from "./counterfactuals.ts";
@@ -155,24 +162,38 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
   };
 }
 
-/** `cost --all --json`: one totals row per session (archived included) plus the grand total. */
+/**
+ * `cost --all --json`: one totals row per session (archived included) plus the grand total. A session without
+ * transcript gets a row without numbers; backup / checkpoint copies are left out of rows and totals and listed in
+ * `leftOut` (their calls are another transcript's).
+ */
 export function buildCostTotals(
   sessions: LoadedSession[],
   options?: { config?: JsonObject | null; pricing?: PricingOverrides; prices?: PriceTable },
 ): CostAllDTO {
-  const rows: CostTotalsRowDTO[] = [];
+  const rows: CostAllDTO["sessions"] = [];
+  const leftOut: LeftOutCopyDTO[] = [];
   const all: CostCallDTO[] = [];
   let transcriptOnly = 0;
   const config = options?.config ?? null;
   const prices =
     options?.prices ?? new PriceTable({ config, ...(options?.pricing ? { file: options.pricing } : {}) });
   for (const session of sessions) {
+    const copy = leftOutCopy(session.summary);
+    if (copy) {
+      leftOut.push(copy);
+      continue;
+    }
+    if (session.summary.missing) {
+      rows.push(missingTranscriptRow(session.summary));
+      continue;
+    }
     const report = buildCostReport({ session, config, prices });
     all.push(...report.calls);
     transcriptOnly += report.totals.transcriptOnlyExcluded;
     rows.push(costTotalsRow(session, report));
   }
-  return { sessions: rows, totals: sumTotals(all, transcriptOnly) };
+  return { sessions: rows, totals: sumTotals(all, transcriptOnly), leftOut: inLocationOrder(leftOut) };
 }
 
 /** One session's row of the all-session totals (buildCostTotals; the service's sliced aggregate). */
@@ -185,5 +206,38 @@ export function costTotalsRow(session: LoadedSession, report: CostReportDTO): Co
     archived: session.summary.archived,
     cronSession: report.heartbeat.cronSession,
     heartbeatCalls: report.heartbeat.heartbeatCalls,
+  };
+}
+
+/** The row of a session whose transcript file does not exist: where it was looked for, and no numbers. */
+export function missingTranscriptRow(summary: SessionSummary): MissingTranscriptRowDTO {
+  return {
+    agentId: summary.agentId,
+    sessionId: summary.sessionId,
+    sessionKey: summary.sessionKey,
+    archived: summary.archived,
+    cronSession: isCronSessionKey(summary.sessionKey),
+    missing: true,
+    location: summary.location,
+  };
+}
+
+/** Left-out copies in one order whatever the listing order (the sliced aggregate lists in its own). */
+export function inLocationOrder(copies: readonly LeftOutCopyDTO[]): LeftOutCopyDTO[] {
+  return [...copies].sort((a, b) => (a.location < b.location ? -1 : a.location > b.location ? 1 : 0));
+}
+
+/** A backup / checkpoint copy, said as left out of the totals (null for any other session). */
+export function leftOutCopy(summary: SessionSummary): LeftOutCopyDTO | null {
+  const kind = summary.archived;
+  if (summary.copyOf === undefined || (kind !== "backup" && kind !== "checkpoint")) return null;
+  const what = kind === "backup" ? "a backup copy" : "a pre-compaction checkpoint copy";
+  return {
+    agentId: summary.agentId,
+    sessionId: summary.sessionId,
+    kind,
+    location: summary.location,
+    copyOf: summary.copyOf,
+    reason: `${what} of ${summary.copyOf}: its calls are that transcript's, counted once there`,
   };
 }

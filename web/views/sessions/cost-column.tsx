@@ -10,7 +10,9 @@ export function useCostBySession(): { available: boolean; costOf: (s: SessionSum
   const q = useQuery(allCostQuery());
   const byKey = useMemo(() => {
     const m = new Map<string, number>();
-    for (const r of q.data?.sessions ?? []) m.set(`${r.agentId}/${r.sessionId}`, r.costUsd);
+    // a session without transcript has no cost (not $0): it stays out of the map
+    for (const r of q.data?.sessions ?? [])
+      if (!("missing" in r)) m.set(`${r.agentId}/${r.sessionId}`, r.costUsd);
     return m;
   }, [q.data]);
   const costOf = useCallback(
