@@ -160,6 +160,22 @@ export class SessionService {
     return s.ok ? ok(f(s.value)) : s;
   }
 
+  /**
+   * A session that has calls to read: one listed without transcript (a sessions.json entry pointing nowhere,
+   * summary.missing) is an error saying where the file was looked for — never an empty report of $0 and 0 calls.
+   */
+  private loadTranscript(agentId: string, sessionId: string): Result<LoadedSession> {
+    const s = this.load(agentId, sessionId);
+    if (s.ok && s.value.summary.missing)
+      return fail("transcript-not-found", `transcript not found: ${s.value.summary.location}`, 404);
+    return s;
+  }
+
+  private withTranscript<T>(agentId: string, sessionId: string, f: (s: LoadedSession) => T): Result<T> {
+    const s = this.loadTranscript(agentId, sessionId);
+    return s.ok ? ok(f(s.value)) : s;
+  }
+
   runReport(agentId: string, sessionId: string): Result<RunReportDTO> {
     return this.with(agentId, sessionId, (s) => this.reports.runReport(s));
   }
@@ -217,7 +233,7 @@ export class SessionService {
   ): Result<PruneReplayDTO> {
     const { overrides, at } = parsePruneQuery(query);
     const summary = lastValue(query.calls) === "summary";
-    return this.with(agentId, sessionId, (s) => {
+    return this.withTranscript(agentId, sessionId, (s) => {
       const replay = this.reports.prune(s, overrides, at);
       return summary ? replay.summary() : replay.full();
     });
@@ -229,7 +245,7 @@ export class SessionService {
     sessionId: string,
     query: PruneQuery & { call?: QueryValue },
   ): Result<PruneCallDetailDTO> {
-    const s = this.load(agentId, sessionId);
+    const s = this.loadTranscript(agentId, sessionId);
     if (!s.ok) return s;
     const callIndex = Number(firstValue(query.call));
     if (!Number.isInteger(callIndex)) return fail("bad-request", "call (index) is required", 400);
@@ -244,7 +260,7 @@ export class SessionService {
     sessionId: string,
     query: PruneQuery & { call?: QueryValue; toolCallId?: QueryValue },
   ): Result<ToolResultPreviewDTO> {
-    const s = this.load(agentId, sessionId);
+    const s = this.loadTranscript(agentId, sessionId);
     if (!s.ok) return s;
     const { overrides, at } = parsePruneQuery(query);
     const replay = this.reports.prune(s.value, overrides, at);
@@ -261,7 +277,7 @@ export class SessionService {
 
   /** `prices`: the in-app editor's prices in their URL form (shared/price-editor.ts). */
   cost(agentId: string, sessionId: string, prices = ""): Result<CostReportDTO> {
-    return this.with(agentId, sessionId, (s) => this.reports.cost(s, prices));
+    return this.withTranscript(agentId, sessionId, (s) => this.reports.cost(s, prices));
   }
 
   /** Live TTL countdown data for the open session ("cache warm for 3m12s" / "expired: …"). */

@@ -1,13 +1,55 @@
 // Issue 13, the report side: what clawscope says about sessions real installs leave behind — a transcript that is
 // missing, copies left out of the totals — on the synthetic state dirs of test/fixtures/real-world/ (README there).
 
+import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatCostAll } from "../../server/cli/text-output.ts";
+import { createApp } from "../../server/http/app.ts";
 import { createSessionService } from "../../server/service/session-service.ts";
 
+const REPO = path.resolve(__dirname, "../..");
 const FIX = path.resolve(__dirname, "../fixtures/real-world");
 const state = (name: string) => path.join(FIX, name, "state");
+
+function cli(stateDir: string, ...args: string[]) {
+  return spawnSync(process.execPath, [path.join(REPO, "server/bin.mjs"), ...args, "--state-dir", stateDir], {
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+}
+
+const GONE = "agents/main/sessions/3333cccc-0000-4000-8000-000000000033.jsonl";
+
+describe("cost and prune of a session whose transcript is missing", () => {
+  it("the CLI says transcript not found: <path> and exits 1, never $0 and 0 calls", () => {
+    for (const command of ["cost", "prune"]) {
+      const r = cli(state("windows-paths"), command, "--session", "agent:main:cron:gone", "--json");
+      expect(r.status, command).toBe(1);
+      expect(r.stdout, command).toBe("");
+      expect(r.stderr, command).toContain(`transcript not found: ${GONE}`);
+    }
+  });
+
+  it("the API answers 404 transcript-not-found with the path (the UI's empty state), for every pruning route", async () => {
+    const service = createSessionService({ stateDir: state("windows-paths"), demo: false, reason: "test" });
+    const app = createApp({ service, boundHost: "127.0.0.1", port: 4470 });
+    const base = "/api/sessions/main/3333cccc-0000-4000-8000-000000000033";
+    for (const route of ["cost", "prune", "prune/call?call=0", "prune/preview?call=0&toolCallId=x"]) {
+      const res = await app.request(`${base}/${route}`, { headers: { host: "127.0.0.1:4470" } });
+      expect(res.status, route).toBe(404);
+      expect(await res.json(), route).toEqual({
+        error: { code: "transcript-not-found", message: `transcript not found: ${GONE}` },
+      });
+    }
+    // the sessions of that state dir that have a transcript still answer
+    const ok = await app.request("/api/sessions/main/1111aaaa-0000-4000-8000-000000000011/cost", {
+      headers: { host: "127.0.0.1:4470" },
+    });
+    expect(ok.status).toBe(200);
+    service.close();
+  });
+});
 
 describe("cost --all: a session whose transcript is missing", () => {
   it("is listed with missing: true, the path looked for, and no numbers; the totals skip it", () => {

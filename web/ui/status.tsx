@@ -82,6 +82,27 @@ export function ErrorPanel({ error, title, retry }: { error: unknown; title: str
   );
 }
 
+/** The service's answer for a session listed without its transcript file (cost, pruning): nothing to show. */
+export function isMissingTranscript(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.code === "transcript-not-found";
+}
+
+/** The empty state of a session whose transcript does not exist: where it was looked for, and no numbers. */
+export function MissingTranscript({ error }: { error: ApiError }) {
+  return (
+    <div className="empty-state" role="status" data-testid="missing-transcript">
+      <h3>No transcript</h3>
+      <p>
+        <code>{error.message}</code>
+      </p>
+      <p className="muted small">
+        OpenClaw's session store names this session, but its transcript file does not exist (never written, or
+        removed). There are no calls to count: no cost, no hit rate, no pruning — not $0 and 0 calls.
+      </p>
+    </div>
+  );
+}
+
 /** Render a query's loading / error / data states uniformly. */
 export function QueryPanel<T>({
   query,
@@ -93,6 +114,7 @@ export function QueryPanel<T>({
   children: (data: T) => ReactNode;
 }) {
   if (query.data !== undefined) return <>{children(query.data)}</>;
+  if (isMissingTranscript(query.error)) return <MissingTranscript error={query.error} />;
   if (query.error)
     return (
       <ErrorPanel error={query.error} title={`Could not load ${label}`} retry={() => void query.refetch()} />

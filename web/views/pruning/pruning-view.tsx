@@ -7,7 +7,7 @@ import type { PruneReplayDTO } from "../../../shared/prune.ts";
 import { PRUNE_PARAM_KEYS, type PruneParams } from "../../../shared/prune-params.ts";
 import type { AxisMode } from "../../../shared/timeline-scales.ts";
 import { pruneQuery } from "../../api/queries.ts";
-import { ErrorPanel, Loading } from "../../ui/status.tsx";
+import { ErrorPanel, isMissingTranscript, Loading, MissingTranscript } from "../../ui/status.tsx";
 import type { SessionTabProps } from "../session-tab.ts";
 import { CallDetails } from "./call-details.tsx";
 import { CallsTable } from "./calls-table.tsx";
@@ -44,6 +44,8 @@ export function PruningView({ agentId, sessionId, params }: SessionTabProps) {
           p={p}
           previewId={params.get("tr")}
         />
+      ) : isMissingTranscript(query.error) ? (
+        <MissingTranscript error={query.error} />
       ) : query.error ? (
         <ErrorPanel error={query.error} title="Could not replay pruning" retry={() => void query.refetch()} />
       ) : (
