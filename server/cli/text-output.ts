@@ -62,6 +62,10 @@ export function formatTruncation(r: TruncationReportDTO): string {
     `max/file ${int.format(r.maxPerFile)} chars, max/total ${int.format(r.maxTotal)} chars`,
     table(["file", "status", "raw", "injected", "removed", "causes", "flag"], rows),
     `total: raw ${int.format(r.totals.rawChars)} -> injected ${r.totals.injectedChars === null ? "?" : int.format(r.totals.injectedChars)} chars`,
+    // what the table rests on: another session's report, nothing recorded at all, the release's defaults
+    ...(r.storedReport.owner ? [`note: ${r.storedReport.owner.note}`] : []),
+    ...r.warnings.map((w) => `warning: ${w}`),
+    ...r.notes.map((n) => `note: ${n}`),
   ].join("\n");
 }
 

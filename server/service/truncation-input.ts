@@ -8,6 +8,7 @@ import type { TruncationFamily } from "../../shared/truncation.ts";
 import type { LoadedSession } from "../model/session.ts";
 import { readSystemPromptReport } from "../model/system-prompt-report.ts";
 import { bootstrapFileNames } from "../openclaw/bootstrap/files-and-limits.ts";
+import { releaseBootstrapDefaults } from "../openclaw/bootstrap/release-defaults.ts";
 import { configuredBootstrapLimits, workspaceCandidates } from "../openclaw/bootstrap/workspace-dir.ts";
 import type { TruncationReportInput } from "../reports/truncation/truncation-report.ts";
 import { readWorkspaceFiles } from "../sources/workspace-files.ts";
@@ -65,10 +66,14 @@ export function truncationInput(
     }
   }
   const family = query.family;
+  const v = s.version;
+  const defaults = v.appVersion ? releaseBootstrapDefaults(v.appVersion) : null;
+  const release = defaults ? { defaults, decidedBy: v.decidedBy ?? "session", reason: v.reason } : null;
   return {
     report,
     session: { sessionId: s.summary.sessionId, entrySessionId: str(s.entry, "sessionId") ?? null },
     family: s.version.family,
+    release,
     workspace: {
       dir: files.dir,
       files: files.files,
@@ -79,7 +84,7 @@ export function truncationInput(
     },
     configuredLimits: report
       ? undefined
-      : configuredBootstrapLimits(config, s.summary.agentId, s.version.family),
+      : configuredBootstrapLimits(config, s.summary.agentId, s.version.family, defaults),
     overrides: {
       maxPerFile: toInt(query.maxPerFile),
       maxTotal: toInt(query.maxTotal),

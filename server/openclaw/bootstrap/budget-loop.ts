@@ -14,7 +14,7 @@ import {
   type InjectedSegment,
   joinText,
 } from "./segments.ts";
-import { trimBootstrapContent, trimUsesPolicyDigest } from "./trim.ts";
+import { familyTrimRule, type TrimRule, trimBootstrapContent, trimUsesPolicyDigest } from "./trim.ts";
 
 export interface BootstrapFileInput {
   name: string;
@@ -123,6 +123,8 @@ class TotalBudget {
     readonly family: RuleFamily,
     readonly maxPerFile: number,
     maxTotal: number,
+    /** The release's cut (release-defaults.ts); the family's own when not given. */
+    readonly trim: TrimRule = familyTrimRule(family),
   ) {
     this.remaining = Math.max(1, Math.floor(maxTotal));
   }
@@ -180,9 +182,10 @@ export function simulateBootstrapInjection(opts: {
   files: readonly BootstrapFileInput[];
   maxPerFile: number;
   maxTotal: number;
+  trim?: TrimRule;
 }): InjectionRun {
   const { family, maxPerFile, maxTotal } = opts;
-  const budget = new TotalBudget(family, maxPerFile, maxTotal);
+  const budget = new TotalBudget(family, maxPerFile, maxTotal, opts.trim);
   const files = opts.files.map((f) => injectFile(budget, f));
   return {
     family,
@@ -242,7 +245,7 @@ function injectFile(budget: TotalBudget, f: BootstrapFileInput): FileInjection {
 
 /** Trim a present file to `cap` (§4), then clamp it to the budget left (§3). */
 function placeContent(budget: TotalBudget, row: FileInjection, content: string, cap: number): void {
-  const trim = trimBootstrapContent(budget.family, row.name, content, cap);
+  const trim = trimBootstrapContent(budget.family, row.name, content, cap, budget.trim);
   row.trimCap = cap;
   row.trimmedByCap = trim.truncated;
   row.headChars = trim.headChars;
@@ -296,8 +299,9 @@ export function bootstrapLengths(opts: {
   maxPerFile: number;
   maxTotal: number;
   digest: "empty" | "full";
+  trim?: TrimRule;
 }): LengthStep[] {
-  const budget = new TotalBudget(opts.family, opts.maxPerFile, opts.maxTotal);
+  const budget = new TotalBudget(opts.family, opts.maxPerFile, opts.maxTotal, opts.trim);
   return opts.files.map((f) => {
     const before = budget.before;
     const admission = budget.admit(f);
@@ -306,11 +310,12 @@ export function bootstrapLengths(opts: {
       const used = joinText(admission.marker.segments).length;
       step = { before, injected: admission.inject ? used : 0, used, digest: false };
     } else if (admission.kind === "present") {
-      const digest = trimUsesPolicyDigest(opts.family, f.name, f.rawChars, admission.cap);
+      const digest = trimUsesPolicyDigest(opts.family, f.name, f.rawChars, admission.cap, budget.trim);
       const trimmed =
         digest && opts.digest === "full"
           ? admission.cap
-          : trimBootstrapContent(opts.family, f.name, "x".repeat(f.rawChars), admission.cap).text.length;
+          : trimBootstrapContent(opts.family, f.name, "x".repeat(f.rawChars), admission.cap, budget.trim).text
+              .length;
       const injected = Math.min(trimmed, budget.remaining);
       step = { before, injected, used: injected, digest };
     }

@@ -5,6 +5,22 @@ import { isAgentsFile, type RuleFamily } from "./files-and-limits.ts";
 import { buildPolicyDigest, type PolicyDigest } from "./policy-digest.ts";
 import { cutSegments, type InjectedSegment, joinText, joinWithNewlines, sliceSeg } from "./segments.ts";
 
+/**
+ * The cut a release applies — openclaw/bootstrap/release-defaults.ts: 2026.4.20–2026.5.18 already split 75/25 but
+ * had no AGENTS.md policy digest (it came with 2026.5.19); ≤ 2026.4.15 split 70/20. Absent = the family's own.
+ */
+export interface TrimRule {
+  split: "70/20" | "75/25";
+  agentsDigest: boolean;
+}
+
+/** The cut of clawscope's reference releases: 2026.3.2 70/20; 2026.7.1 and 2026.9.x 75/25 with the digest. */
+export function familyTrimRule(family: RuleFamily): TrimRule {
+  return family === "2026.3"
+    ? { split: "70/20", agentsDigest: false }
+    : { split: "75/25", agentsDigest: true };
+}
+
 export interface TrimResult {
   /** Final text for this file before the total-budget clamp. */
   text: string;
@@ -158,8 +174,9 @@ export function trimUsesPolicyDigest(
   name: string,
   rawChars: number,
   cap: number,
+  rule: TrimRule = familyTrimRule(family),
 ): boolean {
-  return family !== "2026.3" && isAgentsFile(name) && rawChars > cap;
+  return rule.agentsDigest && isAgentsFile(name) && rawChars > cap;
 }
 
 /**
@@ -171,6 +188,7 @@ export function trimBootstrapContent(
   name: string,
   content: string,
   cap: number,
+  rule: TrimRule = familyTrimRule(family),
 ): TrimResult {
   const trimmed = content.trimEnd();
   if (trimmed.length <= cap) {
@@ -189,7 +207,7 @@ export function trimBootstrapContent(
       segments,
     };
   }
-  if (family === "2026.3") return trim70_20(trimmed, name, cap);
-  if (isAgentsFile(name)) return trimAgentsWithDigest(family, trimmed, cap);
+  if (rule.split === "70/20") return trim70_20(trimmed, name, cap);
+  if (rule.agentsDigest && isAgentsFile(name)) return trimAgentsWithDigest(family, trimmed, cap);
   return trim75_25(trimmed, name, cap, family === "2026.9");
 }

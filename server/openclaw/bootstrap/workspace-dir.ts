@@ -5,6 +5,7 @@
 import { type JsonObject, num, obj, str } from "../../../shared/json.ts";
 import { agentBlock, normalizeAgentId } from "../config/agent-settings.ts";
 import { type BootstrapLimits, DEFAULT_LIMITS, type RuleFamily } from "./files-and-limits.ts";
+import { type ReleaseDefaultsLookup, releaseLimits } from "./release-defaults.ts";
 
 export interface WorkspaceCandidate {
   dir: string;
@@ -57,24 +58,36 @@ function limit(v: number | undefined): number | undefined {
 
 /**
  * The caps OpenClaw would apply to this agent (bootstrap.md §2): the agent's own value (2026.7.1 `agents.list[]`,
- * 2026.9.x `agents.entries.<id>`; 2026.3.2 reads none), then `agents.defaults.<key>`, then the family default.
+ * 2026.9.x `agents.entries.<id>`; 2026.3.2 reads none), then `agents.defaults.<key>`, then the default — of the
+ * session's release when it is known (release-defaults.ts: 2026.5.18 is the first to read the agent's own value,
+ * in `agents.list[]`), else of the family.
  */
 export function configuredBootstrapLimits(
   config: JsonObject | null,
   agentId: string,
   family: RuleFamily,
+  release: ReleaseDefaultsLookup | null = null,
 ): BootstrapLimits & { sources: { maxPerFile: string; maxTotal: string } } {
-  const own = family === "2026.3" ? null : agentBlock(config, agentId, family);
+  const perAgent = release ? release.defaults.perAgentCaps : family !== "2026.3";
+  // a 2026.5.18–2026.6.x release reads agents.list[] as 2026.7.1 does
+  const blockFamily = family === "2026.3" ? "2026.7" : family;
+  const own = perAgent ? agentBlock(config, agentId, blockFamily) : null;
   const defaults = obj(obj(config, "agents"), "defaults");
   const pick = (key: "bootstrapMaxChars" | "bootstrapTotalMaxChars", fallback: number) => {
     const mine = limit(num(own?.block, key));
     if (mine !== undefined) return { value: mine, source: `${own?.path}.${key}` };
     const shared = limit(num(defaults, key));
     if (shared !== undefined) return { value: shared, source: `agents.defaults.${key}` };
-    return { value: fallback, source: `OpenClaw ${family} default` };
+    return {
+      value: fallback,
+      source: release ? `OpenClaw ${release.release} default` : `OpenClaw ${family} default`,
+    };
   };
-  const perFile = pick("bootstrapMaxChars", DEFAULT_LIMITS[family].maxPerFile);
-  const total = pick("bootstrapTotalMaxChars", DEFAULT_LIMITS[family].maxTotal);
+  const builtIn = release
+    ? releaseLimits(release.defaults, DEFAULT_LIMITS[family].maxTotal)
+    : DEFAULT_LIMITS[family];
+  const perFile = pick("bootstrapMaxChars", builtIn.maxPerFile);
+  const total = pick("bootstrapTotalMaxChars", builtIn.maxTotal);
   return {
     maxPerFile: perFile.value,
     maxTotal: total.value,

@@ -12,6 +12,8 @@ import {
   DEFAULT_LIMITS,
   isOptionalBootstrapFile,
 } from "../../openclaw/bootstrap/files-and-limits.ts";
+import { type ReleaseDefaultsLookup, releaseLimits } from "../../openclaw/bootstrap/release-defaults.ts";
+import type { TrimRule } from "../../openclaw/bootstrap/trim.ts";
 
 export interface TruncationReportInput {
   /** SessionEntry.systemPromptReport (stored object); null = the session has none (nothing was recorded). */
@@ -20,6 +22,11 @@ export interface TruncationReportInput {
   session?: { sessionId: string; entrySessionId: string | null };
   /** Rule family of the session (VersionInfo.family). */
   family: TruncationFamily;
+  /**
+   * The session's OpenClaw release when known (VersionInfo.appVersion) with the signal that decided it: its own
+   * defaults (caps, cut) apply where the report records none (release-defaults.ts).
+   */
+  release?: { defaults: ReleaseDefaultsLookup; decidedBy: string; reason: string } | null;
   workspace: {
     /** Workspace directory the files were read from; null = unavailable (nothing readable). */
     dir: string | null;
@@ -44,6 +51,8 @@ export interface Caps {
   family: TruncationFamily;
   maxPerFile: number;
   maxTotal: number;
+  /** The session release's cut, when it differs from what the family name says (absent = the family's). */
+  trim?: TrimRule;
 }
 
 /** The report's caps (as stored, and as used with the family defaults) and the caps of the numbers to show. */
@@ -69,16 +78,23 @@ export function capsInEffect(report: SystemPromptReport, input: TruncationReport
   const o = input.overrides;
   const recordedMaxPerFile = positiveInt(report.bootstrapMaxChars);
   const recordedMaxTotal = positiveInt(report.bootstrapTotalMaxChars);
-  const fallback = input.configuredLimits ?? DEFAULT_LIMITS[input.family];
+  const release = input.release?.defaults.defaults;
+  const familyDefaults = DEFAULT_LIMITS[input.family];
+  const fallback =
+    input.configuredLimits ?? (release ? releaseLimits(release, familyDefaults.maxTotal) : familyDefaults);
   const recorded: Caps = {
     family: input.family,
     maxPerFile: recordedMaxPerFile ?? fallback.maxPerFile,
     maxTotal: recordedMaxTotal ?? fallback.maxTotal,
+    ...(release ? { trim: { split: release.split, agentsDigest: release.agentsDigest } } : {}),
   };
+  const targetFamily = o?.family ?? recorded.family;
   const target: Caps = {
-    family: o?.family ?? recorded.family,
+    family: targetFamily,
     maxPerFile: positiveInt(o?.maxPerFile) ?? recorded.maxPerFile,
     maxTotal: positiveInt(o?.maxTotal) ?? recorded.maxTotal,
+    // a what-if family applies that family's own cut
+    ...(recorded.trim && targetFamily === recorded.family ? { trim: recorded.trim } : {}),
   };
   const warnings: string[] = [];
   for (const [key, v] of [

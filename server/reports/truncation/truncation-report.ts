@@ -18,6 +18,7 @@ import {
   type MissingMarkerMode,
   simulateBootstrapInjection,
 } from "../../openclaw/bootstrap/budget-loop.ts";
+import { totalCapNote } from "../../openclaw/bootstrap/release-defaults.ts";
 import { promptWarningSignature } from "../../openclaw/bootstrap/warning-signature.ts";
 import { reportOwner } from "../report-owner.ts";
 import { fileDTO, simulationDTO, totalsDTO, waterfallSteps } from "./dto.ts";
@@ -240,10 +241,31 @@ function noReportNote(input: TruncationReportInput, caps: Caps): string {
   }
   const src = input.configuredLimits?.sources;
   const from = (key: "maxPerFile" | "maxTotal") => (src ? ` (${src[key]})` : "");
+  const release = input.release && caps.family === input.family ? input.release : null;
+  const who = release ? release.defaults.release : caps.family;
   return (
     `${head} The rows are the workspace files as they are now, read from ${ws.dir}${ws.source ? ` (${ws.source})` : ""}, ` +
-    `and what OpenClaw ${caps.family} would inject from them with bootstrapMaxChars ${fmtInt(caps.maxPerFile)}${from("maxPerFile")} ` +
-    `and bootstrapTotalMaxChars ${fmtInt(caps.maxTotal)}${from("maxTotal")}.`
+    `and what OpenClaw ${who} would inject from them with bootstrapMaxChars ${fmtInt(caps.maxPerFile)}${from("maxPerFile")} ` +
+    `and bootstrapTotalMaxChars ${fmtInt(caps.maxTotal)}${from("maxTotal")}.` +
+    (release ? ` ${releaseNote(release, caps.maxTotal)}` : "")
+  );
+}
+
+/** Which release's rules the table applies, which signal named it, and whether its defaults were checked. */
+function releaseNote(release: NonNullable<TruncationReportInput["release"]>, usedTotal: number): string {
+  const d = release.defaults;
+  const cut =
+    d.defaults.split === "70/20"
+      ? "70/20 head/tail cut"
+      : `75/25 head/tail cut${d.defaults.agentsDigest ? ", AGENTS.md policy digest" : ", no AGENTS.md policy digest"}`;
+  const warn = d.defaults.warningDefault
+    ? `truncation warning "${d.defaults.warningDefault}" by default`
+    : "no truncation-warning option";
+  const total = totalCapNote(d.defaults, usedTotal);
+  return (
+    `Release ${d.release} (decided by ${release.decidedBy}: ${release.reason}); ${d.note}: ${cut}, ${warn}.` +
+    (d.verified ? "" : " Unverified for this exact release.") +
+    (total ? ` ${total}` : "")
   );
 }
 
