@@ -272,7 +272,8 @@ function storedTexts(session: LoadedSession, entry: JsonObject, help: string): C
   const detailCmd = latestCommandAfter(transcript, ["/context detail", "/context deep"], lastModelCall);
   const transcriptCounts = countTranscriptMessages(transcript, family, detailCmd ?? undefined);
   const list = storedContextText("list", entry, family, session.summary).text;
-  const detail = renderContextText({ mode: "detail", family, entry, transcriptCounts });
+  const appVersion = session.version.appVersion;
+  const detail = renderContextText({ mode: "detail", family, entry, transcriptCounts, appVersion });
   const json = storedContextText("json", entry, family, session.summary).text;
   const cmdEntry = detailCmd === null ? undefined : transcript.entries[detailCmd];
   return {

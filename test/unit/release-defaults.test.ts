@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { releaseBootstrapDefaults } from "../../server/openclaw/bootstrap/release-defaults.ts";
+import { renderContextText } from "../../server/openclaw/context-text/context-text.ts";
 import { compareReleases, parseRelease } from "../../server/openclaw/release.ts";
 import { createSessionService } from "../../server/service/session-service.ts";
 
@@ -166,5 +167,40 @@ describe("a session without a stored report takes its release's defaults (config
     const { dto } = truncation("2026.5.16-beta.3");
     expect(dto.notes.join("\n")).toContain("assumed (it lies between 2026.5.12 and 2026.5.18, not checked)");
     expect(dto.notes.join("\n")).toContain("Unverified for this exact release.");
+  });
+});
+
+describe("/context detail's Compactable transcript line per release", () => {
+  const entry = {
+    sessionId: SESSION,
+    systemPromptReport: {
+      source: "run",
+      generatedAt: 1780000000000,
+      bootstrapMaxChars: 20000,
+      bootstrapTotalMaxChars: 60000,
+      systemPrompt: { chars: 100, projectContextChars: 10, nonProjectContextChars: 90, hash: "h" },
+      injectedWorkspaceFiles: [],
+      skills: { promptChars: 0, entries: [] },
+      tools: { listChars: 0, schemaChars: 0, entries: [] },
+    },
+  };
+  const detail = (appVersion: string | null) =>
+    renderContextText({
+      mode: "detail",
+      family: "2026.7",
+      entry,
+      transcriptCounts: { messages: 4, real: 2 },
+      appVersion,
+    });
+
+  it("releases up to 2026.6.5 print none (not 'unavailable'); 2026.6.6 on and unknown releases print it", () => {
+    const line = "Compactable transcript: 2 real conversation message(s) / 4 transcript message(s)";
+    expect(detail("2026.6.5")).not.toContain("Compactable transcript");
+    expect(detail("2026.5.28")).not.toContain("Compactable transcript");
+    expect(detail("2026.6.6")).toContain(line);
+    expect(detail("2026.7.1")).toContain(line);
+    expect(detail(null)).toContain(line);
+    // everything else of the reply is the same
+    expect(detail("2026.6.5")).toBe(detail("2026.6.6").replace(`\n${line}`, ""));
   });
 });

@@ -5,6 +5,7 @@
 import { type JsonObject, type JsonValue, str } from "../../../shared/json.ts";
 import type { BootstrapFileRow, SystemPromptReport } from "../../model/system-prompt-report.ts";
 import { formatCharsAndTokens, formatInt, formatListTop, formatNameList } from "../format.ts";
+import { releaseAtMost } from "../release.ts";
 import { tokensFromChars } from "../token-estimate.ts";
 import { bootstrapBlock } from "./bootstrap-warning.ts";
 import { freshTotalTokens, sessionTokensLine, trackedPromptChars } from "./session-tokens.ts";
@@ -28,7 +29,19 @@ function fileLine(f: BootstrapFileRow, family: ContextFamily): string {
   return `- ${f.name}: ${status} | raw${native ? "(local)" : ""} ${raw} | injected ${injected}`;
 }
 
-function compactableLines(entry: JsonObject, counts: TranscriptCounts | undefined): string[] {
+/**
+ * The last release without `Compactable transcript` in `/context detail`: grep of dist/ finds the string in
+ * 2026.6.6, 6.8, 6.11, 6.35, 7.1, 9.6 and in none of 2026.1.29, 2.26, 3.2, 4.15, 5.7, 5.28, 6.1, 6.5
+ * (research openclaw-facts.md §1.6). Such a release omits the line; it does not print "unavailable".
+ */
+const LAST_RELEASE_WITHOUT_COMPACTABLE = "2026.6.5";
+
+function compactableLines(
+  entry: JsonObject,
+  counts: TranscriptCounts | undefined,
+  appVersion: string | null | undefined,
+): string[] {
+  if (appVersion && releaseAtMost(appVersion, LAST_RELEASE_WITHOUT_COMPACTABLE)) return [];
   const sessionId = str(entry, "sessionId")?.trim();
   if (!sessionId) return ["Compactable transcript: unavailable (no active transcript session)"];
   // clawscope wording when the caller did not load the transcript (OpenClaw always reads it).
@@ -126,7 +139,7 @@ function trackedLines(view: SystemPromptReport, input: ContextTextInput): string
             ? `Untracked provider/runtime overhead: ~${formatInt(overhead)} tok`
             : "Untracked provider/runtime overhead: not observed in cached usage",
         ]),
-    ...compactableLines(input.entry, input.transcriptCounts),
+    ...compactableLines(input.entry, input.transcriptCounts, input.appVersion),
   ];
 }
 

@@ -14,6 +14,11 @@ export interface ContextTextInput {
   /** `M` / `R` for `detail` in 2026.7+ (see compactable-count.ts). */
   transcriptCounts?: TranscriptCounts;
   /**
+   * The session's OpenClaw release when known (VersionInfo.appVersion): releases up to 2026.6.5 print no
+   * `Compactable transcript` line at all (research openclaw-facts.md §1.6).
+   */
+  appVersion?: string | null;
+  /**
    * Context window resolved when the command runs. OpenClaw resolves it from config/catalog at command time;
    * offline the entry's `contextTokens` is the best value (spec §4) and is the default.
    */
