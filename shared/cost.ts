@@ -104,6 +104,8 @@ export interface CostCallDTO {
   verdict: CacheVerdict;
   /** Idle gap (ms) since the previous model call of the session (any model); null for the first. */
   gapMs: number | null;
+  /** Set when gapMs is negative: "clock went back 11 d" (shared/clock-labels.ts; the view shows it, not the gap). */
+  clockBack?: string;
   // ---- extras ----
   /** Index in the transcript's entries (append order). */
   entryIndex: number;

@@ -104,6 +104,8 @@ export interface PruneCallDTO {
   timestamp: number;
   lastCacheTouchAt: number | null;
   idleMs: number | null;
+  /** Set when idleMs is negative: "clock went back 11 d" (shared/clock-labels.ts; the view shows it, not the gap). */
+  clockBack?: string;
   ttlExpired: boolean;
   round: PruneRound;
   /** Estimated chars (OpenClaw's weighting) of the message list as sent. Wire chars also count timestamp prefixes. */

@@ -77,7 +77,7 @@ export function formatPrune(r: PruneReplayDTO): string {
     return [
       String(i + 1),
       iso(c.timestamp),
-      c.idleMs === null ? "-" : `${(c.idleMs / 1000).toFixed(1)}s`,
+      c.clockBack ?? (c.idleMs === null ? "-" : `${(c.idleMs / 1000).toFixed(1)}s`),
       c.ttlExpired ? "expired" : "",
       c.round,
       int.format(c.messageChars),

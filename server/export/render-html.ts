@@ -140,7 +140,7 @@ function renderPruneSettings(p: PruneReplayDTO): Html {
     c.round === "none"
       ? []
       : [
-          html`<tr><td class="n">${i + 1}</td><td>${isoTime(c.timestamp)}</td><td>${c.round}</td><td class="n">${formatMs(c.idleMs)}</td><td class="n">${formatInt(c.softTrimmedNow)}</td><td class="n">${formatInt(c.hardClearedNow)}</td><td class="n">${formatInt(c.charsRemoved)}</td><td class="n">${formatPct(c.ratioBefore)} → ${formatPct(c.ratioAfter)}</td></tr>`,
+          html`<tr><td class="n">${i + 1}</td><td>${isoTime(c.timestamp)}</td><td>${c.round}</td><td class="n">${c.clockBack ?? formatMs(c.idleMs)}</td><td class="n">${formatInt(c.softTrimmedNow)}</td><td class="n">${formatInt(c.hardClearedNow)}</td><td class="n">${formatInt(c.charsRemoved)}</td><td class="n">${formatPct(c.ratioBefore)} → ${formatPct(c.ratioAfter)}</td></tr>`,
         ],
   );
   return html`<p>Algorithm <b>${p.algorithm}</b> (${p.algorithmSource}); context window ${formatInt(p.contextWindowTokens)} tokens = ${formatInt(p.charWindow)} chars; eligibility ${p.eligibility.path}; ${formatInt(p.rounds)} rounds in ${formatInt(p.calls.length)} calls.</p>
@@ -166,7 +166,7 @@ const COUNTERFACTUAL_LABELS: Record<string, string> = {
 function renderCost(c: CostReportDTO, redacted: boolean): Html {
   const rows = c.calls.map(
     (k, i) =>
-      html`<tr class="${k.onActiveBranch ? "" : "muted"}"><td class="n">${i + 1}</td><td>${k.timestamp === null ? "—" : isoTime(k.timestamp)}</td><td>${text(k.model)}</td><td class="n">${formatInt(k.input)}</td><td class="n">${formatInt(k.output)}</td><td class="n">${formatInt(k.cacheRead)}</td><td class="n">${formatInt(k.cacheWrite)}</td><td class="n">${formatPct(k.hitRate)}</td><td class="n">${formatMs(k.gapMs)}</td><td class="${`v ${k.verdict}`}">${k.verdict}${k.evidence.cause ? ` (${k.evidence.cause})` : ""}</td><td class="n">${formatUsd(k.costUsd)}</td>${
+      html`<tr class="${k.onActiveBranch ? "" : "muted"}"><td class="n">${i + 1}</td><td>${k.timestamp === null ? "—" : isoTime(k.timestamp)}</td><td>${text(k.model)}</td><td class="n">${formatInt(k.input)}</td><td class="n">${formatInt(k.output)}</td><td class="n">${formatInt(k.cacheRead)}</td><td class="n">${formatInt(k.cacheWrite)}</td><td class="n">${formatPct(k.hitRate)}</td><td class="n">${k.clockBack ?? formatMs(k.gapMs)}</td><td class="${`v ${k.verdict}`}">${k.verdict}${k.evidence.cause ? ` (${k.evidence.cause})` : ""}</td><td class="n">${formatUsd(k.costUsd)}</td>${
         redacted ? "" : html`<td class="ev">${k.evidence.summary}</td>`
       }</tr>`,
   );

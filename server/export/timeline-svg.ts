@@ -61,7 +61,7 @@ function callTip(c: PruneCallDTO, i: number): string {
     c.round === "none"
       ? ""
       : `\n${c.round}: ${c.softTrimmedNow} soft, ${c.hardClearedNow} hard, −${formatInt(c.charsRemoved)} chars`;
-  return `#${i + 1} ${isoTime(c.timestamp)} UTC\nidle ${formatMs(c.idleMs)}${c.ttlExpired ? " (TTL expired)" : ""}${gate}\nchars ${formatInt(c.totalCharsBefore)} → ${formatInt(c.totalCharsAfter)}${round}`;
+  return `#${i + 1} ${isoTime(c.timestamp)} UTC\nidle ${c.clockBack ?? formatMs(c.idleMs)}${c.ttlExpired ? " (TTL expired)" : ""}${gate}\nchars ${formatInt(c.totalCharsBefore)} → ${formatInt(c.totalCharsAfter)}${round}`;
 }
 
 function callMark(c: PruneCallDTO, i: number, s: TimelineScales): Html {

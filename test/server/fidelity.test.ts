@@ -2,11 +2,16 @@
 // missing, copies left out of the totals — on the synthetic state dirs of test/fixtures/real-world/ (README there).
 
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { formatCostAll } from "../../server/cli/text-output.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { formatCostAll, formatPrune } from "../../server/cli/text-output.ts";
 import { createApp } from "../../server/http/app.ts";
+import { writeAwareHitRate } from "../../server/reports/cost/hit-rates.ts";
 import { createSessionService } from "../../server/service/session-service.ts";
+import { clockBackLabel, writeAwareText } from "../../shared/clock-labels.ts";
+import { TranscriptBuilder } from "../helpers/transcript.ts";
 
 const REPO = path.resolve(__dirname, "../..");
 const FIX = path.resolve(__dirname, "../fixtures/real-world");
@@ -19,6 +24,7 @@ function cli(stateDir: string, ...args: string[]) {
   });
 }
 
+const SID = "0c0c0c0c-0000-4000-8000-000000000001";
 const GONE = "agents/main/sessions/3333cccc-0000-4000-8000-000000000033.jsonl";
 
 describe("cost and prune of a session whose transcript is missing", () => {
@@ -97,5 +103,55 @@ describe("cost --all: backup and checkpoint copies", () => {
     expect(formatCostAll(all)).toContain(
       `left out: agents/main/sessions/${id}.jsonl.bak-4242-1775000000000 (a backup copy of ${id}.jsonl`,
     );
+  });
+});
+
+describe("time that runs backwards (a reset on another machine)", () => {
+  const DAY = 24 * 3600_000;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-clock-"));
+  const b = new TranscriptBuilder();
+  b.user("first");
+  b.assistant({ usage: { input: 10, cacheWrite: 5000 } });
+  b.cacheTouch();
+  b.tick(-11 * DAY).tick(-3600_000);
+  b.user("second, written on a machine whose clock is 11 days behind");
+  b.assistant({ usage: { input: 10, cacheRead: 5000 } });
+  b.writeJsonlStateDir(dir, { sessionId: SID, entry: { contextPruning: { mode: "cache-ttl" } } });
+  const service = createSessionService({ stateDir: dir, demo: false, reason: "test" });
+  afterAll(() => {
+    service.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("cost flags the call 'clock went back 11 d' (gapMs stays the raw number); the views print the flag", () => {
+    const r = service.cost("main", SID);
+    if (!r.ok) throw new Error(r.error.message);
+    const [first, second] = r.value.calls;
+    expect(first?.clockBack).toBeUndefined();
+    expect(second?.gapMs).toBe(-(11 * DAY + 3600_000));
+    expect(second?.clockBack).toBe("clock went back 11 d");
+  });
+
+  it("pruning flags it too, instead of a negative idle time; the CLI prints the flag", () => {
+    const r = service.prune("main", SID, {});
+    if (!r.ok) throw new Error(r.error.message);
+    const back = r.value.calls.filter((c) => c.idleMs !== null && c.idleMs < 0);
+    expect(back.length).toBeGreaterThan(0);
+    for (const c of back) expect(c.clockBack).toBe("clock went back 11 d");
+    expect(formatPrune(r.value)).toContain("clock went back 11 d");
+    expect(formatPrune(r.value)).not.toMatch(/\s-\d[\d.]*s\s/);
+  });
+
+  it("labels: days, hours, minutes; a write-aware hit rate below 0 is 'write-only call', never a negative percentage", () => {
+    expect(clockBackLabel(-90_000)).toBe("clock went back 2 min");
+    expect(clockBackLabel(-5 * 3600_000)).toBe("clock went back 5 h");
+    expect(clockBackLabel(0)).toBeNull();
+    expect(clockBackLabel(null)).toBeNull();
+    // one call that only wrote the cache: r = 1.25 → (1 − 1.25) / 0.9 < 0
+    const rate = writeAwareHitRate({ input: 0, cacheRead: 0, cacheWrite: 1000, cacheWrite1h: 0 });
+    expect(rate).toBeLessThan(0);
+    expect(writeAwareText(rate, "call")).toBe("write-only call");
+    expect(writeAwareText(rate, "total")).toBe("writes > savings");
+    expect(writeAwareText(0.5, "call")).toBe("50.0%");
   });
 });

@@ -2,6 +2,7 @@
 // usage.cost, the pricing table, or nothing known), the ≤ 2026.3 one-hour write correction, and what its
 // cache miss cost over a read. Each call is priced on its own, so a grown session prices only its new calls.
 
+import { clockBackLabel } from "../../../shared/clock-labels.ts";
 import type { CostCallDTO, CostSource, PriceOriginDTO, WriteTierInfo } from "../../../shared/cost.ts";
 import {
   costOf,
@@ -166,6 +167,9 @@ export function priceCall(
     row.recordedCost > 0
       ? (row.usage.cacheWrite * (writeRateOf(price, price.rates, true) - price.rates.cacheWrite)) / 1e6
       : null;
+  const gapMs = previousStartMs !== null && row.atMs !== null ? row.atMs - previousStartMs : null;
+  // real transcripts jump back days after a reset on another machine: flagged, never shown as a negative gap
+  const clockBack = clockBackLabel(gapMs);
   const dto: CostCallDTO = {
     entryId: row.entryId,
     responseId: row.responseId,
@@ -180,7 +184,8 @@ export function priceCall(
     costSource: cost.costSource,
     hitRate: readHitRate(row.usage),
     verdict: verdict.verdict,
-    gapMs: previousStartMs !== null && row.atMs !== null ? row.atMs - previousStartMs : null,
+    gapMs,
+    ...(clockBack ? { clockBack } : {}),
     entryIndex: row.entryIndex,
     onActiveBranch: row.onActiveBranch,
     api: row.api,

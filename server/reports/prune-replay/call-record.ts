@@ -1,6 +1,7 @@
 // One replayed call as plain data (PruneCallDTO): what the gate and the round saw and did. Its tool-result
 // states are not part of it; they are derived on demand (replay-result.ts statesAt).
 
+import { clockBackLabel } from "../../../shared/clock-labels.ts";
 import type { PruneCallDTO } from "../../../shared/prune.ts";
 import type { ModelCall } from "../../model/model-calls.ts";
 import type { TranscriptEntry } from "../../model/session.ts";
@@ -36,12 +37,15 @@ export function callRecordDto(o: RequestOutcome): PruneCallDTO {
     else hard++;
   }
   const charWindow = input.charWindow;
+  // a touch "after" the request (the clock went back): OpenClaw's gate sees a negative idle time, TTL not expired
+  const clockBack = clockBackLabel(g.idleMs);
   return {
     entryId: o.entry.id,
     responseId: o.call.responseId,
     timestamp: o.call.atMs ?? 0,
     lastCacheTouchAt: o.touchAtGate,
     idleMs: g.idleMs,
+    ...(clockBack ? { clockBack } : {}),
     ttlExpired: g.ttlExpired,
     round: roundOf(result),
     messageChars: totalAfter,

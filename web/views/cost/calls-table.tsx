@@ -1,6 +1,7 @@
 // One row per model call: gap, cache verdict, tokens by bucket, hit rate, cost and miss cost; a click opens the
 // verdict's evidence (URL `ccall=<entry index>`).
 
+import { writeAwareText } from "../../../shared/clock-labels.ts";
 import type { CostCallDTO, CostReportDTO } from "../../../shared/cost.ts";
 import { fmtDuration, fmtInt, fmtPct, fmtUsd } from "../../../shared/format.ts";
 import { setParams } from "../../router.ts";
@@ -25,7 +26,9 @@ const COLUMNS: Column<CostCallDTO>[] = [
     key: "gap",
     label: "Gap",
     align: "right",
-    render: (c) => fmtDuration(c.gapMs),
+    // a negative gap (the transcript's clock went back) is flagged, not shown as "−11d"
+    render: (c) =>
+      c.clockBack ? <span className="warn-text small">{c.clockBack}</span> : fmtDuration(c.gapMs),
     sortValue: (c) => c.gapMs,
   },
   {
@@ -78,7 +81,11 @@ const COLUMNS: Column<CostCallDTO>[] = [
     key: "hit",
     label: "Hit",
     align: "right",
-    render: (c) => fmtPct(c.hitRate, 0),
+    render: (c) => (
+      <span title={`write-aware hit rate: ${writeAwareText(c.writeAwareHitRate, "call")}`}>
+        {fmtPct(c.hitRate, 0)}
+      </span>
+    ),
     sortValue: (c) => c.hitRate,
   },
   {

@@ -1,5 +1,6 @@
 // A totals card: cost, calls, both hit rates and the token buckets (session or active branch).
 
+import { writeAwareText } from "../../../shared/clock-labels.ts";
 import type { CostTotalsDTO } from "../../../shared/cost.ts";
 import { fmtInt, fmtPct, fmtUsd } from "../../../shared/format.ts";
 import { Stat } from "../../ui/stat.tsx";
@@ -22,8 +23,8 @@ export function Totals({ t, label, testId }: { t: CostTotalsDTO; label: string; 
         />
         <Stat
           label="write-aware hit rate"
-          value={fmtPct(t.writeAwareHitRate)}
-          title="(1 − r) / 0.9 — 1 = all read, 0 = no caching, negative = writes cost more than they saved"
+          value={writeAwareText(t.writeAwareHitRate, "total")}
+          title="(1 − r) / 0.9 — 1 = all read, 0 = no caching; below 0 the cache writes cost more than the reads saved (shown as a label, not a negative percentage)"
         />
         <Stat label="input" value={fmtInt(t.input)} />
         <Stat label="cache read" value={fmtInt(t.cacheRead)} />

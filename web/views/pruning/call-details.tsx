@@ -71,7 +71,7 @@ function CallFacts({ call }: { call: PruneCallDTO }) {
   return (
     <>
       <div className="stats">
-        <Stat label="idle before" value={fmtDuration(call.idleMs)} />
+        <Stat label="idle before" value={call.clockBack ?? fmtDuration(call.idleMs)} />
         <Stat label="TTL expired" value={call.ttlExpired ? "yes" : "no"} />
         <Stat label="round" value={call.round} />
         <Stat

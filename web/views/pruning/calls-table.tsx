@@ -14,7 +14,12 @@ const COLUMNS: Column<Row>[] = [
     key: "idle",
     label: "Idle",
     align: "right",
-    render: (r) => <span className={r.ttlExpired ? "error-text" : undefined}>{fmtDuration(r.idleMs)}</span>,
+    render: (r) =>
+      r.clockBack ? (
+        <span className="warn-text small">{r.clockBack}</span>
+      ) : (
+        <span className={r.ttlExpired ? "error-text" : undefined}>{fmtDuration(r.idleMs)}</span>
+      ),
     sortValue: (r) => r.idleMs,
   },
   {

@@ -168,7 +168,7 @@ function markTitle(c: PruneCallDTO, i: number, bin: number[] | undefined, calls:
     c.round !== "none"
       ? `\n${c.round}: ${c.softTrimmedNow} soft, ${c.hardClearedNow} hard, −${fmtInt(c.charsRemoved)} chars`
       : "";
-  return `#${i + 1} ${fmtDate(c.timestamp)}\nidle ${fmtDuration(c.idleMs)}${c.ttlExpired ? " (TTL expired)" : ""}\n${c.gateText}\nchars ${fmtInt(c.totalCharsBefore)} → ${fmtInt(c.totalCharsAfter)}${round}${binNote}`;
+  return `#${i + 1} ${fmtDate(c.timestamp)}\nidle ${c.clockBack ?? fmtDuration(c.idleMs)}${c.ttlExpired ? " (TTL expired)" : ""}\n${c.gateText}\nchars ${fmtInt(c.totalCharsBefore)} → ${fmtInt(c.totalCharsAfter)}${round}${binNote}`;
 }
 
 /** One call's column: its mark, TTL ring, round count, idle-gap bar and chars dot; a click selects it. */
