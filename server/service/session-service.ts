@@ -29,7 +29,7 @@ import { buildTruncationReport } from "../reports/truncation/truncation-report.t
 import { readAgentModelsJson } from "../sources/agent-models-json.ts";
 import { type OpenClawConfigRead, readOpenClawConfig } from "../sources/openclaw-config.ts";
 import { openStateReader, type StateReader } from "../sources/state-reader.ts";
-import type { UserEnvironment } from "../sources/user-path.ts";
+import { resolveHome, type UserEnvironment } from "../sources/user-path.ts";
 import { createTokenCounter, type TokenCounter } from "../tokens/tokenizer.ts";
 import { CostAll, type CostAllProgress, sessionCostRow } from "./cost-all.ts";
 import { SessionReports } from "./session-reports.ts";
@@ -95,6 +95,12 @@ export class SessionService {
     const env = this.opts.environment;
     this.configRead ??= readOpenClawConfig(this.opts.stateDir, env?.env, env?.homedir);
     return this.configRead.config;
+  }
+
+  /** OpenClaw's home dir, to expand a `~` workspace of the config (null without an injected environment). */
+  private home(): string | null {
+    const env = this.opts.environment;
+    return env ? resolveHome(env.env, env.homedir) : null;
   }
 
   private prices(editor: string): PriceTable {
@@ -220,7 +226,14 @@ export class SessionService {
   ): Result<TruncationReportDTO> {
     return this.with(agentId, sessionId, (s) =>
       buildTruncationReport(
-        truncationInput(s, this.opts.stateDir, query, o?.allowWorkspaceOverride === true, this.config()),
+        truncationInput(
+          s,
+          this.opts.stateDir,
+          query,
+          o?.allowWorkspaceOverride === true,
+          this.config(),
+          this.home(),
+        ),
       ),
     );
   }

@@ -11,6 +11,7 @@ import { bootstrapFileNames } from "../openclaw/bootstrap/files-and-limits.ts";
 import { releaseBootstrapDefaults } from "../openclaw/bootstrap/release-defaults.ts";
 import { configuredBootstrapLimits, workspaceCandidates } from "../openclaw/bootstrap/workspace-dir.ts";
 import type { TruncationReportInput } from "../reports/truncation/truncation-report.ts";
+import { expandUserPath } from "../sources/user-path.ts";
 import { readWorkspaceFiles } from "../sources/workspace-files.ts";
 
 /** The what-if of /truncation (absent = the report's own caps and family); `workspace` only from the CLI. */
@@ -32,6 +33,8 @@ export function truncationInput(
   query: TruncationQuery,
   allowWorkspaceOverride: boolean,
   config: JsonObject | null,
+  /** OpenClaw's home dir (server/shell/config.ts reads it), for a `~` workspace path; null = left as written. */
+  home: string | null = null,
 ): TruncationReportInput {
   const report = s.entry ? (obj(s.entry, "systemPromptReport") ?? null) : null;
   const decoded = report ? readSystemPromptReport(report) : null;
@@ -56,13 +59,15 @@ export function truncationInput(
   // No report names the workspace (cron runs, orphans, archives): the one OpenClaw would use for this agent.
   if (files.dir === null && !override && !decoded?.workspaceDir) {
     for (const c of workspaceCandidates(config, stateDir, s.summary.agentId, s.version.family)) {
-      const f = read(null, c.dir);
+      // OpenClaw resolves `~/…` against its home dir (resolveUserPath, spec storage.md §1)
+      const dir = home !== null && /^~(?:$|[\\/])/u.test(c.dir) ? expandUserPath(c.dir, home) : c.dir;
+      const f = read(null, dir);
       if (f.dir !== null) {
         files = f;
         source = c.source;
         break;
       }
-      tried.push(c.dir);
+      tried.push(dir);
     }
   }
   const family = query.family;

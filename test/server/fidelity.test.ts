@@ -155,3 +155,28 @@ describe("time that runs backwards (a reset on another machine)", () => {
     expect(writeAwareText(0.5, "call")).toBe("50.0%");
   });
 });
+
+describe("a `~` workspace in the config (session without a stored report)", () => {
+  it("is expanded against OpenClaw's home dir, as resolveUserPath does", () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-home-"));
+    const stateDir = path.join(home, ".openclaw");
+    new TranscriptBuilder().writeJsonlStateDir(stateDir, { sessionId: SID });
+    fs.writeFileSync(
+      path.join(stateDir, "openclaw.json"),
+      JSON.stringify({ agents: { defaults: { workspace: "~/my-workspace" } } }),
+    );
+    fs.mkdirSync(path.join(home, "my-workspace"));
+    fs.writeFileSync(path.join(home, "my-workspace", "AGENTS.md"), "a".repeat(321));
+    const environment = { env: { HOME: home }, homedir: "/nonexistent" };
+    const service = createSessionService({ stateDir, demo: false, reason: "test", environment });
+    const r = service.truncation("main", SID, {});
+    service.close();
+    fs.rmSync(home, { recursive: true, force: true });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.workspace).toMatchObject({
+      dir: path.join(home, "my-workspace"),
+      source: "agents.defaults.workspace",
+    });
+    expect(r.value.files.find((f) => f.name === "AGENTS.md")?.rawChars).toBe(321);
+  });
+});

@@ -22,7 +22,7 @@ function join(dir: string, name: string): string {
  * fallbacks, in order and without duplicates: the agent's own `workspace`; `agents.defaults.workspace` (the
  * default agent `main`) or `<agents.defaults.workspace>/<agentId>` (any other agent); `<stateDir>/workspace`
  * (main) or `<stateDir>/workspace-<agentId>` (others); then the other of those two. A `~` path is returned as
- * written (expanding it needs the home dir, which only the shell reads).
+ * written: service/truncation-input.ts expands it against the home dir the shell injects.
  */
 export function workspaceCandidates(
   config: JsonObject | null,
