@@ -2,6 +2,7 @@
 // run report + the conversation actually sent) and the web treemap (which only lays it out and draws it).
 
 import type { OpenClawMapPicture } from "./openclaw-picture.ts";
+import type { ReportOwnerDTO } from "./run-report.ts";
 
 /** Size modes the treemap can use. */
 export type SizeMode = "chars" | "estTokens" | "tiktoken" | "cache";
@@ -61,4 +62,6 @@ export interface ContextMapDTO {
   cacheBasis?: string;
   /** OpenClaw's own `/context map` picture for side-by-side trust, or its exact "unavailable" reply. */
   openclaw?: { available: true; picture: OpenClawMapPicture } | { available: false; text: string };
+  /** Set when the stored report the system-prompt tiles come from is another session's (reports/report-owner.ts). */
+  reportOwner?: ReportOwnerDTO;
 }

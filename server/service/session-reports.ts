@@ -12,6 +12,7 @@ import type { RunReportDTO } from "../../shared/run-report.ts";
 import { cacheClock, clockReplayAt } from "../live/cache-clock.ts";
 import { buildContextMessages } from "../model/context-messages.ts";
 import type { ContextMessage, LoadedSession } from "../model/session.ts";
+import { readSystemPromptReport } from "../model/system-prompt-report.ts";
 import type { PriceTable } from "../pricing/price-table.ts";
 import { buildContextMap } from "../reports/context-map/context-map.ts";
 import { buildOpenClawMap } from "../reports/context-map/openclaw-picture.ts";
@@ -20,6 +21,7 @@ import { buildCostReport } from "../reports/cost/cost-report.ts";
 import { toolResultWireText } from "../reports/prune-replay/preview.ts";
 import type { ReplayResult } from "../reports/prune-replay/replay-result.ts";
 import { ReplayRun, runReplay } from "../reports/prune-replay/replay-run.ts";
+import { reportOwner } from "../reports/report-owner.ts";
 import { buildRunReport, lastCallUsage } from "../reports/run-report.ts";
 import type { TokenCounter } from "../tokens/tokenizer.ts";
 import { ReportMemo } from "./report-memo.ts";
@@ -132,9 +134,10 @@ export class SessionReports {
     const counter = this.inputs.tokenCounter();
     const counted = counter.requestCounts(contextMapTokenTexts(s, messages));
     const usage = lastCallUsage(s.transcript);
+    const report = s.entry ? (obj(s.entry, "systemPromptReport") ?? null) : null;
     const map = buildContextMap({
       session: s,
-      report: s.entry ? (obj(s.entry, "systemPromptReport") ?? null) : null,
+      report,
       contextMessages: messages,
       lastCallUsage: usage
         ? { input: usage.input, cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite }
@@ -144,6 +147,12 @@ export class SessionReports {
       tiktokenEncoding: counter.encoding,
     });
     map.openclaw = buildOpenClawMap(s);
+    // the system-prompt tiles come from the stored report: say when it is another session's, as /context does
+    const owner = reportOwner(report ? readSystemPromptReport(report) : null, {
+      sessionId: s.summary.sessionId,
+      entrySessionId: str(s.entry, "sessionId") ?? null,
+    });
+    if (owner) map.reportOwner = owner;
     const unavailable = counter.progress().state === "unavailable";
     map.tokenizer = {
       state: unavailable ? "unavailable" : counted.pending > 0 ? "pending" : "ready",

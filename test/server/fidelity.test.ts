@@ -180,3 +180,22 @@ describe("a `~` workspace in the config (session without a stored report)", () =
     expect(r.value.files.find((f) => f.name === "AGENTS.md")?.rawChars).toBe(321);
   });
 });
+
+describe("the map of a session whose stored report is another session's", () => {
+  it("says whose report its system-prompt tiles come from, as /context and truncation do", () => {
+    const service = createSessionService({
+      stateDir: path.resolve(__dirname, "../fixtures/no-run-report"),
+      demo: false,
+      reason: "test",
+    });
+    const main = "0c7f1a55-2222-4b2b-9d2d-000000000002";
+    const map = service.contextMap("main", main);
+    const report = service.runReport("main", main);
+    const cron = service.contextMap("main", "0c7f1a55-1111-4a1a-8c1c-000000000001");
+    service.close();
+    if (!map.ok || !report.ok || !cron.ok) throw new Error("load failed");
+    expect(map.value.reportOwner).toEqual(report.value.reportOwner);
+    expect(map.value.reportOwner?.reportSessionId).toBe("56c4e0d1-3333-4c3c-ae3e-000000000003");
+    expect(cron.value.reportOwner).toBeUndefined();
+  });
+});

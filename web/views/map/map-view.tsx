@@ -127,6 +127,11 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionTabProps & { dto: 
         onExport={onExport}
         exporting={exporting}
       />
+      {dto.reportOwner ? (
+        <p className="warn-note" data-testid="map-report-owner">
+          {red.sentence(dto.reportOwner.note)}
+        </p>
+      ) : null}
       {mode === "tiktoken" && !showOc ? <TokenizerNote dto={dto} /> : null}
       {mode === "cache" && !showOc ? <CacheBasisNote dto={dto} /> : null}
       {!showOc ? <Breadcrumbs crumbs={crumbs} onZoom={zoomTo} /> : null}
