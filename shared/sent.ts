@@ -1,0 +1,60 @@
+// The context as sent at a model call (issue 16): the request `messages` clawscope reconstructs from the stored
+// transcript the way OpenClaw built them, counted as the capture tooling counts a request (spec fixtures.md
+// `calls.json`), next to the call's billed usage. `map --call N|all --json`, GET /api/sessions/…/sent.
+
+/** The request's `messages`: how many, and their wire text chars (text, tool_use input JSON, tool_result text). */
+export interface SentCountDTO {
+  messages: number;
+  messageChars: number;
+}
+
+/** The call's billed usage as recorded (Anthropic semantics: `input` is the uncached part). */
+export interface SentUsageDTO {
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
+}
+
+export interface SentCallDTO {
+  /** 1-based index among the session's agent model calls (the pruning replay's numbering). */
+  call: number;
+  responseId: string | null;
+  entryId: string | null;
+  /** ISO request start. */
+  timestamp: string | null;
+  sent: SentCountDTO;
+  usage: SentUsageDTO;
+  /** Why this call's reconstruction may differ from what was sent (empty: determined by the stored data). */
+  estimated: string[];
+}
+
+/** How the reconstruction was made, for every call of the session. */
+export interface SentBasisDTO {
+  /** OpenClaw rule family used: "2026.9" or "2026.7" (2026.3 data is read with the 2026.7 rules). */
+  family: "2026.9" | "2026.7";
+  timeZone: string;
+  /** `userTimezone` from the config, or clawscope's host zone (OpenClaw used its Gateway host's; not stored). */
+  timeZoneSource: "userTimezone" | "host";
+  notes: string[];
+}
+
+export interface SentCallsDTO {
+  calls: SentCallDTO[];
+  basis: SentBasisDTO;
+}
+
+export type SentTileState = "full" | "soft-trim" | "hard-clear" | "changed" | null;
+
+/** One leaf of the context map as sent at the call. */
+export interface SentTileDTO {
+  path: string;
+  chars: number;
+  /** Tool results: their pruning state at this call; other tiles: null. */
+  state: SentTileState;
+}
+
+export interface SentAtCallDTO extends SentCallDTO {
+  tiles: SentTileDTO[];
+  basis: SentBasisDTO;
+}
