@@ -192,6 +192,17 @@ const exportCommand: Command = async ({ values }) => {
   process.stderr.write(`${escapeControls(`clawscope: wrote ${values.out}${redact ? " (redacted)" : ""}`)}\n`);
 };
 
+const map: Command = async ({ values }) => {
+  const rt = await runtime(values);
+  const ref = requireSession(rt, values);
+  const { mapOutput } = await import("./map-command.ts");
+  const result = mapOutput(rt.service, ref, values.call, (message) => {
+    throw new CommandError(message);
+  });
+  if (values.json) outJson(result.json);
+  else out(result.text());
+};
+
 const bench: Command = async ({ rest }) => {
   const { runBench } = await import("../bench/run-bench.ts");
   await runBench(rest);
@@ -204,6 +215,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   truncation,
   prune,
   cost,
+  map,
   export: exportCommand,
   bench,
 };

@@ -28,6 +28,7 @@ Commands:
                                                     [--deny GLOB]… [--context-window N]
                                                     [--algorithm auto|2026.3|2026.7|2026.9] [--at ISO] [--json]
   cost         per-call usage, cache verdicts, cost --session REF | --all [--json]
+  map          the context as sent at a call         --session REF --call N|all [--json]
   export       self-contained HTML report           --session REF --out FILE [--redact|--no-redact]
   bench        benchmark (see docs/performance.md)
 
@@ -76,6 +77,7 @@ export const OPTIONS = {
   algorithm: { type: "string" },
   at: { type: "string" },
   all: { type: "boolean" },
+  call: { type: "string" },
   archived: { type: "boolean" },
   out: { type: "string" },
   redact: { type: "boolean" },

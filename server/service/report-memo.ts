@@ -10,6 +10,7 @@ import type { ContextMapDTO } from "../../shared/context-map.ts";
 import type { CostReportDTO } from "../../shared/cost.ts";
 import { type MemoByObject, memoByObject } from "../../shared/memo.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
+import type { SentCallsDTO } from "../../shared/sent.ts";
 import type { ContextMessage, LoadedSession, Transcript } from "../model/session.ts";
 import type { ReplayResult } from "../reports/prune-replay/replay-result.ts";
 import type { ReplayRun } from "../reports/prune-replay/replay-run.ts";
@@ -50,6 +51,8 @@ function configDependent() {
     map: memoByObject<Transcript, ContextMapDTO>(),
     /** The context list with tool results as sent at the last call (the replay's states). */
     wire: memoByObject<Transcript, ContextMessage[]>(),
+    /** Every call's reconstructed request counts (issue 16), keyed by session id. */
+    sent: memoByObject<Transcript, SentCallsDTO>(),
     runs: new ReplayRuns(),
   };
 }
@@ -73,6 +76,9 @@ export class ReportMemo {
   }
   get wire() {
     return this.byConfig.wire;
+  }
+  get sent() {
+    return this.byConfig.sent;
   }
   get runs() {
     return this.byConfig.runs;

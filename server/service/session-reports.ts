@@ -9,6 +9,7 @@ import { type JsonObject, num, obj, str } from "../../shared/json.ts";
 import type { CacheClockDTO } from "../../shared/live.ts";
 import type { PruneOverrides } from "../../shared/prune.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
+import type { SentAtCallDTO, SentCallsDTO } from "../../shared/sent.ts";
 import { cacheClock, clockReplayAt } from "../live/cache-clock.ts";
 import { buildContextMessages } from "../model/context-messages.ts";
 import type { ContextMessage, LoadedSession } from "../model/session.ts";
@@ -23,6 +24,8 @@ import type { ReplayResult } from "../reports/prune-replay/replay-result.ts";
 import { ReplayRun, runReplay } from "../reports/prune-replay/replay-run.ts";
 import { reportOwner } from "../reports/report-owner.ts";
 import { buildRunReport, lastCallUsage } from "../reports/run-report.ts";
+import { sentAtCall } from "../reports/sent/sent-at-call.ts";
+import { type SentEnv, type SentInput, sentCalls } from "../reports/sent/sent-calls.ts";
 import type { TokenCounter } from "../tokens/tokenizer.ts";
 import { ReportMemo } from "./report-memo.ts";
 
@@ -49,6 +52,8 @@ function atLastCall(messages: ContextMessage[], replay: ReplayResult): ContextMe
 export interface ReportInputs {
   /** The OpenClaw config (read once, dropped by the service on a config edit). */
   config(): JsonObject | null;
+  /** What the wire reconstruction needs beyond the session: host zone, the agent's other sessions. */
+  sentEnv(s: LoadedSession): SentEnv;
   /** The tokenizer for the map's exact counts (started on first use). */
   tokenCounter(): TokenCounter;
   /** The price precedence (issue 14 §3), with the in-app editor's prices (`""` = none). */
@@ -83,6 +88,21 @@ export class SessionReports {
       const messages = this.memo.messages.get(s.transcript, "all", () => buildContextMessages(s.transcript));
       return atLastCall(messages, this.prune(s, {}, undefined));
     });
+  }
+
+  private sentInput(s: LoadedSession): SentInput {
+    const replay = this.prune(s, {}, undefined);
+    return { session: s, config: this.inputs.config(), replay, env: this.inputs.sentEnv(s) };
+  }
+
+  /** Every call's sent counts beside its billed usage (issue 16). */
+  sentCalls(s: LoadedSession): SentCallsDTO {
+    return this.memo.sent.get(s.transcript, s.summary.sessionId, () => sentCalls(this.sentInput(s)));
+  }
+
+  /** The context as sent at call `call` (1-based), or null. */
+  sentAtCall(s: LoadedSession, call: number): SentAtCallDTO | null {
+    return sentAtCall(this.sentInput(s), call);
   }
 
   runReport(s: LoadedSession): RunReportDTO {

@@ -12,12 +12,14 @@ import type { PruneCallDetailDTO, PruneReplayDTO, ToolResultPreviewDTO } from ".
 import { lastValue, type PruneQuery, parsePruneQuery } from "../../shared/prune-params.ts";
 import { fail, ok, type Result } from "../../shared/result.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
+import type { SentAtCallDTO, SentCallsDTO } from "../../shared/sent.ts";
 import type { ParseIssue, SessionRef, SessionSummary } from "../../shared/session.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
 import { attachLive, type LiveAttachment } from "../live/attach-live.ts";
 import { createEventBus, type EventBus } from "../live/event-bus.ts";
 import type { LoadedSession } from "../model/session.ts";
 import { configuredModel, configuredPricing } from "../openclaw/config/agent-settings.ts";
+import { mainSessionKey } from "../openclaw/wire/wire-settings.ts";
 import { PriceTable } from "../pricing/price-table.ts";
 import { previewToolResultAtCall } from "../reports/prune-replay/preview.ts";
 import {
@@ -61,6 +63,8 @@ export interface SessionServiceOptions {
   environment?: UserEnvironment;
   /** Prices of a `--pricing FILE` (JSON5), above the config's (issue 14 §3). */
   pricingFile?: PricingOverrides;
+  /** The host's time zone (OpenClaw stamps user messages in its Gateway host's zone); default: this process's. */
+  hostTimeZone?: string;
 }
 
 export class SessionService {
@@ -71,6 +75,10 @@ export class SessionService {
     config: () => this.config(),
     tokenCounter: () => this.tokenCounter(),
     prices: (editor) => this.prices(editor),
+    sentEnv: (s) => ({
+      hostTimeZone: this.opts.hostTimeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+      otherSessions: this.otherSessionNodes(s),
+    }),
   });
   /** One price table per editor price list (`""` = none), dropped with the config. */
   private readonly priceTables = new Map<string, PriceTable>();
@@ -291,6 +299,33 @@ export class SessionService {
   /** `prices`: the in-app editor's prices in their URL form (shared/price-editor.ts). */
   cost(agentId: string, sessionId: string, prices = ""): Result<CostReportDTO> {
     return this.withTranscript(agentId, sessionId, (s) => this.reports.cost(s, prices));
+  }
+
+  /** The context as sent at every agent call (issue 16: `map --call all`). */
+  sentCalls(agentId: string, sessionId: string): Result<SentCallsDTO> {
+    return this.with(agentId, sessionId, (s) => this.reports.sentCalls(s));
+  }
+
+  /** The context as sent at agent call `call` (1-based; `map --call N`). */
+  sentAtCall(agentId: string, sessionId: string, call: number): Result<SentAtCallDTO> {
+    const s = this.load(agentId, sessionId);
+    if (!s.ok) return s;
+    const at = this.reports.sentAtCall(s.value, call);
+    return at ? ok(at) : fail("not-found", `no agent call ${call} in the session`, 404);
+  }
+
+  /** 2026.9 main sessions get notices of the agent's other sessions (wire carrier): their SessionEntries. */
+  private otherSessionNodes(s: LoadedSession): { sessionKey: string; entry: JsonObject }[] {
+    const { agentId, sessionId, sessionKey } = s.summary;
+    if (s.version.family !== "2026.9" || sessionKey !== mainSessionKey(this.config(), agentId)) return [];
+    const out: { sessionKey: string; entry: JsonObject }[] = [];
+    for (const row of this.listSessions().sessions) {
+      if (row.agentId !== agentId || row.sessionId === sessionId || !row.sessionKey || row.archived !== null)
+        continue;
+      const other = this.load(row.agentId, row.sessionId);
+      if (other.ok && other.value.entry) out.push({ sessionKey: row.sessionKey, entry: other.value.entry });
+    }
+    return out;
   }
 
   /** Live TTL countdown data for the open session ("cache warm for 3m12s" / "expired: …"). */
