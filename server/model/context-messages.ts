@@ -1,7 +1,9 @@
 // The model-context message list exactly as OpenClaw (pi's buildSessionContext) builds it from the
 // active branch — the list the pruner and the provider converter see (spec transcript.md §6–§8):
 //   * window: from the last `compaction` (summary message + path entries from `firstKeptEntryId` up to
-//     the compaction + everything after it) or after the newest E5 `reset`, whichever is later;
+//     the compaction + everything after it) or after the newest E5 `reset`, whichever is later (a reset with
+//     `firstKeptEntryId` keeps only user/assistant messages and paired tool results before it,
+//     model/reset-kept-entries.ts);
 //   * keep `message`, `custom_message` (→ role custom), non-empty `branch_summary` (→ branchSummary) and
 //     the compaction summary (→ compactionSummary); drop every other entry type;
 //   * drop `excludeFromContext` messages and transcript-only assistants (gateway-injected replies,
@@ -11,6 +13,7 @@
 
 import { isObject, type JsonObject, str } from "../../shared/json.ts";
 import { isTranscriptOnlyAssistant } from "../openclaw/transcript-only.ts";
+import { selectResetKeptEntries } from "./reset-kept-entries.ts";
 import type { ContextMessage, Transcript, TranscriptEntry } from "./session.ts";
 import { summaryWireText } from "./summary-text.ts";
 
@@ -91,10 +94,10 @@ export class ContextBuilder {
       this.generation++;
       this.windowStart = entry.index;
       const firstKept = str(entry.raw, "firstKeptEntryId");
-      const kept = firstKept ? this.keptFrom(firstKept) : [];
+      const kept = firstKept ? selectResetKeptEntries(this.keptFrom(firstKept)) : [];
       this.messages.length = 0;
       this.path = kept.slice();
-      for (const e of kept) this.append(e);
+      for (const e of kept) this.appendResetKept(e);
       this.path.push(entry);
       return;
     }
@@ -124,6 +127,14 @@ export class ContextBuilder {
       if (this.path[i]?.id === firstKeptId) return this.path.slice(i);
     }
     return [];
+  }
+
+  /** A message a reset keeps: replayed as stored, `excludeFromContext` not honoured (reset-kept-entries.ts). */
+  private appendResetKept(entry: TranscriptEntry): void {
+    const message = entry.raw.message;
+    const role = isObject(message) ? str(message, "role") : undefined;
+    if (!isObject(message) || !role || isTranscriptOnlyAssistant(message)) return;
+    this.messages.push({ role, message, entryIndex: entry.index });
   }
 
   private append(entry: TranscriptEntry): void {
