@@ -103,8 +103,13 @@ function sanitized(m: AgentMessage): AgentMessage | null {
  * is dropped too. Returns the input array itself when nothing changed.
  */
 export function normalizeReplayContent(messages: readonly AgentMessage[]): readonly AgentMessage[] {
-  let touched = false;
   const out: AgentMessage[] = [];
+  return appendNormalized(out, messages) ? out : messages;
+}
+
+/** normalizeReplayContent of `messages` appended to an already normalized `out`; true when any changed. */
+export function appendNormalized(out: AgentMessage[], messages: readonly AgentMessage[]): boolean {
+  let touched = false;
   for (const m of messages) {
     const next = sanitized(m);
     if (next !== m) touched = true;
@@ -115,7 +120,7 @@ export function normalizeReplayContent(messages: readonly AgentMessage[]): reado
     }
     out.push(next);
   }
-  return touched ? out : messages;
+  return touched;
 }
 
 function hasToolCall(m: AgentMessage): boolean {
@@ -130,19 +135,25 @@ function isBareMirrorDuplicate(out: readonly AgentMessage[], next: AgentMessage)
   return typeof prev.content !== "string" && prev.content.length > 0 && sameParts(prev.content, next.content);
 }
 
-/**
- * dropThinkingBlocks: every assistant but the newest one with content loses its thinking; one left empty says
- * `[assistant reasoning omitted]`.
- */
-export function dropThinkingBlocks(messages: readonly AgentMessage[]): readonly AgentMessage[] {
-  let latest = -1;
+/** The newest assistant with content (the one dropThinkingBlocks spares), or -1. */
+export function latestAssistantWithContent(messages: readonly AgentMessage[]): number {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
-    if (m?.role === "assistant" && typeof m.content !== "string" && m.content.length > 0) {
-      latest = i;
-      break;
-    }
+    if (m?.role === "assistant" && typeof m.content !== "string" && m.content.length > 0) return i;
   }
+  return -1;
+}
+
+/**
+ * dropThinkingBlocks: every assistant but the newest one with content loses its thinking; one left empty says
+ * `[assistant reasoning omitted]`. `spareLatest: false` — for a part of a history whose newest assistant
+ * comes later — drops it everywhere.
+ */
+export function dropThinkingBlocks(
+  messages: readonly AgentMessage[],
+  spareLatest = true,
+): readonly AgentMessage[] {
+  const latest = spareLatest ? latestAssistantWithContent(messages) : -1;
   let touched = false;
   const out = messages.map((m, i) => {
     if (i === latest || m.role !== "assistant" || typeof m.content === "string") return m;

@@ -13,20 +13,15 @@ import type { ContextMessage, Transcript, TranscriptEntry } from "../../model/se
 import { type AgentMessage, agentMessageOf } from "./agent-message.ts";
 import { applyCacheControl } from "./anthropic-messages.ts";
 import { imagePruneBeforeIndex, mayPruneImages, sourceModality } from "./history-images.ts";
+import { HistoryPreparer } from "./history-prep.ts";
 import { continuationPrompt, failedAttemptTimes } from "./retry-continuation.ts";
 import { carrierMessage, carrierText, inboundModalityFragment } from "./runtime-context.ts";
 import { queuedSystemEvents, type SessionCreatedNotice } from "./system-events.ts";
 import type { ToolResultWire } from "./tool-result-projection.ts";
 import type { WireCount } from "./wire-count.ts";
 import type { WireMessage } from "./wire-message.ts";
-import {
-  boundaryPart,
-  prepareHistory,
-  type WireFamily,
-  type WirePart,
-  type WirePolicy,
-  wirePart,
-} from "./wire-pipeline.ts";
+import { convertPart, GrowingPart, type PartContext } from "./wire-parts.ts";
+import { type WireFamily, type WirePart, type WirePolicy, wirePart } from "./wire-pipeline.ts";
 
 /** A call's tool-result states: by entry index; `version` changes whenever the contents change. */
 export interface CallProjections {
@@ -73,54 +68,17 @@ export function isAgentCall(call: ModelCall | undefined): call is ModelCall {
   return call !== undefined && !call.transcriptOnly && !call.excludeFromContext;
 }
 
-interface PartContext {
-  policy: WirePolicy;
-  projectionOf: (m: AgentMessage) => ToolResultWire | undefined;
-  imageCut: number;
-  imagesPruned: number;
-}
-
-/** How many messages before `cut` (over history′ ++ current) the image prune can change. */
-function imagesPrunedBy(cut: number, attempt: Attempt, current: readonly AgentMessage[]): number {
-  let n = 0;
-  for (const pos of attempt.mediaPositions) if (pos < cut) n++;
-  const hl = attempt.history.length;
-  for (let i = 0; i < current.length && hl + i < cut; i++) {
-    const m = current[i];
-    if (m && mayPruneImages(m)) n++;
-  }
-  return n;
-}
-
-/** Converted pieces that stay valid while the run, the pruning states and the image cut do. */
-interface Reuse {
-  version: number;
-  /** How many messages the image cut changes (a cut moving over messages without media changes nothing). */
-  imagesPruned: number;
-  history: WirePart;
-  /** current[0..closedEnd) converted, as one part. */
-  closedEnd: number;
-  closed: WirePart;
-}
-
 interface Attempt {
   generation: number;
   promptPos: number;
   policy: WirePolicy;
   history: readonly AgentMessage[];
-  /** Positions in `history` of messages the image prune can change. */
-  mediaPositions: number[];
+  /** history[0..finalCount) is the same in every later run of this generation (history-prep.ts). */
+  finalCount: number;
+  epoch: number;
   eventsFragment: string | null;
-  reuse: Reuse | null;
-}
-
-const EMPTY_PART: WirePart = { messages: [], carrierIndexes: new Set(), chars: 0 };
-
-function concatParts(a: WirePart, b: WirePart): WirePart {
-  if (!a.messages.length) return b;
-  const carrierIndexes = new Set(a.carrierIndexes);
-  for (const i of b.carrierIndexes) carrierIndexes.add(i + a.messages.length);
-  return { messages: [...a.messages, ...b.messages], carrierIndexes, chars: a.chars + b.chars };
+  /** history[finalCount..] converted, with the key it was converted under. */
+  historyTail: { key: string; part: WirePart } | null;
 }
 
 /** Start of the open tail: the last message that is not a tool result. */
@@ -137,6 +95,16 @@ export class WireRun {
   private decodedGeneration = -1;
   private attempt: Attempt | null = null;
   private thinkingLevel: string | null = null;
+  private readonly preparer = new HistoryPreparer();
+  /** The converted final prefix of history′ and the closed tool-loop segments of the current run. */
+  private readonly finalWire = new GrowingPart();
+  private readonly closedWire = new GrowingPart();
+  /** Positions in the final prefix of messages the image prune can change (per preparer epoch). */
+  private finalMedia: { epoch: number; scanned: number; positions: number[] } = {
+    epoch: -1,
+    scanned: 0,
+    positions: [],
+  };
 
   constructor(private readonly input: WireRunInput) {}
 
@@ -193,22 +161,28 @@ export class WireRun {
       policy,
       projectionOf: (m) => (m.role === "toolResult" ? byEntry.get(m.entryIndex) : undefined),
       imageCut,
-      imagesPruned: imagesPrunedBy(imageCut, attempt, current),
+      imagesPruned: this.imagesPrunedBy(imageCut, attempt, current),
     };
     const carrier = policy.family === "2026.9" ? this.carrierFor(attempt, current[0]) : null;
-    const stable = this.stableParts(attempt, current, ctx, version);
+    const key = `${attempt.epoch}|${version}|${ctx.imagesPruned}`;
+    const hl = attempt.history.length;
+    const closedEnd = tailStart(current);
+    const stable = [
+      this.finalWire.upTo(attempt.history, attempt.finalCount, key, 0, ctx, false),
+      this.historyTail(attempt, key, ctx, current.length === 0),
+      this.closedWire.upTo(current, closedEnd, `${key}|${attempt.promptPos}`, hl, ctx, true),
+    ];
     const request = (tail: readonly AgentMessage[], offset: number, promptIndex: number): WirePart[] => {
       const parts = [
         ...stable,
-        this.part(tail, offset, promptIndex, ctx, { tail: true, carrierLast: carrier !== null }),
+        convertPart(tail, offset, promptIndex, ctx, { tail: true, carrierLast: carrier !== null }),
       ];
       if (carrier)
         parts.push(wirePart([carrierMessage(carrier)], policy, { tail: false, carrierLast: true }));
       return parts;
     };
-    const closedEnd = attempt.reuse?.closedEnd ?? 0;
     const tail = current.slice(closedEnd);
-    const parts = request(tail, attempt.history.length + closedEnd, closedEnd === 0 && tail.length ? 0 : -1);
+    const parts = request(tail, hl + closedEnd, closedEnd === 0 && tail.length ? 0 : -1);
     const out: WireCall = {
       callIndex,
       entryIndex: call.entryIndex,
@@ -222,59 +196,49 @@ export class WireRun {
     }
     const retries = this.retriesOf(call, current);
     if (retries.length) {
-      const retryParts = retries.map((r) => request(r, attempt.history.length, 0));
+      const retryParts = retries.map((r) => {
+        const p = [stable[0], stable[1]].filter((x): x is WirePart => x !== undefined);
+        p.push(convertPart(r, hl, 0, ctx, { tail: true, carrierLast: carrier !== null }));
+        if (carrier) p.push(wirePart([carrierMessage(carrier)], policy, { tail: false, carrierLast: true }));
+        return p;
+      });
       out.retries = retryParts.map(countParts);
       if (full) out.retryMessages = retryParts.map(joinParts);
     }
     return out;
   }
 
-  /** History′ and the closed segments of the run, converted (reused while still valid). */
-  private stableParts(
-    attempt: Attempt,
-    current: readonly AgentMessage[],
-    ctx: PartContext,
-    version: number,
-  ): WirePart[] {
-    let r = attempt.reuse;
-    if (!r || r.version !== version || r.imagesPruned !== ctx.imagesPruned || r.closedEnd > current.length) {
-      const history = this.part(attempt.history, 0, -1, ctx, {
-        tail: current.length === 0,
-        carrierLast: false,
-      });
-      r = { version, imagesPruned: ctx.imagesPruned, history, closedEnd: 0, closed: EMPTY_PART };
-    }
-    const end = tailStart(current);
-    if (end > r.closedEnd) {
-      const seg = this.part(
-        current.slice(r.closedEnd, end),
-        attempt.history.length + r.closedEnd,
-        r.closedEnd === 0 ? 0 : -1,
-        ctx,
-        {
-          tail: false,
-          carrierLast: false,
-        },
-      );
-      r = { ...r, closedEnd: end, closed: concatParts(r.closed, seg) };
-    }
-    attempt.reuse = r;
-    return [r.history, r.closed];
+  /** history′ after its final prefix, converted once per run (and again when the key changes). */
+  private historyTail(attempt: Attempt, key: string, ctx: PartContext, isRequestTail: boolean): WirePart {
+    if (attempt.historyTail?.key === key) return attempt.historyTail.part;
+    const part = convertPart(attempt.history.slice(attempt.finalCount), attempt.finalCount, -1, ctx, {
+      tail: isRequestTail,
+      carrierLast: false,
+    });
+    attempt.historyTail = { key, part };
+    return part;
   }
 
-  private part(
-    messages: readonly AgentMessage[],
-    offset: number,
-    promptIndex: number,
-    ctx: PartContext,
-    opts: { tail: boolean; carrierLast: boolean },
-  ): WirePart {
-    if (!messages.length) return EMPTY_PART;
-    const msgs = boundaryPart(
-      { messages, offset, imageCut: ctx.imageCut, projectionOf: ctx.projectionOf, promptIndex },
-      ctx.policy,
-    );
-    return wirePart(msgs, ctx.policy, opts);
+  /** How many messages before `cut` (over history′ ++ current) the image prune can change. */
+  private imagesPrunedBy(cut: number, attempt: Attempt, current: readonly AgentMessage[]): number {
+    if (cut < 0) return 0;
+    const f =
+      this.finalMedia.epoch === attempt.epoch
+        ? this.finalMedia
+        : { epoch: attempt.epoch, scanned: 0, positions: [] };
+    for (; f.scanned < attempt.finalCount; f.scanned++) {
+      const m = attempt.history[f.scanned];
+      if (m && mayPruneImages(m)) f.positions.push(f.scanned);
+    }
+    this.finalMedia = f;
+    let n = 0;
+    for (const pos of f.positions) if (pos < cut) n++;
+    const rest = [...attempt.history.slice(attempt.finalCount), ...current];
+    for (let i = 0; i < rest.length && attempt.finalCount + i < cut; i++) {
+      const m = rest[i];
+      if (m && mayPruneImages(m)) n++;
+    }
+    return n;
   }
 
   /** The current parts of a failed call's retried attempts (retry-continuation.ts); none for other calls. */
@@ -291,21 +255,22 @@ export class WireRun {
     const generation = this.builder.generation;
     const a = this.attempt;
     if (a && a.generation === generation && a.promptPos === promptPos && a.policy === policy) return a;
-    const history = prepareHistory(promptPos >= 0 ? all.slice(0, promptPos) : all, policy);
+    const prepared = this.preparer.prepare(
+      promptPos >= 0 ? all.slice(0, promptPos) : all,
+      generation,
+      policy,
+    );
     const eventsFragment =
       policy.family === "2026.9" ? this.eventsFor(all[promptPos], policy.timeZone) : null;
-    const mediaPositions: number[] = [];
-    history.forEach((m, i) => {
-      if (mayPruneImages(m)) mediaPositions.push(i);
-    });
     const next: Attempt = {
       generation,
       promptPos,
       policy,
-      history,
-      mediaPositions,
+      history: prepared.list,
+      finalCount: prepared.finalCount,
+      epoch: prepared.epoch,
       eventsFragment,
-      reuse: null,
+      historyTail: null,
     };
     this.attempt = next;
     return next;
