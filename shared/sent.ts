@@ -2,6 +2,8 @@
 // transcript the way OpenClaw built them, counted as the capture tooling counts a request (spec fixtures.md
 // `calls.json`), next to the call's billed usage. `map --call N|all --json`, GET /api/sessions/…/sent.
 
+import type { ContextMapDTO } from "./context-map.ts";
+
 /** The request's `messages`: how many, and their wire text chars (text, tool_use input JSON, tool_result text). */
 export interface SentCountDTO {
   messages: number;
@@ -52,6 +54,12 @@ export interface SentTileDTO {
   chars: number;
   /** Tool results: their pruning state at this call; other tiles: null. */
   state: SentTileState;
+}
+
+/** The scrubber's view of one call: its row and the context map as it stood at that call. */
+export interface SentViewDTO {
+  call: SentCallDTO;
+  map: ContextMapDTO;
 }
 
 export interface SentAtCallDTO extends SentCallDTO {

@@ -9,6 +9,7 @@ import { REFUSAL_HEADERS, refusalOf, SECURITY_HEADERS } from "./request-guard.ts
 import { createEventsRoute } from "./routes/events.ts";
 import { exportRoutes } from "./routes/export.ts";
 import { pruneRoutes } from "./routes/prune.ts";
+import { sentRoutes } from "./routes/sent.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
 
 export interface AppDeps {
@@ -29,6 +30,7 @@ export function createApp(deps: AppDeps) {
   const api = new Hono()
     .route("/", sessionRoutes(service))
     .route("/", pruneRoutes(service))
+    .route("/", sentRoutes(service))
     .route("/", exportRoutes(service))
     .route("/events", createEventsRoute(service.bus));
 

@@ -53,6 +53,8 @@ function configDependent() {
     wire: memoByObject<Transcript, ContextMessage[]>(),
     /** Every call's reconstructed request counts (issue 16), keyed by session id. */
     sent: memoByObject<Transcript, SentCallsDTO>(),
+    /** The scrubber's slot map (every tile at its largest), keyed by session id. */
+    sentSlots: memoByObject<Transcript, ContextMapDTO>(),
     runs: new ReplayRuns(),
   };
 }
@@ -79,6 +81,9 @@ export class ReportMemo {
   }
   get sent() {
     return this.byConfig.sent;
+  }
+  get sentSlots() {
+    return this.byConfig.sentSlots;
   }
   get runs() {
     return this.byConfig.runs;

@@ -9,7 +9,7 @@ import { type JsonObject, num, obj, str } from "../../shared/json.ts";
 import type { CacheClockDTO } from "../../shared/live.ts";
 import type { PruneOverrides } from "../../shared/prune.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
-import type { SentAtCallDTO, SentCallsDTO } from "../../shared/sent.ts";
+import type { SentAtCallDTO, SentCallsDTO, SentViewDTO } from "../../shared/sent.ts";
 import { cacheClock, clockReplayAt } from "../live/cache-clock.ts";
 import { buildContextMessages } from "../model/context-messages.ts";
 import type { ContextMessage, LoadedSession } from "../model/session.ts";
@@ -24,8 +24,9 @@ import type { ReplayResult } from "../reports/prune-replay/replay-result.ts";
 import { ReplayRun, runReplay } from "../reports/prune-replay/replay-run.ts";
 import { reportOwner } from "../reports/report-owner.ts";
 import { buildRunReport, lastCallUsage } from "../reports/run-report.ts";
-import { sentAtCall } from "../reports/sent/sent-at-call.ts";
+import { sentAtCall, sentMapAtCall } from "../reports/sent/sent-at-call.ts";
 import { type SentEnv, type SentInput, sentCalls } from "../reports/sent/sent-calls.ts";
+import { sentSlots } from "../reports/sent/sent-slots.ts";
 import type { TokenCounter } from "../tokens/tokenizer.ts";
 import { ReportMemo } from "./report-memo.ts";
 
@@ -102,7 +103,19 @@ export class SessionReports {
 
   /** The context as sent at call `call` (1-based), or null. */
   sentAtCall(s: LoadedSession, call: number): SentAtCallDTO | null {
-    return sentAtCall(this.sentInput(s), call);
+    return sentAtCall(this.sentInput(s), this.sentCalls(s), call);
+  }
+
+  /** The scrubber's view of call `call` (1-based): its row and the context map at it, or null. */
+  sentView(s: LoadedSession, call: number): SentViewDTO | null {
+    const row = this.sentCalls(s).calls[call - 1];
+    const map = row ? sentMapAtCall(this.sentInput(s), call - 1) : null;
+    return row && map ? { call: row, map } : null;
+  }
+
+  /** Every tile any call had, at its largest: the scrubber's fixed layout (issue 16). */
+  sentSlots(s: LoadedSession): ContextMapDTO {
+    return this.memo.sentSlots.get(s.transcript, s.summary.sessionId, () => sentSlots(this.sentInput(s)));
   }
 
   runReport(s: LoadedSession): RunReportDTO {

@@ -12,7 +12,7 @@ import type { PruneCallDetailDTO, PruneReplayDTO, ToolResultPreviewDTO } from ".
 import { lastValue, type PruneQuery, parsePruneQuery } from "../../shared/prune-params.ts";
 import { fail, ok, type Result } from "../../shared/result.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
-import type { SentAtCallDTO, SentCallsDTO } from "../../shared/sent.ts";
+import type { SentAtCallDTO, SentCallsDTO, SentViewDTO } from "../../shared/sent.ts";
 import type { ParseIssue, SessionRef, SessionSummary } from "../../shared/session.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
 import { attachLive, type LiveAttachment } from "../live/attach-live.ts";
@@ -312,6 +312,19 @@ export class SessionService {
     if (!s.ok) return s;
     const at = this.reports.sentAtCall(s.value, call);
     return at ? ok(at) : fail("not-found", `no agent call ${call} in the session`, 404);
+  }
+
+  /** The scrubber's view of agent call `call` (1-based): its sent row and the context map at it. */
+  sentView(agentId: string, sessionId: string, call: number): Result<SentViewDTO> {
+    const s = this.load(agentId, sessionId);
+    if (!s.ok) return s;
+    const v = this.reports.sentView(s.value, call);
+    return v ? ok(v) : fail("not-found", `no agent call ${call} in the session`, 404);
+  }
+
+  /** Every tile any call of the session had, at its largest (the scrubber's fixed layout). */
+  sentSlots(agentId: string, sessionId: string): Result<ContextMapDTO> {
+    return this.with(agentId, sessionId, (s) => this.reports.sentSlots(s));
   }
 
   /** 2026.9 main sessions get notices of the agent's other sessions (wire carrier): their SessionEntries. */

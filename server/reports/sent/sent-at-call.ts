@@ -1,18 +1,21 @@
-// The context as sent at ONE agent call (issue 16, `map --call N`): the call's sent counts and billed usage, and
-// the context map's leaves as they stood at that call — the model-context list before the call plus its reply,
-// tool results in the call's pruning state. Tiles keep the map's ids (entry-based), so a tile keeps its place
-// between neighbouring calls. Tile chars are the map's (stored text as sent; no per-message stamps or carrier —
-// those are in `sent.messageChars`). Pure.
+// The context as sent at ONE agent call (issue 16, `map --call N` and the turn scrubber): the call's sent counts
+// and billed usage, and the context map as it stood at that call — the model-context list before the call plus
+// its reply, tool results in the call's pruning state. The map keeps its ids (entry-based), so a tile keeps its
+// place between neighbouring calls. Tile chars are the map's (stored text as sent; no per-message stamps or
+// carrier — those are in `sent.messageChars`). Built from the memoised per-call counts and one walk to the call,
+// never the whole reconstruction again. Pure.
 
-import type { MapNode } from "../../../shared/context-map.ts";
-import { obj } from "../../../shared/json.ts";
-import type { SentAtCallDTO, SentTileDTO, SentTileState } from "../../../shared/sent.ts";
+import type { ContextMapDTO, MapNode } from "../../../shared/context-map.ts";
+import { isObject, obj } from "../../../shared/json.ts";
+import type { SentAtCallDTO, SentCallsDTO, SentTileDTO, SentTileState } from "../../../shared/sent.ts";
+import { buildContextMessages } from "../../model/context-messages.ts";
 import { modelCallsOf } from "../../model/model-calls.ts";
 import type { ContextMessage } from "../../model/session.ts";
 import { agentMessageOf } from "../../openclaw/wire/agent-message.ts";
 import { projectToolResult, type ToolResultWire } from "../../openclaw/wire/tool-result-projection.ts";
 import { buildContextMap } from "../context-map/context-map.ts";
-import { type SentInput, sentCallsAndWire } from "./sent-calls.ts";
+import type { SentInput } from "./sent-calls.ts";
+import { ReplayProjections } from "./sent-projections.ts";
 
 function leaves(node: MapNode, out: MapNode[]): MapNode[] {
   if (!node.children?.length) {
@@ -43,22 +46,17 @@ function sentTexts(
   return out;
 }
 
-/** `map --call N --json` (N 1-based); null when the session has no call N. */
-export function sentAtCall(input: SentInput, call: number): SentAtCallDTO | null {
-  const index = call - 1;
-  const { dto: all, calls } = sentCallsAndWire(input, (i) => i === index);
-  const row = all.calls[index];
-  if (!row) return null;
-  const wire = calls[index];
-  const states = wire?.projections ?? new Map<number, ToolResultWire>();
+/** The context map at call index `index` (0-based), or null. */
+export function sentMapAtCall(input: SentInput, index: number): ContextMapDTO | null {
+  const call = input.replay.calls[index];
+  if (!call) return null;
   const transcript = input.session.transcript;
-  const reply = transcript.entries[wire?.entryIndex ?? -1];
-  const context: ContextMessage[] = [...(wire?.context ?? [])];
-  const replyMessage = reply?.raw.message;
-  if (reply && replyMessage && typeof replyMessage === "object" && !Array.isArray(replyMessage))
-    context.push({ role: "assistant", message: replyMessage, entryIndex: reply.index });
-  const usage = modelCallsOf(transcript).at(wire?.entryIndex ?? -1)?.usage ?? null;
-  const map = buildContextMap({
+  const context = buildContextMessages(transcript, { beforeIndex: call.entryIndex });
+  const reply = transcript.entries[call.entryIndex]?.raw.message;
+  if (isObject(reply)) context.push({ role: "assistant", message: reply, entryIndex: call.entryIndex });
+  const states = new ReplayProjections(transcript, input.replay).at(index).byEntry;
+  const usage = modelCallsOf(transcript).at(call.entryIndex)?.usage ?? null;
+  return buildContextMap({
     session: input.session,
     report: obj(input.session.entry, "systemPromptReport") ?? null,
     contextMessages: context,
@@ -68,6 +66,14 @@ export function sentAtCall(input: SentInput, call: number): SentAtCallDTO | null
     windowTokens: null,
     sentToolResultText: sentTexts(context, states),
   });
+}
+
+/** `map --call N --json` (N 1-based) from the session's per-call counts; null when there is no call N. */
+export function sentAtCall(input: SentInput, calls: SentCallsDTO, call: number): SentAtCallDTO | null {
+  const index = call - 1;
+  const row = calls.calls[index];
+  const map = sentMapAtCall(input, index);
+  if (!row || !map) return null;
   const stateByCall = new Map<string, SentTileState>();
   for (const d of input.replay.statesAt(index)?.details ?? []) stateByCall.set(d.toolCallId, d.state);
   const tiles: SentTileDTO[] = leaves(map.root, []).map((n) => {
@@ -76,5 +82,5 @@ export function sentAtCall(input: SentInput, call: number): SentAtCallDTO | null
       : null;
     return { path: n.id, chars: n.chars, state: id === null ? null : (stateByCall.get(id) ?? "full") };
   });
-  return { ...row, tiles, basis: all.basis };
+  return { ...row, tiles, basis: calls.basis };
 }
