@@ -3,6 +3,7 @@
 // `calls.json`), next to the call's billed usage. `map --call N|all --json`, GET /api/sessions/…/sent.
 
 import type { ContextMapDTO } from "./context-map.ts";
+import type { ToolResultWireState } from "./prune.ts";
 
 /** The request's `messages`: how many, and their wire text chars (text, tool_use input JSON, tool_result text). */
 export interface SentCountDTO {
@@ -60,6 +61,8 @@ export interface SentTileDTO {
 export interface SentViewDTO {
   call: SentCallDTO;
   map: ContextMapDTO;
+  /** Each tool result's pruning state at the call, by toolCallId. */
+  toolResults: Record<string, ToolResultWireState>;
 }
 
 export interface SentAtCallDTO extends SentCallDTO {

@@ -109,8 +109,10 @@ export class SessionReports {
   /** The scrubber's view of call `call` (1-based): its row and the context map at it, or null. */
   sentView(s: LoadedSession, call: number): SentViewDTO | null {
     const row = this.sentCalls(s).calls[call - 1];
-    const map = row ? sentMapAtCall(this.sentInput(s), call - 1) : null;
-    return row && map ? { call: row, map } : null;
+    const input = this.sentInput(s);
+    const map = row ? sentMapAtCall(input, call - 1) : null;
+    const toolResults = input.replay.statesAt(call - 1)?.toolResults ?? {};
+    return row && map ? { call: row, map, toolResults } : null;
   }
 
   /** Every tile any call had, at its largest: the scrubber's fixed layout (issue 16). */

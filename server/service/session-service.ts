@@ -315,7 +315,10 @@ export class SessionService {
   }
 
   /** The scrubber's view of agent call `call` (1-based): its sent row and the context map at it. */
-  sentView(agentId: string, sessionId: string, call: number): Result<SentViewDTO> {
+  sentView(agentId: string, sessionId: string, callText: string | undefined): Result<SentViewDTO> {
+    const call = Number(callText);
+    if (!Number.isInteger(call) || call < 1)
+      return fail("bad-request", "call (a 1-based call number) is required", 400);
     const s = this.load(agentId, sessionId);
     if (!s.ok) return s;
     const v = this.reports.sentView(s.value, call);

@@ -7,6 +7,10 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: "/", what: "Focus the search box" },
   { keys: "1 … 5", what: "Switch tab (map, context, truncation, pruning, cost)" },
   { keys: "Esc / Backspace", what: "Map: zoom out one level (Esc also closes dialogs)" },
+  {
+    keys: "[ / ]  Home / End",
+    what: "Map: previous / next call, first / last call (the context as sent then)",
+  },
   { keys: "g", what: "Back to the session list" },
   { keys: "d", what: "Toggle dark mode" },
 ];

@@ -2,7 +2,6 @@
 // call's view for the turn scrubber (its row and the context map at it) and the scrubber's fixed slot map.
 
 import { Hono } from "hono";
-import { fail } from "../../../shared/result.ts";
 import type { SessionService } from "../../service/session-service.ts";
 import { queryOne } from "../query.ts";
 import { respond } from "../respond.ts";
@@ -15,10 +14,7 @@ export function sentRoutes(service: SessionService) {
     .get("/sessions/:agent/:session/sent/slots", (c) =>
       respond(c, service.sentSlots(c.req.param("agent"), c.req.param("session"))),
     )
-    .get("/sessions/:agent/:session/sent/call", queryOne(["call"]), (c) => {
-      const call = Number(c.req.valid("query").call);
-      if (!Number.isInteger(call) || call < 1)
-        return respond(c, fail("bad-request", "call (a 1-based call number) is required", 400));
-      return respond(c, service.sentView(c.req.param("agent"), c.req.param("session"), call));
-    });
+    .get("/sessions/:agent/:session/sent/call", queryOne(["call"]), (c) =>
+      respond(c, service.sentView(c.req.param("agent"), c.req.param("session"), c.req.valid("query").call)),
+    );
 }

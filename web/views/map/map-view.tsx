@@ -22,10 +22,27 @@ import { legendTarget, mapLegend } from "./legend.ts";
 import { footerText, MapFooter } from "./map-footer.tsx";
 import { Breadcrumbs, CacheBasisNote, LegendPanel, TokenizerNote } from "./map-parts.tsx";
 import { MapToolbar, parseMode } from "./map-toolbar.tsx";
+import { SentMapPanel } from "./sent-map.tsx";
+import { parseCallParam, SentScrubber } from "./sent-scrubber.tsx";
 import { useDebouncedParam } from "./use-debounced-param.ts";
 import { useMapExport } from "./use-map-export.ts";
 
 export function MapView({ agentId, sessionId, params }: SessionTabProps) {
+  // issue 16: `?call=N` shows the map as sent at that call (sent-map.tsx) under the turn scrubber
+  const call = parseCallParam(params.get("call"));
+  return (
+    <>
+      <SentScrubber agentId={agentId} sessionId={sessionId} params={params} />
+      {call !== null ? (
+        <SentMapPanel agentId={agentId} sessionId={sessionId} params={params} call={call} />
+      ) : (
+        <LatestMap agentId={agentId} sessionId={sessionId} params={params} />
+      )}
+    </>
+  );
+}
+
+function LatestMap({ agentId, sessionId, params }: SessionTabProps) {
   const query = useQuery(mapQuery(agentId, sessionId));
   return (
     <QueryPanel query={query} label="the context map">

@@ -1,0 +1,100 @@
+// The context map as sent at one call (issue 16): the call's tiles drawn inside the session's fixed slot layout
+// (shared/sent-layout.ts), so neighbouring calls keep every tile in place; tool results carry their pruning state
+// at the call in their name; a line states the call's totals and states.
+
+import { useQuery } from "@tanstack/react-query";
+import { useMemo, useRef } from "react";
+import type { MapNode, SizeMode } from "../../../shared/context-map.ts";
+import type { ToolResultWireState } from "../../../shared/prune.ts";
+import { layoutAtCall } from "../../../shared/sent-layout.ts";
+import { layoutTreemap, subtreeSize } from "../../../shared/treemap-layout.ts";
+import { groupColors } from "../../../shared/treemap-style.ts";
+import { sentCallQuery, sentSlotsQuery } from "../../api/sent-queries.ts";
+import { Treemap } from "../../treemap/treemap.tsx";
+import { useMeasuredWidth } from "../../treemap/use-size.ts";
+import { fmtInt } from "../../ui/format.ts";
+import { useRedactor } from "../../ui/use-redact.ts";
+import type { SessionTabProps } from "../session-tab.ts";
+
+const TOOL_RESULTS = "conversation/tool-results/";
+
+/** Tool-result tiles named with their state at the call (soft-trim / hard-clear). */
+function withStates(node: MapNode, states: Record<string, ToolResultWireState>): MapNode {
+  if (node.children?.length) return { ...node, children: node.children.map((c) => withStates(c, states)) };
+  if (!node.id.startsWith(TOOL_RESULTS)) return node;
+  const state = states[decodeURIComponent(node.id.slice(node.id.lastIndexOf("/") + 1))];
+  return state && state !== "full" ? { ...node, name: `${node.name} · ${state}` } : node;
+}
+
+function stateCounts(states: Record<string, ToolResultWireState>): string {
+  const n = { full: 0, "soft-trim": 0, "hard-clear": 0 };
+  for (const s of Object.values(states)) n[s]++;
+  return `${fmtInt(n.full)} full, ${fmtInt(n["soft-trim"])} soft-trimmed, ${fmtInt(n["hard-clear"])} hard-cleared`;
+}
+
+export function SentMapPanel({ agentId, sessionId, params, call }: SessionTabProps & { call: number }) {
+  const slots = useQuery(sentSlotsQuery(agentId, sessionId));
+  const view = useQuery(sentCallQuery(agentId, sessionId, call));
+  const red = useRedactor();
+  const mode: SizeMode = params.get("size") === "chars" ? "chars" : "estTokens";
+  const boxRef = useRef<HTMLDivElement>(null);
+  const measured = useMeasuredWidth(boxRef);
+  const width = Math.max(320, measured ?? 0);
+  const height = Math.max(360, Math.min(760, Math.round(width * 0.56), window.innerHeight - 250));
+  const slotRoot = useMemo(
+    () => (slots.data ? (red.on ? red.mapTree(slots.data.root) : slots.data.root) : null),
+    [slots.data, red],
+  );
+  const callRoot = useMemo(() => {
+    if (!view.data) return null;
+    const named = withStates(view.data.map.root, view.data.toolResults);
+    return red.on ? red.mapTree(named) : named;
+  }, [view.data, red]);
+  const slotLayout = useMemo(
+    () => (slotRoot && measured !== null ? layoutTreemap(slotRoot, { width, height, mode }) : null),
+    [slotRoot, measured, width, height, mode],
+  );
+  const layout = useMemo(
+    () => (slotLayout && callRoot ? layoutAtCall(slotLayout, callRoot, mode) : null),
+    [slotLayout, callRoot, mode],
+  );
+  const colors = useMemo(
+    () => groupColors(view.data?.map.groups ?? slots.data?.groups ?? []),
+    [view.data, slots.data],
+  );
+  const error = slots.error ?? view.error;
+  return (
+    <div className="map-view sent-map" data-testid="sent-map" data-call={view.data?.call.call ?? ""}>
+      {error ? (
+        <div className="error-panel">
+          The map at call {call}: {error.message}
+        </div>
+      ) : null}
+      {view.data && callRoot ? (
+        <div className="muted small" data-testid="sent-map-summary">
+          As sent at call {fmtInt(view.data.call.call)}: {fmtInt(view.data.map.trackedChars)} chars of tiles
+          (≈
+          {fmtInt(subtreeSize(callRoot, "estTokens"))} tokens, OpenClaw's chars/4 estimate); tool results:{" "}
+          {stateCounts(view.data.toolResults)}. Tiles stay where the session's largest context put them.
+        </div>
+      ) : null}
+      <div className="map-canvas" ref={boxRef}>
+        {layout && colors ? (
+          <Treemap
+            layout={layout}
+            mode={mode}
+            colors={colors}
+            grandTotal={layout.total}
+            search={null}
+            onZoom={() => {}}
+            viewRootId=""
+            title={`Context map of ${red.agent(agentId)}/${red.id(sessionId)} as sent at call ${call}`}
+            exact={false}
+          />
+        ) : (
+          <div style={{ height }} />
+        )}
+      </div>
+    </div>
+  );
+}
