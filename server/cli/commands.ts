@@ -200,7 +200,16 @@ const map: Command = async ({ values }) => {
     throw new CommandError(message);
   });
   if (values.json) outJson(result.json);
-  else out(result.text());
+  else outText(result.text());
+};
+
+const compare: Command = async ({ values }) => {
+  if (!values.a) throw new UsageError("--a REF is required");
+  const rt = await runtime(values);
+  const { compareWhatIf, formatCompare } = await import("./compare-command.ts");
+  const dto = resultValue(rt.service.compareRefs(values.a, values.b, compareWhatIf(values)));
+  if (values.json) outJson(dto);
+  else outText(formatCompare(dto));
 };
 
 const bench: Command = async ({ rest }) => {
@@ -216,6 +225,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   prune,
   cost,
   map,
+  compare,
   export: exportCommand,
   bench,
 };

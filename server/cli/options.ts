@@ -29,6 +29,9 @@ Commands:
                                                     [--algorithm auto|2026.3|2026.7|2026.9] [--at ISO] [--json]
   cost         per-call usage, cache verdicts, cost --session REF | --all [--json]
   map          the context as sent at a call         --session REF --call N|all [--json]
+  compare      two sessions, or one under a what-if  --a REF [--b REF] [prune what-if flags] [--pruning off|cache-ttl]
+                                                    [--max-per-file N] [--max-total N]
+                                                    [--retention none|short|long] [--json] (flags change b)
   export       self-contained HTML report           --session REF --out FILE [--redact|--no-redact]
   bench        benchmark (see docs/performance.md)
 
@@ -51,6 +54,10 @@ export const OPTIONS = {
   dev: { type: "boolean" },
   json: { type: "boolean" },
   session: { type: "string" },
+  a: { type: "string" },
+  b: { type: "string" },
+  pruning: { type: "string" },
+  retention: { type: "string" },
   mode: { type: "string" },
   port: { type: "string" },
   host: { type: "string" },

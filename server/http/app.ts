@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import { errorBody } from "../../shared/result.ts";
 import type { SessionService } from "../service/session-service.ts";
 import { REFUSAL_HEADERS, refusalOf, SECURITY_HEADERS } from "./request-guard.ts";
+import { compareRoutes } from "./routes/compare.ts";
 import { createEventsRoute } from "./routes/events.ts";
 import { exportRoutes } from "./routes/export.ts";
 import { pruneRoutes } from "./routes/prune.ts";
@@ -31,6 +32,7 @@ export function createApp(deps: AppDeps) {
     .route("/", sessionRoutes(service))
     .route("/", pruneRoutes(service))
     .route("/", sentRoutes(service))
+    .route("/", compareRoutes(service))
     .route("/", exportRoutes(service))
     .route("/events", createEventsRoute(service.bus));
 

@@ -3,11 +3,13 @@
 // and the run report see the conversation as it was on the wire at the last call.
 
 import { createHash } from "node:crypto";
+import type { CompareSideDTO, CompareWhatIfDTO } from "../../shared/compare.ts";
 import type { ContextMapDTO } from "../../shared/context-map.ts";
 import type { CostReportDTO } from "../../shared/cost.ts";
-import { type JsonObject, num, obj, str } from "../../shared/json.ts";
+import { isObject, type JsonObject, num, obj, str } from "../../shared/json.ts";
 import type { CacheClockDTO } from "../../shared/live.ts";
 import type { PruneOverrides } from "../../shared/prune.ts";
+import { parsePruneQuery } from "../../shared/prune-params.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { SentAtCallDTO, SentCallsDTO, SentViewDTO } from "../../shared/sent.ts";
 import { cacheClock, clockReplayAt } from "../live/cache-clock.ts";
@@ -15,6 +17,7 @@ import { buildContextMessages } from "../model/context-messages.ts";
 import type { ContextMessage, LoadedSession } from "../model/session.ts";
 import { readSystemPromptReport } from "../model/system-prompt-report.ts";
 import type { PriceTable } from "../pricing/price-table.ts";
+import { compareSide } from "../reports/compare/compare.ts";
 import { buildContextMap } from "../reports/context-map/context-map.ts";
 import { buildOpenClawMap } from "../reports/context-map/openclaw-picture.ts";
 import { contextMapTokenTexts } from "../reports/context-map/token-texts.ts";
@@ -48,6 +51,19 @@ function atLastCall(messages: ContextMessage[], replay: ReplayResult): ContextMe
     const text = toolResultWireText(m.message, state, settings, algorithm);
     return { ...m, message: { ...m.message, content: [{ type: "text", text }] } };
   });
+}
+
+/** The stored report with each injected workspace file's chars replaced (the truncation what-if's). */
+function withInjectedChars(report: JsonObject, chars: ReadonlyMap<string, number>): JsonObject {
+  const files = Array.isArray(report.injectedWorkspaceFiles) ? report.injectedWorkspaceFiles : [];
+  return {
+    ...report,
+    injectedWorkspaceFiles: files.map((f) => {
+      const name = isObject(f) ? str(f, "name") : undefined;
+      const n = name === undefined ? undefined : chars.get(name);
+      return isObject(f) && n !== undefined ? { ...f, injectedChars: n } : f;
+    }),
+  };
 }
 
 export interface ReportInputs {
@@ -118,6 +134,35 @@ export class SessionReports {
   /** Every tile any call had, at its largest: the scrubber's fixed layout (issue 16). */
   sentSlots(s: LoadedSession): ContextMapDTO {
     return this.memo.sentSlots.get(s.transcript, s.summary.sessionId, () => sentSlots(this.sentInput(s)));
+  }
+
+  /**
+   * One side of a comparison (issue 16): the session as run, or under a what-if — its replay's last-call
+   * states on the map, and `workspaceChars` (the truncation what-if's injected chars per file) in the report.
+   */
+  compareSide(
+    s: LoadedSession,
+    whatIf: CompareWhatIfDTO | null,
+    workspaceChars: ReadonlyMap<string, number> | null,
+  ): CompareSideDTO {
+    const overrides = whatIf ? parsePruneQuery(whatIf.prune).overrides : {};
+    const replay = this.prune(s, overrides, undefined);
+    const messages = atLastCall(
+      this.memo.messages.get(s.transcript, "all", () => buildContextMessages(s.transcript)),
+      replay,
+    );
+    const report = s.entry ? (obj(s.entry, "systemPromptReport") ?? null) : null;
+    const usage = lastCallUsage(s.transcript);
+    const map = buildContextMap({
+      session: s,
+      report: report && workspaceChars ? withInjectedChars(report, workspaceChars) : report,
+      contextMessages: messages,
+      lastCallUsage: usage
+        ? { input: usage.input, cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite }
+        : null,
+      windowTokens: num(s.entry, "contextTokens") ?? null,
+    });
+    return compareSide({ session: s, cost: this.cost(s), replay, map, whatIf });
   }
 
   runReport(s: LoadedSession): RunReportDTO {

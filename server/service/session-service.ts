@@ -2,6 +2,7 @@
 // `clawscope prune --json` and `GET /api/…/prune` can never disagree. Reports are pure functions
 // (server/reports/*); the service loads, remembers (report-memo.ts) and wires them.
 
+import type { CompareDTO, CompareWhatIfDTO } from "../../shared/compare.ts";
 import type { ContextMapDTO } from "../../shared/context-map.ts";
 import type { CostAllDTO, CostReportDTO } from "../../shared/cost.ts";
 import type { JsonObject } from "../../shared/json.ts";
@@ -21,6 +22,7 @@ import type { LoadedSession } from "../model/session.ts";
 import { configuredModel, configuredPricing } from "../openclaw/config/agent-settings.ts";
 import { mainSessionKey } from "../openclaw/wire/wire-settings.ts";
 import { PriceTable } from "../pricing/price-table.ts";
+import { compareReport } from "../reports/compare/compare.ts";
 import { previewToolResultAtCall } from "../reports/prune-replay/preview.ts";
 import {
   type StoredContextMode,
@@ -328,6 +330,43 @@ export class SessionService {
   /** Every tile any call of the session had, at its largest (the scrubber's fixed layout). */
   sentSlots(agentId: string, sessionId: string): Result<ContextMapDTO> {
     return this.with(agentId, sessionId, (s) => this.reports.sentSlots(s));
+  }
+
+  /** compare() of two refs as the CLI and GET /api/compare take them; b absent: a (under the what-if). */
+  compareRefs(
+    a: string | undefined,
+    b: string | undefined,
+    whatIf: CompareWhatIfDTO | null,
+  ): Result<CompareDTO> {
+    const ra = a ? this.resolveRef(a) : null;
+    if (!ra) return fail("not-found", `no session matches --a ${JSON.stringify(a ?? "")}`, 404);
+    const rb = b === undefined ? ra : this.resolveRef(b);
+    if (!rb) return fail("not-found", `no session matches --b ${JSON.stringify(b)}`, 404);
+    return this.compare(ra, rb, whatIf);
+  }
+
+  /** Session a as run beside session b, as run or under `whatIf` (issue 16: `compare`). */
+  compare(a: SessionRef, b: SessionRef, whatIf: CompareWhatIfDTO | null): Result<CompareDTO> {
+    const sa = this.load(a.agentId, a.sessionId);
+    if (!sa.ok) return sa;
+    const sb = this.load(b.agentId, b.sessionId);
+    if (!sb.ok) return sb;
+    let workspaceChars: Map<string, number> | null = null;
+    if (whatIf && (whatIf.maxPerFile !== null || whatIf.maxTotal !== null)) {
+      const query = {
+        ...(whatIf.maxPerFile !== null ? { maxPerFile: String(whatIf.maxPerFile) } : {}),
+        ...(whatIf.maxTotal !== null ? { maxTotal: String(whatIf.maxTotal) } : {}),
+      };
+      const t = buildTruncationReport(
+        truncationInput(sb.value, this.opts.stateDir, query, false, this.config()),
+      );
+      workspaceChars = new Map(
+        t.files.flatMap((f) => (f.injectedChars === null ? [] : [[f.name, f.injectedChars]])),
+      );
+    }
+    const sideA = this.reports.compareSide(sa.value, null, null);
+    const sideB = this.reports.compareSide(sb.value, whatIf, workspaceChars);
+    return ok(compareReport(sideA, sideB, whatIf));
   }
 
   /** 2026.9 main sessions get notices of the agent's other sessions (wire carrier): their SessionEntries. */

@@ -9,6 +9,7 @@ import { makeRedactor, redactFromParams } from "../ui/redact.ts";
 import { IssueList } from "../ui/status.tsx";
 import { Tabs } from "../ui/tabs.tsx";
 import { CacheClock } from "./cache-clock.tsx";
+import { CompareView } from "./compare/compare-view.tsx";
 import type { SessionTabProps } from "./session-tab.ts";
 import { ShareToolbar } from "./share-toolbar.tsx";
 import { TAB_DEFS, TAB_VIEWS } from "./tabs.tsx";
@@ -78,6 +79,9 @@ export function SessionView({ agentId, sessionId, params }: SessionTabProps) {
           title="Problems found while reading this session"
           testId="session-issues"
         />
+      ) : null}
+      {params.get("compare") || params.get("whatif") ? (
+        <CompareView agentId={agentId} sessionId={sessionId} params={params} />
       ) : null}
       <Tabs
         tabs={TAB_DEFS}

@@ -6,6 +6,7 @@ import type { PruneReplayDTO } from "../../../shared/prune.ts";
 import { PRUNE_PARAM_KEYS, type PruneParamKey, type PruneParams } from "../../../shared/prune-params.ts";
 import { setParams } from "../../router.ts";
 import { UrlField } from "../../ui/url-field.tsx";
+import { CompareWithAsRun } from "../compare/compare-with-as-run.tsx";
 
 /** A numeric setting: its what-if key, its label, where the replay reports its source, its value in effect. */
 interface NumberSetting {
@@ -199,6 +200,7 @@ export function WhatIfForm({
         >
           Reset
         </button>
+        <CompareWithAsRun values={{ ...p, at: undefined }} />
         {fetching && dto ? <span className="muted small">replaying…</span> : null}
       </div>
     </details>

@@ -11,6 +11,7 @@ import { IssueList, QueryPanel } from "../../ui/status.tsx";
 import { type Column, Table } from "../../ui/table.tsx";
 import { UpdatedCue } from "../../ui/updated-cue.tsx";
 import { useRedactor } from "../../ui/use-redact.ts";
+import { CompareButton, PickBox, parsePick } from "./compare-pick.tsx";
 import { useCostBySession } from "./cost-column.tsx";
 
 export type SessionSort = "updated" | "size" | "entries" | "cost";
@@ -96,6 +97,7 @@ function SessionsToolbar(props: {
         />{" "}
         Redact
       </label>
+      <CompareButton picked={parsePick(params.get("pick"))} />
     </div>
   );
 }
@@ -132,6 +134,7 @@ export function SessionsView({ params }: { params: URLSearchParams }) {
                 )}
                 sort={sort}
                 costOf={cost.costOf}
+                picked={parsePick(params.get("pick"))}
               />
               <p className="muted" data-testid="session-count">
                 {data.sessions.length} session{data.sessions.length === 1 ? "" : "s"} in{" "}
@@ -213,10 +216,12 @@ function SessionTable({
   sessions,
   sort,
   costOf,
+  picked,
 }: {
   sessions: SessionSummary[];
   sort: SessionSort;
   costOf: (s: SessionSummary) => number | null;
+  picked: readonly string[];
 }) {
   const r = useRedactor();
   const rows = useMemo(
@@ -224,6 +229,7 @@ function SessionTable({
     [sessions, sort, costOf],
   );
   const columns: Column<SessionSummary>[] = [
+    { key: "pick", label: "Compare", render: (s) => <PickBox s={s} picked={picked} /> },
     {
       key: "session",
       label: "Session",

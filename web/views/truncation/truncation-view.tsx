@@ -8,6 +8,7 @@ import { setParams } from "../../router.ts";
 import { ErrorPanel, Loading } from "../../ui/status.tsx";
 import { Table } from "../../ui/table.tsx";
 import { UrlField } from "../../ui/url-field.tsx";
+import { CompareWithAsRun } from "../compare/compare-with-as-run.tsx";
 import type { SessionTabProps } from "../session-tab.ts";
 import { TRUNCATION_COLUMNS } from "./columns.tsx";
 import { FileDiff } from "./file-diff.tsx";
@@ -63,6 +64,7 @@ export function TruncationView({ agentId, sessionId, params }: SessionTabProps) 
         >
           Reset to recorded
         </button>
+        <CompareWithAsRun values={{ maxPerFile: p.maxPerFile, maxTotal: p.maxTotal }} />
         {query.isFetching && query.data ? <span className="muted small">recomputing…</span> : null}
       </div>
       {query.data ? (
