@@ -5,7 +5,7 @@
 //
 // Options (positionals, e.g. `npm run bench -- size=10 runs=3`): size=MB (default 100), runs=N (default 5),
 //   seed=N (default 9), keep (leave the temp dir),
-//   only=startup,jsonl,sqlite,warm,append,prune,treemap,tokenizer,memory.
+//   only=startup,jsonl,sqlite,warm,append,prune,scrub,treemap,tokenizer,memory.
 // Internal: `rss-probe DIR AGENT SESSION` (child process that measures server RSS with one session open).
 
 import { spawnSync } from "node:child_process";
@@ -19,6 +19,7 @@ import { createSessionService, type SessionService } from "../service/session-se
 import { openStateReader } from "../sources/state-reader.ts";
 import { createTokenCounter, type TokenCounter } from "../tokens/tokenizer.ts";
 import { bareSqliteDecode, jqInstalled, jqUsage, naiveUsage } from "./baselines.ts";
+import { benchScrub } from "./bench-scrub.ts";
 import { benchStartup } from "./bench-startup.ts";
 import { benchTokenizer } from "./bench-tokenizer.ts";
 import { benchTreemap } from "./bench-treemap.ts";
@@ -170,9 +171,9 @@ function benchWarmAndAppend(s: WrittenSession, runs: number, label: string): voi
   });
 }
 
-function benchPrune(tmp: string, runs: number, seed: number): void {
-  log("pruning replay / what-if…");
-  // ~5,000 messages: the generator averages ~4.3 messages per 10 KB at these sizes; grow until reached.
+/** A ~5,000-message session (the pruning and scrubber rows' size). */
+function fiveThousandMessages(tmp: string, seed: number): WrittenSession | null {
+  // The generator averages ~4.3 messages per 10 KB at these sizes; grow until reached.
   let s: WrittenSession | null = null;
   let mb = 16;
   for (let tries = 0; tries < 4; tries++) {
@@ -181,7 +182,11 @@ function benchPrune(tmp: string, runs: number, seed: number): void {
     if (s.stats.messages >= 5000) break;
     mb = Math.ceil((mb * 5200) / Math.max(1, s.stats.messages));
   }
-  if (!s) return;
+  return s;
+}
+
+function benchPrune(s: WrittenSession, runs: number): void {
+  log("pruning replay / what-if…");
   const loaded = openStateReader(s.stateDir).loadSession({ agentId: s.agentId, sessionId: s.sessionId });
   if ("error" in loaded) throw new Error(loaded.error.message);
   const sha = (x: string): string => createHash("sha256").update(x).digest("base64url");
@@ -279,7 +284,7 @@ export async function runBench(args: string[]): Promise<void> {
   const runs = Math.max(1, Number(get("runs") ?? 5));
   const seed = Number(get("seed") ?? 9);
   const only = new Set(
-    (get("only") ?? "startup,jsonl,sqlite,warm,append,prune,treemap,tokenizer,memory")
+    (get("only") ?? "startup,jsonl,sqlite,warm,append,prune,scrub,treemap,tokenizer,memory")
       .split(",")
       .map((x) => x.trim()),
   );
@@ -303,7 +308,9 @@ export async function runBench(args: string[]): Promise<void> {
     if (jsonl && only.has("memory")) benchMemory(jsonl);
     if (jsonl && (only.has("warm") || only.has("append"))) benchWarmAndAppend(jsonl, runs, "JSONL");
     if (sqlite && only.has("warm")) benchWarmAndAppend(sqlite, runs, "SQLite");
-    if (only.has("prune")) benchPrune(tmp, runs, seed);
+    const five = only.has("prune") || only.has("scrub") ? fiveThousandMessages(tmp, seed) : null;
+    if (five && only.has("prune")) benchPrune(five, runs);
+    if (five && only.has("scrub")) benchScrub(five, runs);
     if (only.has("treemap")) benchTreemap(runs);
     await sharedCounter?.close();
     if (only.has("tokenizer")) await benchTokenizer(seed);

@@ -3,10 +3,10 @@
 // call, Home / End jump to the first / last; between neighbouring calls no tile moves (every shared tile keeps
 // its rectangle's corner within a pixel).
 
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { isObject } from "../../shared/json.ts";
-import { chromiumAvailable, launchBrowser, type RunningServer, screenshot, startServer } from "./harness.ts";
+import { screenshot, withE2eServer } from "./harness.ts";
 
 const PAGE = "sessions/main/bc255ab3-b341-464a-a811-4d1115e16ed8";
 const POLL = { timeout: 20_000 };
@@ -37,15 +37,11 @@ async function shownCall(page: Page): Promise<string | null> {
 }
 
 describe("turn scrubber (e2e)", () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const e2e = withE2eServer(["--demo"]);
   let calls: { call: number; sent: { messages: number; messageChars: number } }[] = [];
 
   beforeAll(async () => {
-    if (!chromiumAvailable()) throw new Error("e2e needs /usr/bin/chromium and a built app (npm run build)");
-    server = await startServer(["--demo"]);
-    browser = await launchBrowser();
-    const res = await fetch(`${server.url}api/${PAGE}/sent`);
+    const res = await fetch(`${e2e.server.url}api/${PAGE}/sent`);
     const body: unknown = await res.json();
     if (!isObject(body) || !Array.isArray(body.calls)) throw new Error("GET …/sent: no calls");
     calls = body.calls.flatMap((c) =>
@@ -59,17 +55,12 @@ describe("turn scrubber (e2e)", () => {
     );
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   it("steps through the calls with [ ] Home End, shows each call's sent counts, and keeps tiles in place", async () => {
     expect(calls.length).toBeGreaterThan(30);
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(`${server.url}${PAGE}?tab=map&call=20`);
+    await page.goto(`${e2e.server.url}${PAGE}?tab=map&call=20`);
     await expect.poll(() => shownCall(page), POLL).toBe("20");
     await expect.poll(async () => (await rects(page)).size, POLL).toBeGreaterThan(20);
     const at20 = await rects(page);
