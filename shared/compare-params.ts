@@ -3,6 +3,7 @@
 // replay's (prune-params.ts); bootstrap caps and cache retention are the truncation and cost what-ifs'.
 
 import type { CompareWhatIfDTO } from "./compare.ts";
+import type { CounterfactualDTO } from "./cost.ts";
 import { lastValue, PRUNE_PARAM_KEYS } from "./prune-params.ts";
 
 export const COMPARE_WHATIF_KEYS = [
@@ -55,3 +56,16 @@ export function whatIfQueryOf(v: string | null): Partial<Record<CompareWhatIfKey
   }
   return out;
 }
+
+/**
+ * The cost report's counterfactuals that are a compare what-if — the same change, priced by the cost model: the
+ * compare report takes b's cost from them, the cost tab's "What if…" rows open the comparison with them.
+ */
+export const COUNTERFACTUAL_WHATIFS: Readonly<
+  Partial<Record<CounterfactualDTO["id"], Partial<Record<CompareWhatIfKey, string>>>>
+> = {
+  "no-caching": { retention: "none" },
+  "retention-1h": { retention: "long" },
+  "pruning-off": { mode: "off" },
+  "pruning-on": { mode: "cache-ttl" },
+};

@@ -106,7 +106,7 @@ describe("the what-if of b", () => {
       maxTotal: null,
       retention: "long",
     });
-    expect(whatIfLabel(w)).toBe("what-if: ttl=10m, mode=off, allow=exec,read, cacheRetention=long");
+    expect(whatIfLabel(w)).toBe("what-if: allow=exec,read, mode=off, ttl=10m, cacheRetention=long");
     expect(whatIfLabel(null)).toBe("as run");
   });
 });

@@ -4,6 +4,7 @@
 // is b − a. Pure.
 
 import type { CompareDTO, CompareSideDTO, CompareWhatIfDTO } from "../../../shared/compare.ts";
+import { COUNTERFACTUAL_WHATIFS, parseCompareWhatIf } from "../../../shared/compare-params.ts";
 import type { ContextMapDTO } from "../../../shared/context-map.ts";
 import type { CostReportDTO } from "../../../shared/cost.ts";
 import type { LoadedSession } from "../../model/session.ts";
@@ -23,15 +24,12 @@ export interface CompareSideInput {
   whatIf: CompareWhatIfDTO | null;
 }
 
-function hasPruneChange(w: CompareWhatIfDTO): boolean {
-  return Object.keys(w.prune).length > 0;
-}
-
 /** The what-if in words. */
 export function whatIfLabel(w: CompareWhatIfDTO | null): string {
   if (!w) return "as run";
   const parts: string[] = [];
-  for (const [k, v] of Object.entries(w.prune)) parts.push(`${k}=${Array.isArray(v) ? v.join(",") : v}`);
+  for (const [k, v] of Object.entries(w.prune).sort(([x], [y]) => x.localeCompare(y)))
+    parts.push(`${k}=${Array.isArray(v) ? v.join(",") : v}`);
   if (w.maxPerFile !== null) parts.push(`bootstrapMaxChars=${w.maxPerFile}`);
   if (w.maxTotal !== null) parts.push(`bootstrapTotalMaxChars=${w.maxTotal}`);
   if (w.retention !== null) parts.push(`cacheRetention=${w.retention}`);
@@ -50,22 +48,17 @@ function costOf(
     tokensWritten: t.cacheWrite,
     tokensRead: t.cacheRead,
   };
-  if (!whatIf || whatIfLabel(whatIf) === "as run") return asRun;
-  const only = (k: keyof CompareWhatIfDTO): boolean =>
-    (k === "prune" || !hasPruneChange(whatIf)) &&
-    (k === "maxPerFile" || whatIf.maxPerFile === null) &&
-    (k === "maxTotal" || whatIf.maxTotal === null) &&
-    (k === "retention" || whatIf.retention === null);
-  const scenario = (id: string) => cost.counterfactuals.find((c) => c.id === id);
-  let pick: { id: string; written: number | null; read: number | null } | null = null;
-  if (only("retention") && whatIf.retention === "none") pick = { id: "no-caching", written: 0, read: 0 };
-  else if (only("retention") && whatIf.retention === "long")
-    pick = { id: "retention-1h", written: null, read: null };
-  else if (only("prune") && Object.keys(whatIf.prune).join() === "mode") {
-    const mode = whatIf.prune.mode;
-    pick = { id: mode === "off" ? "pruning-off" : "pruning-on", written: null, read: null };
-  }
-  const c = pick ? scenario(pick.id) : undefined;
+  const label = whatIfLabel(whatIf);
+  if (label === "as run") return asRun;
+  // the counterfactual that makes exactly this change (compared in words: one canonical form of a what-if)
+  const c = cost.counterfactuals.find((x) => {
+    const q = COUNTERFACTUAL_WHATIFS[x.id];
+    return q !== undefined && whatIfLabel(parseCompareWhatIf(q)) === label;
+  });
+  // with no caching nothing is written or read; the other counterfactuals price tokens they do not itemise
+  const pick = c
+    ? { written: c.id === "no-caching" ? 0 : null, read: c.id === "no-caching" ? 0 : null }
+    : null;
   if (!pick || !c)
     return {
       costUsd: null,

@@ -1,9 +1,11 @@
 // The smaller cost tables: cache expiries (idle gap > lifetime), pruning rounds (rewrite cost vs savings) and
 // the counterfactuals ("what if…").
 
+import { COUNTERFACTUAL_WHATIFS } from "../../../shared/compare-params.ts";
 import type { CostReportDTO, CounterfactualDTO } from "../../../shared/cost.ts";
 import { fmtDuration, fmtInt, fmtUsd } from "../../../shared/format.ts";
 import { Table } from "../../ui/table.tsx";
+import { CompareWithAsRun } from "../compare/compare-with-as-run.tsx";
 
 export function GapCosts({ dto }: { dto: CostReportDTO }) {
   return dto.gapCosts.length > 0 ? (
@@ -97,6 +99,14 @@ export function Counterfactuals({ rows }: { rows: CounterfactualDTO[] }) {
           key: "assume",
           label: "Assumptions",
           render: (r) => <span className="small muted">{r.assumptions.join(" · ")}</span>,
+        },
+        {
+          key: "compare",
+          label: "",
+          render: (r) => {
+            const values = COUNTERFACTUAL_WHATIFS[r.id];
+            return values ? <CompareWithAsRun values={values} /> : null;
+          },
         },
       ]}
       rows={rows}
