@@ -35,6 +35,7 @@ import { type OpenClawConfigRead, readOpenClawConfig } from "../sources/openclaw
 import { openStateReader, type StateReader } from "../sources/state-reader.ts";
 import { resolveHome, type UserEnvironment } from "../sources/user-path.ts";
 import { createTokenCounter, type TokenCounter } from "../tokens/tokenizer.ts";
+import { whatIfWorkspaceChars } from "./compare-workspace.ts";
 import { CostAll, type CostAllProgress, sessionCostRow } from "./cost-all.ts";
 import { SessionReports } from "./session-reports.ts";
 import { type TruncationQuery, truncationInput } from "./truncation-input.ts";
@@ -351,21 +352,9 @@ export class SessionService {
     if (!sa.ok) return sa;
     const sb = this.load(b.agentId, b.sessionId);
     if (!sb.ok) return sb;
-    let workspaceChars: Map<string, number> | null = null;
-    if (whatIf && (whatIf.maxPerFile !== null || whatIf.maxTotal !== null)) {
-      const query = {
-        ...(whatIf.maxPerFile !== null ? { maxPerFile: String(whatIf.maxPerFile) } : {}),
-        ...(whatIf.maxTotal !== null ? { maxTotal: String(whatIf.maxTotal) } : {}),
-      };
-      const t = buildTruncationReport(
-        truncationInput(sb.value, this.opts.stateDir, query, false, this.config()),
-      );
-      workspaceChars = new Map(
-        t.files.flatMap((f) => (f.injectedChars === null ? [] : [[f.name, f.injectedChars]])),
-      );
-    }
+    const chars = whatIfWorkspaceChars(sb.value, this.opts.stateDir, whatIf, this.config());
     const sideA = this.reports.compareSide(sa.value, null, null);
-    const sideB = this.reports.compareSide(sb.value, whatIf, workspaceChars);
+    const sideB = this.reports.compareSide(sb.value, whatIf, chars);
     return ok(compareReport(sideA, sideB, whatIf));
   }
 
