@@ -20,9 +20,7 @@ import { attachLive, type LiveAttachment } from "../live/attach-live.ts";
 import { createEventBus, type EventBus } from "../live/event-bus.ts";
 import type { LoadedSession } from "../model/session.ts";
 import { configuredModel, configuredPricing } from "../openclaw/config/agent-settings.ts";
-import { mainSessionKey } from "../openclaw/wire/wire-settings.ts";
 import { PriceTable } from "../pricing/price-table.ts";
-import { compareReport } from "../reports/compare/compare.ts";
 import { previewToolResultAtCall } from "../reports/prune-replay/preview.ts";
 import {
   type StoredContextMode,
@@ -35,8 +33,9 @@ import { type OpenClawConfigRead, readOpenClawConfig } from "../sources/openclaw
 import { openStateReader, type StateReader } from "../sources/state-reader.ts";
 import { resolveHome, type UserEnvironment } from "../sources/user-path.ts";
 import { createTokenCounter, type TokenCounter } from "../tokens/tokenizer.ts";
-import { whatIfWorkspaceChars } from "./compare-workspace.ts";
+import { compareSessions } from "./compare-sessions.ts";
 import { CostAll, type CostAllProgress, sessionCostRow } from "./cost-all.ts";
+import { otherSessionNodes } from "./sent-env.ts";
 import { SessionReports } from "./session-reports.ts";
 import { type TruncationQuery, truncationInput } from "./truncation-input.ts";
 
@@ -80,7 +79,9 @@ export class SessionService {
     prices: (editor) => this.prices(editor),
     sentEnv: (s) => ({
       hostTimeZone: this.opts.hostTimeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
-      otherSessions: this.otherSessionNodes(s),
+      otherSessions: otherSessionNodes(s, this.config(), this.listSessions().sessions, (a, i) =>
+        this.load(a, i),
+      ),
     }),
   });
   /** One price table per editor price list (`""` = none), dropped with the config. */
@@ -333,43 +334,16 @@ export class SessionService {
     return this.with(agentId, sessionId, (s) => this.reports.sentSlots(s));
   }
 
-  /** compare() of two refs as the CLI and GET /api/compare take them; b absent: a (under the what-if). */
-  compareRefs(
-    a: string | undefined,
-    b: string | undefined,
-    whatIf: CompareWhatIfDTO | null,
-  ): Result<CompareDTO> {
-    const ra = a ? this.resolveRef(a) : null;
-    if (!ra) return fail("not-found", `no session matches --a ${JSON.stringify(a ?? "")}`, 404);
-    const rb = b === undefined ? ra : this.resolveRef(b);
-    if (!rb) return fail("not-found", `no session matches --b ${JSON.stringify(b)}`, 404);
-    return this.compare(ra, rb, whatIf);
-  }
-
-  /** Session a as run beside session b, as run or under `whatIf` (issue 16: `compare`). */
-  compare(a: SessionRef, b: SessionRef, whatIf: CompareWhatIfDTO | null): Result<CompareDTO> {
-    const sa = this.load(a.agentId, a.sessionId);
-    if (!sa.ok) return sa;
-    const sb = this.load(b.agentId, b.sessionId);
-    if (!sb.ok) return sb;
-    const chars = whatIfWorkspaceChars(sb.value, this.opts.stateDir, whatIf, this.config());
-    const sideA = this.reports.compareSide(sa.value, null, null);
-    const sideB = this.reports.compareSide(sb.value, whatIf, chars);
-    return ok(compareReport(sideA, sideB, whatIf));
-  }
-
-  /** 2026.9 main sessions get notices of the agent's other sessions (wire carrier): their SessionEntries. */
-  private otherSessionNodes(s: LoadedSession): { sessionKey: string; entry: JsonObject }[] {
-    const { agentId, sessionId, sessionKey } = s.summary;
-    if (s.version.family !== "2026.9" || sessionKey !== mainSessionKey(this.config(), agentId)) return [];
-    const out: { sessionKey: string; entry: JsonObject }[] = [];
-    for (const row of this.listSessions().sessions) {
-      if (row.agentId !== agentId || row.sessionId === sessionId || !row.sessionKey || row.archived !== null)
-        continue;
-      const other = this.load(row.agentId, row.sessionId);
-      if (other.ok && other.value.entry) out.push({ sessionKey: row.sessionKey, entry: other.value.entry });
-    }
-    return out;
+  /** Session a as run beside b (absent: a) as run or under `whatIf` (issue 16: `compare`, GET /api/compare). */
+  compareRefs(a: string | undefined, b: string | undefined, w: CompareWhatIfDTO | null): Result<CompareDTO> {
+    const deps = {
+      resolveRef: (ref: string) => this.resolveRef(ref),
+      load: (agentId: string, sessionId: string) => this.load(agentId, sessionId),
+      config: () => this.config(),
+      stateDir: this.opts.stateDir,
+      side: this.reports.compareSide.bind(this.reports),
+    };
+    return compareSessions(deps, a, b, w);
   }
 
   /** Live TTL countdown data for the open session ("cache warm for 3m12s" / "expired: …"). */
