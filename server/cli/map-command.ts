@@ -2,6 +2,7 @@
 // sent counts, billed usage and the map's tiles) or at every call. Without `--call` it prints the session's
 // context map (the plain `map --json` contract is issue 15's).
 
+import { promptTokensOf } from "../../shared/pricing.ts";
 import type { Result } from "../../shared/result.ts";
 import type { SentAtCallDTO, SentCallsDTO } from "../../shared/sent.ts";
 import type { SessionService } from "../service/session-service.ts";
@@ -25,7 +26,7 @@ export function formatSentCalls(dto: SentCallsDTO): string {
       (c.timestamp ?? "-").padEnd(24),
       String(c.sent.messages).padStart(8),
       int.format(c.sent.messageChars).padStart(13),
-      int.format(c.usage.input + c.usage.cacheRead + c.usage.cacheWrite).padStart(14),
+      int.format(promptTokensOf(c.usage)).padStart(14),
       c.estimated.length ? "estimated" : "",
     ].join("  "),
   );

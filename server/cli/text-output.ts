@@ -2,6 +2,7 @@
 // the JSON form is the contract, this is for eyes.
 
 import type { CostAllDTO, CostReportDTO } from "../../shared/cost.ts";
+import { promptTokensOf } from "../../shared/pricing.ts";
 import type { PruneReplayDTO } from "../../shared/prune.ts";
 import type { SessionSummary } from "../../shared/session.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
@@ -123,7 +124,7 @@ export function formatCostAll(r: CostAllDTO): string {
           s.sessionId,
           s.archived ?? "-",
           String(s.calls),
-          int.format(s.input + s.cacheRead + s.cacheWrite),
+          int.format(promptTokensOf(s)),
           int.format(s.output),
           usd(s.costUsd),
           pct(s.hitRate),

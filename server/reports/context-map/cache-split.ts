@@ -4,6 +4,7 @@
 
 import type { CacheState } from "../../../shared/context-map.ts";
 import { fmtInt } from "../../../shared/format.ts";
+import { promptTokensOf } from "../../../shared/pricing.ts";
 import { tokensFromChars } from "../../openclaw/token-estimate.ts";
 import type { LastCallUsage, LeafSpec } from "./leaf-spec.ts";
 
@@ -39,7 +40,7 @@ export function splitCache(
   replyPos: number | null,
 ): CacheEstimate {
   const byLeaf = new Map<string, { state: CacheState; split: CacheSplit }>();
-  const billed = usage ? usage.input + usage.cacheRead + usage.cacheWrite : 0;
+  const billed = usage ? promptTokensOf(usage) : 0;
   if (!usage || billed <= 0 || replyPos === null)
     return {
       byLeaf,

@@ -7,6 +7,7 @@
 
 import type { ContextMapDTO, MapNode } from "../../../shared/context-map.ts";
 import type { JsonObject } from "../../../shared/json.ts";
+import { promptTokensOf } from "../../../shared/pricing.ts";
 import type { ContextMessage, LoadedSession } from "../../model/session.ts";
 import { tokensFromChars } from "../../openclaw/token-estimate.ts";
 import { splitCache } from "./cache-split.ts";
@@ -66,7 +67,7 @@ export function buildContextMap(input: BuildContextMapInput): ContextMapDTO {
     ...conv.filter(inLastCall),
     ...byGroup["current-turn"],
   ];
-  const billed = usage ? usage.input + usage.cacheRead + usage.cacheWrite : null;
+  const billed = usage ? promptTokensOf(usage) : null;
   const cache = splitCache(order, usage, replyPos);
 
   const nodesById = new Map<string, MapNode>();
