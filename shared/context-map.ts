@@ -1,6 +1,7 @@
 // The context map DTO: a tree of tiles (groups → leaves), shared by the server (which builds it from the
 // run report + the conversation actually sent) and the web treemap (which only lays it out and draws it).
 
+import type { ContextNumbersDTO } from "./context-numbers.ts";
 import type { OpenClawMapPicture } from "./openclaw-picture.ts";
 import type { ReportOwnerDTO } from "./run-report.ts";
 
@@ -43,19 +44,21 @@ export interface ContextMapDTO {
   /** Root node (id ""), children are the groups in display order. */
   root: MapNode;
   groups: MapGroupInfo[];
-  /** Σ of every tracked tile, chars. */
+  /** Σ of every tracked tile, chars (= numbers.trackedChars). */
   trackedChars: number;
-  /** OpenClaw's estimate of `trackedChars`: ceil(trackedChars / 4) (the map footer's "~N tok"). */
+  /** Σ of the tracked tiles' estimates, each ceil(chars / 4) (= numbers.trackedTokens; the footer's "~N tok"). */
   trackedTokens: number;
   /** Billed prompt tokens of the last call (input + cacheRead + cacheWrite), null when unknown. */
   actualTokens: number | null;
-  /** Context window (tokens), null when unknown. */
+  /** Context window (tokens), null when only OpenClaw's default is assumed (numbers.contextWindow). */
   windowTokens: number | null;
   /**
-   * Billed prompt tokens of the last call minus the chars/4 estimate of the tiles in that call's prompt,
-   * when positive; otherwise null with a reason ("not observed …").
+   * The untracked tile: billed prompt tokens of the last call minus the Σ of the tiles' estimates, when ≥ 0;
+   * otherwise null with a reason ("not observed …").
    */
   untracked: { tokens: number | null; reason: string };
+  /** The headline numbers every view prints (server/reports/context-numbers.ts). */
+  numbers: ContextNumbersDTO;
   /** Tokenizer state for the tiktoken size mode. */
   tokenizer: { state: "pending" | "ready" | "unavailable"; encoding: string | null; progress: number };
   /** How the cache states / cacheTokens were derived (an estimate), or why they are unknown. */

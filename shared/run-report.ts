@@ -3,6 +3,7 @@
 // show: the conversation actually sent (by role, by tool, summaries) and the billed prompt size of the last call,
 // so the UI can reconcile tracked vs actual. Built by server/reports/run-report.ts; shared with the web.
 
+import type { ContextNumbersDTO } from "./context-numbers.ts";
 import type { JsonObject } from "./json.ts";
 import type { SessionSummary, VersionInfo } from "./session.ts";
 
@@ -147,11 +148,11 @@ export interface Reconciliation {
   /** OpenClaw's view: actual − ceil(openclawTracked / 4), as `/context detail` prints it (null when unknown). */
   openclawUntrackedTokens: number | null;
   /**
-   * clawscope's view: system prompt + tool schemas + runtime context + model-only prompt (report) + the
-   * conversation actually sent (which already holds the turn prompt), each as chars/4.
+   * clawscope's view (= numbers.trackedChars / trackedTokens): the tiles of the last call's prompt — report groups
+   * and the conversation as sent at that call — with estTokens the Σ of the tiles' chars/4 estimates.
    */
   clawscopeTracked: CharsAndTokens;
-  /** actual − clawscopeTracked.estTokens (null when actual unknown); negative = the estimate overshoots. */
+  /** actual − clawscopeTracked.estTokens (= numbers.untrackedTokens); negative = the estimate overshoots. */
   clawscopeUntrackedTokens: number | null;
   notes: string[];
 }
@@ -167,7 +168,9 @@ export interface RunReportDTO {
   totals: RunReportTotals | null;
   conversation: ConversationBreakdown;
   lastCall: LastCallUsageDTO | null;
-  /** Window from the SessionEntry (`contextTokens`), null when unknown. */
+  /** The session's context window (= numbers.contextWindow), null when only OpenClaw's default is assumed. */
   contextWindowTokens: number | null;
   reconciliation: Reconciliation;
+  /** The headline numbers every view prints (server/reports/context-numbers.ts), the map's own. */
+  numbers: ContextNumbersDTO;
 }

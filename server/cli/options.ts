@@ -28,7 +28,9 @@ Commands:
                                                     [--deny GLOB]… [--context-window N]
                                                     [--algorithm auto|2026.3|2026.7|2026.9] [--at ISO] [--json]
   cost         per-call usage, cache verdicts, cost --session REF | --all [--json]
-  map          the context as sent at a call         --session REF --call N|all [--json]
+  map          the context at the last call: billed,  --session REF [--call N|all] [--json]
+               tracked, untracked, by group (--call:
+               as sent at call N, or every call)
   compare      two sessions, or one under a what-if  --a REF [--b REF] [prune what-if flags] [--pruning off|cache-ttl]
                                                     [--max-per-file N] [--max-total N]
                                                     [--retention none|short|long] [--json] (flags change b)

@@ -20,38 +20,29 @@ export interface IssueMarkdownInput {
   truncation: TruncationReportDTO;
   prune: PruneReplayDTO;
   cost: CostReportDTO;
-  /** The context map: its totals count tool results as sent at the last call (after pruning projections). */
+  /** The context map (the HTML export draws it; its numbers are the run report's `numbers`). */
   map?: ContextMapDTO;
 }
 
 /**
- * clawscope's tracked estimate of the last call's prompt and the untracked rest. From the map when given (tool
- * results as sent, after pruning — comparable with the billed prompt), else the run report's reconciliation
- * (tool results as stored).
+ * clawscope's tracked estimate of the last call's prompt and the untracked rest: the session's headline numbers
+ * (server/reports/context-numbers.ts), the same the map and the /context tab print.
  */
-export function trackedEstimate(
-  report: RunReportDTO,
-  map: ContextMapDTO | undefined,
-): { tokens: number; untracked: number | null; basis: string } {
-  if (map) {
-    // The map's untracked = billed − ceil(chars of the tiles in the last call's prompt / 4): that estimate is
-    // billed − untracked. Without it, Σ tiles (which may include parts sent after the last call).
-    const untrackedTile = map.root.children?.find((c) => c.group === "untracked");
-    return {
-      tokens:
-        map.actualTokens !== null && map.untracked.tokens !== null
-          ? map.actualTokens - map.untracked.tokens
-          : map.root.estTokens - (untrackedTile?.estTokens ?? 0),
-      untracked: map.untracked.tokens,
-      basis: "chars/4 of what was sent",
-    };
-  }
-  const rec = report.reconciliation;
-  return {
-    tokens: rec.clawscopeTracked.estTokens,
-    untracked: rec.clawscopeUntrackedTokens,
-    basis: "chars/4, tool results as stored",
-  };
+export function trackedEstimate(report: RunReportDTO): {
+  tokens: number;
+  untracked: number | null;
+  basis: string;
+} {
+  const n = report.numbers;
+  return { tokens: n.trackedTokens, untracked: n.untrackedTokens, basis: "chars/4 of what was sent" };
+}
+
+/** The context window as every view prints it: the assumption said as one. */
+export function windowText(report: RunReportDTO): string {
+  const w = report.numbers.contextWindow;
+  return w.assumed
+    ? `${formatInt(w.tokens)} tokens (assumed: OpenClaw's default, nothing configured or recorded)`
+    : `${formatInt(w.tokens)} tokens`;
 }
 
 /**
@@ -131,12 +122,7 @@ function keyNumbers(input: IssueMarkdownInput): string[] {
     ]),
   );
   lines.push(row(["Model", `${md(lc?.provider ?? summary.provider)} / ${md(lc?.model ?? summary.model)}`]));
-  lines.push(
-    row([
-      "Context window",
-      report.contextWindowTokens === null ? "unknown" : `${formatInt(report.contextWindowTokens)} tokens`,
-    ]),
-  );
+  lines.push(row(["Context window", windowText(report)]));
   if (lc) {
     lines.push(
       row([
@@ -153,7 +139,7 @@ function keyNumbers(input: IssueMarkdownInput): string[] {
       ]),
     );
   }
-  const tracked = trackedEstimate(report, input.map);
+  const tracked = trackedEstimate(report);
   lines.push(
     row([
       "clawscope tracked estimate",
@@ -190,7 +176,7 @@ function keyNumbers(input: IssueMarkdownInput): string[] {
   lines.push(
     row([
       "Pruning replay",
-      `algorithm ${md(prune.algorithm)}, ${formatInt(prune.rounds)} rounds in ${formatInt(prune.calls.length)} calls, window ${formatInt(prune.contextWindowTokens)} tokens (${formatInt(prune.charWindow)} chars)`,
+      `algorithm ${md(prune.algorithm)}, ${formatInt(prune.rounds)} rounds in ${formatInt(prune.calls.length)} calls, char window ${formatInt(prune.charWindow)} (context window × 4)`,
     ]),
   );
   lines.push("");

@@ -28,6 +28,7 @@ import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { SessionSummary } from "../../shared/session.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
 import { DEFAULT_PLACEHOLDER } from "../openclaw/pruning/settings.ts";
+import { WHY_THEY_DIFFER } from "../reports/context-numbers.ts";
 
 /** Notice shown instead of OpenClaw's `/context` texts (they quote the workspace path, tool and skill text). */
 export const REDACTED_TEXTS_NOTICE = "The /context texts are omitted from redacted exports.";
@@ -147,6 +148,14 @@ function under(prefix: string, rules: Readonly<Record<string, Rule>>): Record<st
 // ---------------------------------------------------------------------------------------------------------------
 // Allow-lists per DTO.
 
+/** The headline numbers (shared/context-numbers.ts): fixed labels and sentences stay, a config path as one. */
+const NUMBERS_RULES: Record<string, Rule> = {
+  "groups[].key": enumRule,
+  "groups[].name": labelRule,
+  "contextWindow.source": configRefRule,
+  whyTheyDiffer: (v) => (v === WHY_THEY_DIFFER ? v : REDACTED),
+};
+
 const SUMMARY_RULES: Record<string, Rule> = {
   agentId: agentIdRule,
   sessionId: hashRule,
@@ -187,6 +196,7 @@ const RUN_REPORT_POLICY: Policy = {
     "lastCall.model": modelRule,
     "lastCall.stopReason": enumRule,
     "texts.notice": keep, // set by redactRunReport itself (REDACTED_TEXTS_NOTICE)
+    ...under("numbers", NUMBERS_RULES),
   },
   records: { "conversation.byRole": "ident" },
 };
@@ -206,6 +216,7 @@ const MAP_POLICY: Policy = {
     "groups[].color": colorRule,
     "tokenizer.state": enumRule,
     "tokenizer.encoding": enumRule,
+    ...under("numbers", NUMBERS_RULES),
   },
   records: {},
 };

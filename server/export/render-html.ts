@@ -24,6 +24,7 @@ import {
   isoTime,
   renderIssueMarkdown,
   trackedEstimate,
+  windowText,
 } from "./issue-markdown.ts";
 import type { ExportData } from "./redact.ts";
 import { renderTimelineSvg } from "./timeline-svg.ts";
@@ -47,7 +48,7 @@ function num(n: number | null | undefined): string {
 function renderKeyNumbers(input: ExportHtmlInput): Html {
   const { report, cost, prune, truncation } = input;
   const lc = report.lastCall;
-  const tracked = trackedEstimate(report, input.map);
+  const tracked = trackedEstimate(report);
   const items: [string, string][] = [
     [
       "OpenClaw",
@@ -55,10 +56,7 @@ function renderKeyNumbers(input: ExportHtmlInput): Html {
     ],
     ["Storage", input.summary.storage],
     ["Model", `${text(lc?.provider ?? input.summary.provider)} / ${text(lc?.model ?? input.summary.model)}`],
-    [
-      "Context window",
-      report.contextWindowTokens === null ? "unknown" : `${formatInt(report.contextWindowTokens)} tokens`,
-    ],
+    ["Context window", windowText(report)],
     ["Last call billed prompt", lc ? `${formatInt(lc.promptTokens)} tokens` : "no call recorded"],
     ["Tracked estimate (clawscope, as sent)", `~${formatInt(tracked.tokens)} tokens`],
     ["Untracked", tracked.untracked === null ? "not observed" : `${formatInt(tracked.untracked)} tokens`],

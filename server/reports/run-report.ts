@@ -2,13 +2,13 @@
 // rule family, plus the conversation actually sent and the billed prompt of the last call, so tracked vs actual
 // can be reconciled. Spec: context-report.md §1–§7, transcript.md §7–§8. Pure: LoadedSession in, DTO out.
 
-import { isObject, type JsonObject, type JsonValue, num, obj, str } from "../../shared/json.ts";
+import type { ContextNumbersDTO } from "../../shared/context-numbers.ts";
+import { fmtInt } from "../../shared/format.ts";
+import { isObject, type JsonObject, num, obj, str } from "../../shared/json.ts";
 import type {
   BootstrapFileStatus,
   CharsAndTokens,
   ContextTexts,
-  ConversationBreakdown,
-  ConversationBucket,
   LastCallUsageDTO,
   Reconciliation,
   RunReportDTO,
@@ -18,116 +18,24 @@ import type {
 import { buildContextMessages } from "../model/context-messages.ts";
 import { modelCallsOf } from "../model/model-calls.ts";
 import type { ContextMessage, LoadedSession, Transcript } from "../model/session.ts";
-import { readSystemPromptReport, type SystemPromptReport } from "../model/system-prompt-report.ts";
+import {
+  readSystemPromptReport,
+  type SystemPromptReport,
+  storedRunReport,
+} from "../model/system-prompt-report.ts";
 import { countTranscriptMessages, userMessageText } from "../openclaw/compactable-count.ts";
 import { NO_RUN_REPORT_NOTICE, renderContextText } from "../openclaw/context-text/context-text.ts";
 import { freshTotalTokens, trackedPromptChars } from "../openclaw/context-text/session-tokens.ts";
 import { contextHelpText } from "../openclaw/texts.ts";
 import { tokensFromChars } from "../openclaw/token-estimate.ts";
+import { buildContextMap } from "./context-map/context-map.ts";
+import { IMAGE_CHARS } from "./context-numbers.ts";
+import { conversationBreakdown } from "./conversation-breakdown.ts";
 import { reportOwner } from "./report-owner.ts";
 import { storedContextText } from "./stored-context.ts";
 
-export const CONVERSATION_BASIS =
-  "JS string length (UTF-16 code units) of the text, thinking and tool-call argument JSON of each message in the model-context list, as stored in the transcript (tool results before pruning projections and live caps); image blocks are counted in `images`, not in chars; estTokens is OpenClaw's chars/4 estimate.";
-
-export const CONVERSATION_BASIS_SENT =
-  "JS string length (UTF-16 code units) of the text, thinking and tool-call argument JSON of each message in the model-context list, with tool results as sent at the last call (cache-TTL pruning projections replayed: soft-trimmed text or placeholder); image blocks are counted in `images`, not in chars; estTokens is OpenClaw's chars/4 estimate.";
-
 function ct(chars: number): CharsAndTokens {
   return { chars, estTokens: tokensFromChars(chars) };
-}
-
-function emptyBucket(): ConversationBucket {
-  return { count: 0, images: 0, chars: 0, estTokens: 0 };
-}
-
-function addTo(bucket: ConversationBucket, size: { chars: number; images: number }): void {
-  bucket.count += 1;
-  bucket.images += size.images;
-  bucket.chars += size.chars;
-  bucket.estTokens = tokensFromChars(bucket.chars);
-}
-
-/** Chars of one content value as sent (clawscope's rule, CONVERSATION_BASIS). */
-function contentSize(content: JsonValue | undefined): { chars: number; images: number } {
-  if (typeof content === "string") return { chars: content.length, images: 0 };
-  if (!Array.isArray(content)) return { chars: 0, images: 0 };
-  let chars = 0;
-  let images = 0;
-  for (const block of content) {
-    if (!isObject(block)) continue;
-    const type = str(block, "type");
-    if (type === "text") chars += str(block, "text")?.length ?? 0;
-    else if (type === "thinking") chars += str(block, "thinking")?.length ?? 0;
-    else if (type === "toolCall") chars += JSON.stringify(block.arguments ?? {}).length;
-    else if (type === "image") images += 1;
-    else chars += JSON.stringify(block).length;
-  }
-  return { chars, images };
-}
-
-function messageSize(m: ContextMessage): { chars: number; images: number } {
-  if (m.role === "bashExecution") {
-    const command = str(m.message, "command") ?? "";
-    const output = str(m.message, "output") ?? "";
-    return { chars: `${command}\n${output}`.length, images: 0 };
-  }
-  return contentSize(m.message.content);
-}
-
-function countSentCandidates(transcript: Transcript): number {
-  let n = 0;
-  for (const i of transcript.activeBranch) {
-    const e = transcript.entries[i];
-    if (e && (e.type === "message" || e.type === "custom_message" || e.type === "branch_summary")) n += 1;
-  }
-  return n;
-}
-
-/** Conversation actually sent: the model-context list (transcript.md §7) by role, tool and summary. */
-export function conversationBreakdown(
-  transcript: Transcript,
-  sentMessages?: readonly ContextMessage[],
-): ConversationBreakdown {
-  const messages = sentMessages ?? buildContextMessages(transcript);
-  const byRole: Record<string, ConversationBucket> = {};
-  const byTool = new Map<string, ConversationBucket>();
-  let compactionSummary: ConversationBucket | null = null;
-  const branchSummaries = emptyBucket();
-  const total = emptyBucket();
-  let fromWindowEntries = 0;
-  for (const m of messages) {
-    const size = messageSize(m);
-    const bucket = byRole[m.role] ?? emptyBucket();
-    byRole[m.role] = bucket;
-    addTo(bucket, size);
-    addTo(total, size);
-    if (m.role === "toolResult") {
-      const name = str(m.message, "toolName") ?? "(unknown)";
-      const tb = byTool.get(name) ?? emptyBucket();
-      byTool.set(name, tb);
-      addTo(tb, size);
-    } else if (m.role === "compactionSummary") {
-      compactionSummary ??= emptyBucket();
-      addTo(compactionSummary, size);
-    } else if (m.role === "branchSummary") {
-      addTo(branchSummaries, size);
-    }
-    // The compaction summary is synthesized from the compaction row, not a message/custom/branch row.
-    if (m.role !== "compactionSummary") fromWindowEntries += 1;
-  }
-  const toolResultsByTool = [...byTool.entries()]
-    .map(([toolName, b]) => ({ toolName, ...b }))
-    .sort((a, b) => b.chars - a.chars || a.toolName.localeCompare(b.toolName));
-  return {
-    basis: sentMessages ? CONVERSATION_BASIS_SENT : CONVERSATION_BASIS,
-    byRole,
-    toolResultsByTool,
-    compactionSummary,
-    branchSummaries,
-    total,
-    notSent: { count: Math.max(0, countSentCandidates(transcript) - fromWindowEntries) },
-  };
 }
 
 /**
@@ -294,9 +202,9 @@ function storedTexts(session: LoadedSession, entry: JsonObject, help: string): C
 }
 
 interface ReconcileInput {
-  view: SystemPromptReport | null;
-  totals: RunReportTotals | null;
-  conversation: ConversationBreakdown;
+  hasReport: boolean;
+  /** The session's headline numbers (context-numbers.ts): tracked and untracked are theirs. */
+  numbers: ContextNumbersDTO;
   lastCall: LastCallUsageDTO | null;
   entryTotal: number | null;
   /** Tool results counted as sent at the last call (else as stored). */
@@ -305,24 +213,20 @@ interface ReconcileInput {
 
 /** Tracked vs billed: what OpenClaw's and clawscope's counts leave unexplained of the last call's prompt. */
 function reconcile(r: ReconcileInput): Reconciliation {
-  const { view, conversation, entryTotal } = r;
+  const { numbers: n, entryTotal } = r;
   const actual = r.lastCall?.promptTokens ?? null;
-  const turn = view?.currentTurn ?? null;
-  const trackedChars =
-    (view ? view.systemPromptChars + view.toolSchemaChars : 0) +
-    (turn ? turn.runtimeContextChars + turn.modelOnlyPromptChars : 0) +
-    conversation.total.chars;
-  const clawscopeTracked = ct(trackedChars);
   const notes: string[] = [];
-  if (!view)
+  if (!r.hasReport)
     notes.push("No stored run report: the system prompt and tool schemas are not in the tracked total.");
   notes.push(
     r.asSent
       ? "Tool results are counted as sent at the last call (the pruning replay's soft-trim/hard-clear states)."
       : "Tool results are counted as stored; cache-TTL pruning may have sent them shorter (see the pruning replay).",
   );
-  if (conversation.total.images > 0) {
-    notes.push(`${conversation.total.images} image block(s) are not in the tracked chars.`);
+  if (n.images.count > 0) {
+    notes.push(
+      `${n.images.count} image block(s) in the prompt count ${fmtInt(IMAGE_CHARS)} chars each (OpenClaw's image estimate).`,
+    );
   }
   if (actual !== null && entryTotal !== null && actual !== entryTotal) {
     notes.push(
@@ -332,21 +236,40 @@ function reconcile(r: ReconcileInput): Reconciliation {
   return {
     actualTokens: actual,
     entryTotalTokens: entryTotal,
-    openclawUntrackedTokens:
-      r.totals && entryTotal !== null ? entryTotal - tokensFromChars(r.totals.openclawTracked.chars) : null,
-    clawscopeTracked,
-    clawscopeUntrackedTokens: actual === null ? null : actual - clawscopeTracked.estTokens,
+    openclawUntrackedTokens: n.openclaw?.untrackedTokens ?? null,
+    clawscopeTracked: { chars: n.trackedChars, estTokens: n.trackedTokens },
+    clawscopeUntrackedTokens: n.untrackedTokens,
     notes,
   };
 }
 
 /**
+ * The headline numbers when the caller has none: the context map's (context-numbers.ts) over the same messages,
+ * with the SessionEntry's window (the service passes the map's own, with the pruner's window).
+ */
+function numbersOf(
+  session: LoadedSession,
+  sentMessages: readonly ContextMessage[] | undefined,
+  lastCall: LastCallUsageDTO | null,
+): ContextNumbersDTO {
+  return buildContextMap({
+    session,
+    report: storedRunReport(session.entry).report?.stored ?? null,
+    contextMessages: sentMessages ? [...sentMessages] : buildContextMessages(session.transcript),
+    lastCallUsage: lastCall,
+    windowTokens: num(session.entry, "contextTokens") ?? null,
+  }).numbers;
+}
+
+/**
  * `sentMessages`: the context list with tool results in the state they were sent at the last call
- * (pruning projections applied by the caller); without it, tool results count as stored.
+ * (pruning projections applied by the caller); without it, tool results count as stored. `numbers`: the
+ * session's headline numbers (the map's), computed here when not given.
  */
 export function buildRunReport(
   session: LoadedSession,
   sentMessages?: readonly ContextMessage[],
+  numbers?: ContextNumbersDTO,
 ): RunReportDTO {
   const family = session.version.family;
   const entry = session.entry;
@@ -364,9 +287,10 @@ export function buildRunReport(
           help,
         };
   const totals = view && entry ? reportTotals(view, family) : null;
-  const conversation = conversationBreakdown(session.transcript, sentMessages);
   const lastCall = lastCallUsage(session.transcript);
+  const conversation = conversationBreakdown(session, sentMessages, lastCall);
   const entryTotal = entry ? (freshTotalTokens(entry, family) ?? null) : null;
+  const n = numbers ?? numbersOf(session, sentMessages, lastCall);
   return {
     session: session.summary,
     version: session.version,
@@ -379,14 +303,14 @@ export function buildRunReport(
     totals,
     conversation,
     lastCall,
-    contextWindowTokens: entry ? (num(entry, "contextTokens") ?? null) : null,
+    contextWindowTokens: n.contextWindow.assumed ? null : n.contextWindow.tokens,
     reconciliation: reconcile({
-      view,
-      totals,
-      conversation,
+      hasReport: view !== null,
+      numbers: n,
       lastCall,
       entryTotal,
       asSent: sentMessages !== undefined,
     }),
+    numbers: n,
   };
 }

@@ -7,6 +7,7 @@
 // docs/performance.md (warm load, append, what-if).
 
 import type { ContextMapDTO } from "../../shared/context-map.ts";
+import type { ContextNumbersDTO } from "../../shared/context-numbers.ts";
 import type { CostReportDTO } from "../../shared/cost.ts";
 import { type MemoByObject, memoByObject } from "../../shared/memo.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
@@ -49,6 +50,8 @@ function configDependent() {
     cost: memoByObject<Transcript, CostReportDTO>(),
     /** Finished context maps only (while tokenizer counts are pending the map is rebuilt per request). */
     map: memoByObject<Transcript, ContextMapDTO>(),
+    /** The map's headline numbers, for the reports that print them before (or without) the map. */
+    numbers: memoByObject<Transcript, ContextNumbersDTO>(),
     /** The context list with tool results as sent at the last call (the replay's states). */
     wire: memoByObject<Transcript, ContextMessage[]>(),
     /** Every call's reconstructed request counts (issue 16), keyed by session id. */
@@ -75,6 +78,9 @@ export class ReportMemo {
   }
   get map() {
     return this.byConfig.map;
+  }
+  get numbers() {
+    return this.byConfig.numbers;
   }
   get wire() {
     return this.byConfig.wire;

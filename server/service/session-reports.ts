@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import type { CompareSideDTO, CompareWhatIfDTO } from "../../shared/compare.ts";
 import type { ContextMapDTO } from "../../shared/context-map.ts";
+import type { ContextNumbersDTO } from "../../shared/context-numbers.ts";
 import type { CostReportDTO } from "../../shared/cost.ts";
 import { isObject, type JsonObject, num, obj, str } from "../../shared/json.ts";
 import type { CacheClockDTO } from "../../shared/live.ts";
@@ -15,10 +16,10 @@ import type { SentAtCallDTO, SentCallsDTO, SentViewDTO } from "../../shared/sent
 import { cacheClock, clockReplayAt } from "../live/cache-clock.ts";
 import { buildContextMessages } from "../model/context-messages.ts";
 import type { ContextMessage, LoadedSession } from "../model/session.ts";
-import { readSystemPromptReport } from "../model/system-prompt-report.ts";
+import { readSystemPromptReport, storedRunReport } from "../model/system-prompt-report.ts";
 import type { PriceTable } from "../pricing/price-table.ts";
 import { compareSide } from "../reports/compare/compare.ts";
-import { buildContextMap } from "../reports/context-map/context-map.ts";
+import { type BuildContextMapInput, buildContextMap } from "../reports/context-map/context-map.ts";
 import { buildOpenClawMap } from "../reports/context-map/openclaw-picture.ts";
 import { contextMapTokenTexts } from "../reports/context-map/token-texts.ts";
 import { buildCostReport } from "../reports/cost/cost-report.ts";
@@ -167,7 +168,7 @@ export class SessionReports {
 
   runReport(s: LoadedSession): RunReportDTO {
     return this.memo.report.get(s.transcript, s.summary.sessionId, () =>
-      buildRunReport(s, this.wireMessages(s)),
+      buildRunReport(s, this.wireMessages(s), this.numbers(s)),
     );
   }
 
@@ -209,26 +210,49 @@ export class SessionReports {
     return map;
   }
 
-  private buildMap(s: LoadedSession): ContextMapDTO {
-    const messages = this.wireMessages(s);
-    const counter = this.inputs.tokenCounter();
-    const counted = counter.requestCounts(contextMapTokenTexts(s, messages));
+  /**
+   * The headline numbers (context-numbers.ts) — the map's, without waiting for the tokenizer: the /context tab, the
+   * exports and the CLI print these.
+   */
+  numbers(s: LoadedSession): ContextNumbersDTO {
+    const done = this.memo.map.peek(s.transcript, s.summary.sessionId);
+    if (done) return done.numbers;
+    return this.memo.numbers.get(
+      s.transcript,
+      s.summary.sessionId,
+      () => buildContextMap(this.mapInput(s)).numbers,
+    );
+  }
+
+  /** What the map is built from: the conversation as sent at the last call, the billed call, the pruner's window. */
+  private mapInput(s: LoadedSession): BuildContextMapInput {
     const usage = lastCallUsage(s.transcript);
-    const report = s.entry ? (obj(s.entry, "systemPromptReport") ?? null) : null;
-    const map = buildContextMap({
+    const replay = this.prune(s, {}, undefined).summary();
+    return {
       session: s,
-      report,
-      contextMessages: messages,
+      report: storedRunReport(s.entry).report?.stored ?? null,
+      contextMessages: this.wireMessages(s),
       lastCallUsage: usage
-        ? { input: usage.input, cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite }
+        ? {
+            input: usage.input,
+            cacheRead: usage.cacheRead,
+            cacheWrite: usage.cacheWrite,
+            entryIndex: usage.entryIndex,
+          }
         : null,
       windowTokens: num(s.entry, "contextTokens") ?? null,
-      tiktoken: counted.counts,
-      tiktokenEncoding: counter.encoding,
-    });
+      contextWindow: { tokens: replay.contextWindowTokens, source: replay.contextWindowSource },
+    };
+  }
+
+  private buildMap(s: LoadedSession): ContextMapDTO {
+    const input = this.mapInput(s);
+    const counter = this.inputs.tokenCounter();
+    const counted = counter.requestCounts(contextMapTokenTexts(s, input.contextMessages));
+    const map = buildContextMap({ ...input, tiktoken: counted.counts, tiktokenEncoding: counter.encoding });
     map.openclaw = buildOpenClawMap(s);
     // the system-prompt tiles come from the stored report: say when it is another session's, as /context does
-    const owner = reportOwner(report ? readSystemPromptReport(report) : null, {
+    const owner = reportOwner(input.report ? readSystemPromptReport(input.report) : null, {
       sessionId: s.summary.sessionId,
       entrySessionId: str(s.entry, "sessionId") ?? null,
     });

@@ -4,6 +4,7 @@
 
 import type { CompareDTO, CompareWhatIfDTO } from "../../shared/compare.ts";
 import type { ContextMapDTO } from "../../shared/context-map.ts";
+import type { ContextNumbersDTO } from "../../shared/context-numbers.ts";
 import type { CostAllDTO, CostReportDTO } from "../../shared/cost.ts";
 import type { JsonObject } from "../../shared/json.ts";
 import type { CacheClockDTO } from "../../shared/live.ts";
@@ -228,6 +229,11 @@ export class SessionService {
 
   contextMap(agentId: string, sessionId: string): Result<ContextMapDTO> {
     return this.with(agentId, sessionId, (s) => this.reports.contextMap(s));
+  }
+
+  /** The headline numbers of the context at the last call (`clawscope map --json`; the map's own). */
+  contextNumbers(agentId: string, sessionId: string): Result<ContextNumbersDTO> {
+    return this.with(agentId, sessionId, (s) => this.reports.numbers(s));
   }
 
   truncation(

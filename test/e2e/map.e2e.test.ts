@@ -298,13 +298,15 @@ describe("context map (e2e)", () => {
       expect(est.get(`workspace/${strAt(f, "name")}`)).toBe(numAt(f, "injected", "estTokens"));
     }
     expect(est.get("untracked")).toBe(numAt(map, "untracked", "tokens"));
-    // untracked = billed prompt tokens of the last call − ceil(chars tracked in that prompt / 4).
-    const inPrompt = /ceil\(([\d,]+) tracked chars/.exec(strAt(map, "untracked", "reason"))?.[1];
-    expect(inPrompt).toBeDefined();
+    // untracked = billed prompt tokens of the last call − the Σ of the tiles' own estimates in that prompt (issue 15:
+    // no per-leaf rounding left over), so the tiles add up to the bill exactly — in the DTO and as drawn.
     expect(numAt(map, "actualTokens")).toBe(numAt(report, "lastCall", "promptTokens"));
-    expect(numAt(map, "untracked", "tokens")).toBe(
-      numAt(map, "actualTokens") - Math.ceil(Number((inPrompt ?? "").replaceAll(",", "")) / 4),
+    const tracked = sum(
+      [...nodes.values()].filter((n) => n.leaf && n.id !== "untracked").map((n) => n.estTokens),
     );
+    expect(numAt(map, "untracked", "tokens")).toBe(numAt(map, "actualTokens") - tracked);
+    expect(strAt(map, "untracked", "reason")).toContain(`− ${tracked.toLocaleString("en-US")} tok, the Σ`);
+    if ((await culled(page)) === 0) expect(sum([...est.values()])).toBe(numAt(map, "actualTokens"));
     await screenshot(page, "map-est-tokens");
 
     // Tokenizer: a note says whether counts are exact or still the estimate.

@@ -158,11 +158,14 @@ describe("buildRunReport", () => {
   });
 
   it("conversation counts only what is sent: compaction window, no transcript-only or excluded messages", () => {
-    const dto = buildRunReport(session(null, rows));
+    // A last call after everything: its prompt is the whole context list (the reply itself was not in it).
+    const last = msg({ role: "assistant", content: [{ type: "text", text: "done" }], usage: usage(5, 0, 0) });
+    const dto = buildRunReport(session(null, [...rows, last]));
     const c = dto.conversation;
     // compaction summary + kept user + assistant + 2 tool results + image user
     expect(c.total.count).toBe(6);
-    expect(c.byRole.user).toEqual({ count: 2, images: 1, chars: 7, estTokens: 2 });
+    // The image counts OpenClaw's 8,000 chars, as on the map (issue 15: one definition of image chars).
+    expect(c.byRole.user).toEqual({ count: 2, images: 1, chars: 7 + 8000, estTokens: 2002 });
     expect(c.byRole.assistant).toEqual({ count: 1, images: 0, chars: 14, estTokens: 4 });
     expect(c.toolResultsByTool).toEqual([
       { toolName: "read", count: 1, images: 0, chars: 40, estTokens: 10 },
@@ -198,8 +201,11 @@ describe("buildRunReport", () => {
     expect(r.actualTokens).toBe(240);
     expect(r.entryTotalTokens).toBe(240);
     expect(r.openclawUntrackedTokens).toBe(240 - 307);
-    // 1000 + 200 + 20 + 4 + conversation chars
-    expect(r.clawscopeTracked.chars).toBe(1224 + dto.conversation.total.chars);
+    // The map's tiles of the last call's prompt: workspace 400 + the missing BOOTSTRAP.md's 66-char marker (OpenClaw's
+    // map counts it; this report's projectContextChars does not), system 600 − 40, tools 200, skills 40, runtime
+    // context 20 + model-only prompt 4, and the conversation sent before the call (summary + "read it").
+    expect(r.clawscopeTracked.chars).toBe(466 + 560 + 200 + 40 + 24 + dto.conversation.total.chars);
+    expect(dto.conversation.total.count).toBe(2);
     expect(r.clawscopeUntrackedTokens).toBe(240 - r.clawscopeTracked.estTokens);
     expect(dto.contextWindowTokens).toBe(1000);
   });

@@ -8,6 +8,11 @@ export interface LastCallUsage {
   input: number;
   cacheRead: number;
   cacheWrite: number;
+  /**
+   * Transcript entry index of the call's reply (model/model-calls.ts): the prompt is every context message before
+   * it. Absent: the last assistant message with a usage object in the context list.
+   */
+  entryIndex?: number;
 }
 
 export interface LeafSpec {
@@ -25,6 +30,8 @@ export interface LeafSpec {
   lazy?: { key: string; load: () => string | null };
   /** Chars of parts that are not text (images, opaque blocks): counted as chars/4 in the tiktoken mode. */
   nonTextChars: number;
+  /** Image blocks among those parts (each IMAGE_CHARS, context-numbers.ts). */
+  images?: number;
   /** Conversation leaves: position of the message in the context list (for the last-call boundary). */
   messagePos?: number;
 }
@@ -77,10 +84,18 @@ export function preview(text: string, max = 60): string {
 }
 
 /**
- * Which messages the last call's prompt held: every context message before the last assistant message that carries
- * a `usage` object (its reply). Returns that position, or null when no such assistant exists.
+ * Which messages the last call's prompt held: every context message before the call's reply — the message of
+ * `replyEntryIndex` when given (the billed call), else the last assistant message that carries a `usage` object.
+ * Returns that position, or null when there is no such message in the list.
  */
-export function lastCallReplyPos(messages: readonly ContextMessage[]): number | null {
+export function lastCallReplyPos(
+  messages: readonly ContextMessage[],
+  replyEntryIndex?: number,
+): number | null {
+  if (replyEntryIndex !== undefined) {
+    const pos = messages.findIndex((m) => m.entryIndex === replyEntryIndex);
+    return pos >= 0 ? pos : null;
+  }
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
     if (m && m.role === "assistant" && obj(m.message, "usage")) return i;

@@ -35,6 +35,7 @@ function partsLeaf(at: MessageAt, id: string, name: string, parts: ContentParts,
     text: parts.text,
     ...(parts.lazy ? { lazy: parts.lazy } : {}),
     nonTextChars: parts.nonText,
+    ...(parts.images > 0 ? { images: parts.images } : {}),
     messagePos: at.pos,
   };
 }

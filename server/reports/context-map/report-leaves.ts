@@ -1,19 +1,19 @@
-// The report-derived leaves of clawscope's map, with the same values as OpenClaw's map (spec context-report.md
-// §5.4): workspace files + project context frame, base instructions, tool schemas, skills, and the current
-// turn's unpersisted parts. The report holds sizes, not texts: the tokenizer mode counts these leaves as chars/4
-// unless the caller supplies a count by id. One function per group.
+// The report-derived leaves of clawscope's map, from the decoded systemPromptReport (model/system-prompt-report.ts),
+// with the same values as OpenClaw's map (spec context-report.md §5.4): workspace files + project context frame,
+// base instructions, tool schemas, skills, and the current turn's unpersisted parts. One change, said on the tile:
+// the System prompt group splits OpenClaw's "Base instructions" into the instructions and the skills list's frame
+// (skills.promptChars − Σ blockChars), so the skills prompt /context prints is whole on the map (context-numbers.ts).
+// The report holds sizes, not texts: the tokenizer mode counts these leaves as chars/4 unless the caller supplies a
+// count by id. One function per group.
 
 import { fmtInt } from "../../../shared/format.ts";
-import { arr, isObject, type JsonObject, num, obj, str } from "../../../shared/json.ts";
+import type { SystemPromptReport } from "../../model/system-prompt-report.ts";
+import { skillsSize } from "../context-numbers.ts";
 import { type IdAllocator, idSegment, type LeafSpec } from "./leaf-spec.ts";
 
 const R = "systemPromptReport";
 
 export type ReportGroup = "workspace" | "system" | "tools" | "skills" | "current-turn";
-
-function reportObjects(holder: JsonObject | undefined, key: string): JsonObject[] {
-  return (arr(holder, key) ?? []).filter(isObject);
-}
 
 /** Collects the leaves of one group; a leaf of 0 chars is left out (and takes no id). */
 class GroupLeaves {
@@ -29,26 +29,22 @@ class GroupLeaves {
 }
 
 /** `injectedChars` per file (native_unverified rows excluded, as 9.6 does) + the Project Context frame. */
-function workspaceLeaves(report: JsonObject, ids: IdAllocator): LeafSpec[] {
+function workspaceLeaves(report: SystemPromptReport, ids: IdAllocator): LeafSpec[] {
   const g = new GroupLeaves(ids, "workspace");
   let injected = 0;
-  reportObjects(report, "injectedWorkspaceFiles").forEach((f, i) => {
-    if (str(f, "injectionStatus") === "native_unverified") return;
-    const name = str(f, "name") ?? str(f, "path") ?? "(unknown)";
-    const chars = num(f, "injectedChars") ?? 0;
-    injected += chars;
-    const flags = [f.truncated === true ? "truncated" : "", f.missing === true ? "missing" : ""].filter(
-      (s) => s,
-    );
-    const note = flags.length ? ` (${flags.join(", ")}; raw ${fmtInt(num(f, "rawChars") ?? 0)} chars)` : "";
+  report.files.forEach((f, i) => {
+    if (f.nativeUnverified) return;
+    injected += f.injectedChars;
+    const flags = [f.truncated ? "truncated" : "", f.missing ? "missing" : ""].filter((s) => s);
+    const note = flags.length ? ` (${flags.join(", ")}; raw ${fmtInt(f.rawChars)} chars)` : "";
     g.add(
-      `workspace/${idSegment(name)}`,
-      name,
-      chars,
+      `workspace/${idSegment(f.name)}`,
+      f.name,
+      f.injectedChars,
       `${R}.injectedWorkspaceFiles[${i}].injectedChars${note}`,
     );
   });
-  const projectContextChars = num(obj(report, "systemPrompt"), "projectContextChars") ?? 0;
+  const projectContextChars = report.projectContextChars;
   g.add(
     "workspace/project-context-frame",
     "Project context frame",
@@ -58,72 +54,79 @@ function workspaceLeaves(report: JsonObject, ids: IdAllocator): LeafSpec[] {
   return g.leaves;
 }
 
-/** Base instructions = max(0, nonProjectContextChars − Σ skill blockChars). */
-function systemLeaves(report: JsonObject, ids: IdAllocator): LeafSpec[] {
+/**
+ * OpenClaw's Base instructions = max(0, nonProjectContextChars − Σ skill blockChars), drawn as two tiles: the
+ * instructions (− skills.promptChars) and the skills list's frame (promptChars − Σ blockChars).
+ */
+function systemLeaves(report: SystemPromptReport, ids: IdAllocator): LeafSpec[] {
   const g = new GroupLeaves(ids, "system");
-  const skillSum = reportObjects(obj(report, "skills"), "entries").reduce(
-    (s, e) => s + (num(e, "blockChars") ?? 0),
-    0,
-  );
-  const nonProject = num(obj(report, "systemPrompt"), "nonProjectContextChars") ?? 0;
+  const skills = skillsSize(report);
+  const entries = skills?.entriesChars ?? 0;
+  const nonProject = report.nonProjectContextChars;
+  const openclawBase = Math.max(0, nonProject - entries);
+  const frame = Math.min(openclawBase, skills?.frameChars ?? 0);
   g.add(
     "system/base-instructions",
     "Base instructions",
-    Math.max(0, nonProject - skillSum),
-    `max(0, ${R}.systemPrompt.nonProjectContextChars ${fmtInt(nonProject)} − Σ skills.entries[].blockChars ${fmtInt(skillSum)})`,
+    openclawBase - frame,
+    `max(0, ${R}.systemPrompt.nonProjectContextChars ${fmtInt(nonProject)} − Σ skills.entries[].blockChars ${fmtInt(entries)}) − the skills list frame ${fmtInt(frame)} (OpenClaw's map draws both as Base instructions)`,
+  );
+  g.add(
+    "system/skills-list-frame",
+    "Skills list frame",
+    frame,
+    `${R}.skills.promptChars ${fmtInt(skills?.promptChars ?? 0)} − Σ skills.entries[].blockChars ${fmtInt(entries)}: the skills list's text around its entries (with the Skills group, the skills prompt /context prints)`,
   );
   return g.leaves;
 }
 
-function toolLeaves(report: JsonObject, ids: IdAllocator): LeafSpec[] {
+function toolLeaves(report: SystemPromptReport, ids: IdAllocator): LeafSpec[] {
   const g = new GroupLeaves(ids, "tools");
-  reportObjects(obj(report, "tools"), "entries").forEach((t, i) => {
-    const name = str(t, "name") ?? "(unknown)";
+  report.tools.forEach((t, i) => {
+    const name = t.name || "(unknown)";
     g.add(
       `tools/${idSegment(name)}`,
       name,
-      num(t, "schemaChars") ?? 0,
+      t.schemaChars,
       `${R}.tools.entries[${i}].schemaChars = JSON.stringify(parameters).length (name and description sent with it are not counted: they fall in Untracked)`,
     );
   });
   return g.leaves;
 }
 
-function skillLeaves(report: JsonObject, ids: IdAllocator): LeafSpec[] {
+function skillLeaves(report: SystemPromptReport, ids: IdAllocator): LeafSpec[] {
   const g = new GroupLeaves(ids, "skills");
-  reportObjects(obj(report, "skills"), "entries").forEach((s, i) => {
-    const name = str(s, "name") ?? "(unknown)";
-    g.add(
-      `skills/${idSegment(name)}`,
-      name,
-      num(s, "blockChars") ?? 0,
-      `${R}.skills.entries[${i}].blockChars`,
-    );
+  report.skills.forEach((s, i) => {
+    const name = s.name || "(unknown)";
+    g.add(`skills/${idSegment(name)}`, name, s.blockChars, `${R}.skills.entries[${i}].blockChars`);
   });
   return g.leaves;
 }
 
 /** Parts sent with the last run but never persisted (currentTurn). */
-function currentTurnLeaves(report: JsonObject, ids: IdAllocator): LeafSpec[] {
+function currentTurnLeaves(report: SystemPromptReport, ids: IdAllocator): LeafSpec[] {
   const g = new GroupLeaves(ids, "current-turn");
-  const turn = obj(report, "currentTurn");
+  const turn = report.currentTurn;
   g.add(
     "current-turn/runtime-context",
     "Runtime context",
-    num(turn, "runtimeContextChars") ?? 0,
+    turn?.runtimeContextChars ?? 0,
     `${R}.currentTurn.runtimeContextChars: the runtime-context carrier appended at the request tail, never persisted`,
   );
   g.add(
     "current-turn/model-only-prompt",
     "Model-only prompt",
-    num(turn, "modelOnlyPromptChars") ?? 0,
+    turn?.modelOnlyPromptChars ?? 0,
     `${R}.currentTurn.modelOnlyPromptChars: hook additions that reach only the model`,
   );
   return g.leaves;
 }
 
 /** Report-derived leaves by group (every group present, empty without a report). */
-export function reportLeaves(report: JsonObject | null, ids: IdAllocator): Record<ReportGroup, LeafSpec[]> {
+export function reportLeaves(
+  report: SystemPromptReport | null,
+  ids: IdAllocator,
+): Record<ReportGroup, LeafSpec[]> {
   if (!report) return { workspace: [], system: [], tools: [], skills: [], "current-turn": [] };
   return {
     workspace: workspaceLeaves(report, ids),

@@ -1,26 +1,43 @@
-// The map's footer: tracked chars and their token estimate (the DTO's figure), the billed prompt of the last
-// call, the context window and the untracked rest — the same line OpenClaw's map prints under its picture.
+// The map's footer: tracked chars and their token estimate, the billed prompt of the last call, the context
+// window and the untracked rest — the session's headline numbers (shared/context-numbers.ts), as the /context tab,
+// the exports and `clawscope map --json` print them; the same line OpenClaw's map prints under its picture.
 
 import type { ContextMapDTO } from "../../../shared/context-map.ts";
-import { fmtInt } from "../../ui/format.ts";
+import { fmtInt, fmtPct } from "../../ui/format.ts";
 
 /** The footer line (also printed under an exported PNG). */
 export function footerText(dto: ContextMapDTO): string {
-  const actual = dto.actualTokens === null ? "unknown" : `${fmtInt(dto.actualTokens)} tok`;
-  const window =
-    dto.windowTokens === null || dto.windowTokens <= 0 ? "unknown" : `${fmtInt(dto.windowTokens)} tok`;
-  return `${fmtInt(dto.trackedChars)} chars tracked (~${fmtInt(dto.trackedTokens)} tok) / actual ctx ${actual} / window ${window}`;
+  const n = dto.numbers;
+  const actual = n.billedPromptTokens === null ? "unknown" : `${fmtInt(n.billedPromptTokens)} tok`;
+  const w = n.contextWindow;
+  const window = w.assumed
+    ? `${fmtInt(w.tokens)} tok assumed (OpenClaw's default)`
+    : `${fmtInt(w.tokens)} tok${n.windowUsed === null ? "" : ` (${fmtPct(n.windowUsed)} used)`}`;
+  return `${fmtInt(n.trackedChars)} chars tracked (~${fmtInt(n.trackedTokens)} tok) / actual ctx ${actual} / window ${window}`;
 }
 
 export function MapFooter({ dto }: { dto: ContextMapDTO }) {
-  const u = dto.untracked;
+  const n = dto.numbers;
+  const after = n.afterLastCall;
   return (
     <footer className="map-footer" data-testid="map-footer">
       <span>{footerText(dto)}</span>
-      <span className="muted" title={u.reason}>
+      <span className="muted" title={n.untrackedReason} data-testid="map-footer-untracked">
         {" "}
-        · untracked {u.tokens === null ? `unknown (${u.reason})` : `${fmtInt(u.tokens)} tok`}
+        · untracked{" "}
+        {n.untrackedTokens === null
+          ? `unknown (${n.untrackedReason})`
+          : n.untrackedTokens < 0
+            ? `${fmtInt(n.untrackedTokens)} tok (the estimate exceeds the bill)`
+            : `${fmtInt(n.untrackedTokens)} tok`}
       </span>
+      {after.messages > 0 ? (
+        <span className="muted" data-testid="map-after-last-call">
+          {" "}
+          · not drawn: {fmtInt(after.messages)} message{after.messages === 1 ? "" : "s"} (
+          {fmtInt(after.chars)} chars) written after the last call
+        </span>
+      ) : null}
     </footer>
   );
 }
