@@ -2,12 +2,11 @@
 // the JSON form is the contract, this is for eyes.
 
 import type { CostAllDTO, CostReportDTO } from "../../shared/cost.ts";
+import { fmtDuration, fmtInt, fmtIsoSeconds, fmtPct, fmtUsd } from "../../shared/format.ts";
 import { promptTokensOf } from "../../shared/pricing.ts";
 import type { PruneReplayDTO } from "../../shared/prune.ts";
 import type { SessionSummary } from "../../shared/session.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
-
-const int = new Intl.NumberFormat("en-US");
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
@@ -19,17 +18,10 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
 
-function iso(ms: number | null): string {
-  return ms === null ? "-" : new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
-}
-
-function pct(x: number | null): string {
-  return x === null ? "-" : `${(x * 100).toFixed(1)}%`;
-}
-
-function usd(x: number | null): string {
-  return x === null ? "-" : `$${x.toFixed(4)}`;
-}
+/** Absent values print as "-" in the terminal tables (shared/format.ts does the rest). */
+const iso = (ms: number | null): string => fmtIsoSeconds(ms, "-");
+const pct = (x: number | null): string => fmtPct(x, 1, "-");
+const usd = (x: number | null): string => fmtUsd(x, "-");
 
 export function formatSessionsTable(sessions: SessionSummary[]): string {
   if (sessions.length === 0) return "no sessions found";
@@ -43,7 +35,7 @@ export function formatSessionsTable(sessions: SessionSummary[]): string {
       s.archived ?? "-",
       iso(s.updatedAt),
       s.model ? `${s.provider ?? "?"}/${s.model}` : "-",
-      s.entryCount === null ? "-" : int.format(s.entryCount),
+      s.entryCount === null ? "-" : fmtInt(s.entryCount),
       String(s.parseErrorCount),
     ]),
   );
@@ -53,16 +45,16 @@ export function formatTruncation(r: TruncationReportDTO): string {
   const rows = r.files.map((f) => [
     f.name,
     f.status,
-    int.format(f.rawChars),
-    f.injectedChars === null ? "?" : int.format(f.injectedChars),
+    fmtInt(f.rawChars),
+    f.injectedChars === null ? "?" : fmtInt(f.injectedChars),
     f.removedPct === null ? "-" : `${f.removedPct}%`,
     f.displayCauses.join(", ") || "-",
     f.nearLimit ? "near limit" : "",
   ]);
   return [
-    `max/file ${int.format(r.maxPerFile)} chars, max/total ${int.format(r.maxTotal)} chars`,
+    `max/file ${fmtInt(r.maxPerFile)} chars, max/total ${fmtInt(r.maxTotal)} chars`,
     table(["file", "status", "raw", "injected", "removed", "causes", "flag"], rows),
-    `total: raw ${int.format(r.totals.rawChars)} -> injected ${r.totals.injectedChars === null ? "?" : int.format(r.totals.injectedChars)} chars`,
+    `total: raw ${fmtInt(r.totals.rawChars)} -> injected ${r.totals.injectedChars === null ? "?" : fmtInt(r.totals.injectedChars)} chars`,
     // what the table rests on: another session's report, nothing recorded at all, the release's defaults
     ...(r.storedReport.owner ? [`note: ${r.storedReport.owner.note}`] : []),
     ...r.warnings.map((w) => `warning: ${w}`),
@@ -78,15 +70,15 @@ export function formatPrune(r: PruneReplayDTO): string {
     return [
       String(i + 1),
       iso(c.timestamp),
-      c.clockBack ?? (c.idleMs === null ? "-" : `${(c.idleMs / 1000).toFixed(1)}s`),
+      c.clockBack ?? fmtDuration(c.idleMs, "-"),
       c.ttlExpired ? "expired" : "",
       c.round,
-      int.format(c.messageChars),
+      fmtInt(c.messageChars),
       `${states.length} (${soft} soft, ${hard} hard)`,
     ];
   });
   return [
-    `algorithm ${r.algorithm} (${r.algorithmReason}); window ${int.format(r.contextWindowTokens)} tokens; mode ${r.settings.mode}`,
+    `algorithm ${r.algorithm} (${r.algorithmReason}); window ${fmtInt(r.contextWindowTokens)} tokens; mode ${r.settings.mode}`,
     table(["#", "time", "idle", "ttl", "round", "msg chars", "tool results"], rows),
     `next: ${r.next.prediction}`,
   ].join("\n");
@@ -97,10 +89,10 @@ export function formatCost(r: CostReportDTO): string {
     String(i + 1),
     c.timestamp ?? "-",
     c.model ?? "-",
-    int.format(c.input),
-    int.format(c.cacheRead),
-    int.format(c.cacheWrite),
-    int.format(c.output),
+    fmtInt(c.input),
+    fmtInt(c.cacheRead),
+    fmtInt(c.cacheWrite),
+    fmtInt(c.output),
     usd(c.costUsd),
     pct(c.hitRate),
     c.verdict,
@@ -111,7 +103,7 @@ export function formatCost(r: CostReportDTO): string {
       ["#", "time", "model", "input", "cacheRead", "cacheWrite", "output", "cost", "hit", "verdict"],
       rows,
     ),
-    `totals: input ${int.format(t.input)}, cacheRead ${int.format(t.cacheRead)}, cacheWrite ${int.format(t.cacheWrite)}, output ${int.format(t.output)}, cost ${usd(t.costUsd)}, hit rate ${pct(t.hitRate)}`,
+    `totals: input ${fmtInt(t.input)}, cacheRead ${fmtInt(t.cacheRead)}, cacheWrite ${fmtInt(t.cacheWrite)}, output ${fmtInt(t.output)}, cost ${usd(t.costUsd)}, hit rate ${pct(t.hitRate)}`,
   ].join("\n");
 }
 
@@ -124,8 +116,8 @@ export function formatCostAll(r: CostAllDTO): string {
           s.sessionId,
           s.archived ?? "-",
           String(s.calls),
-          int.format(promptTokensOf(s)),
-          int.format(s.output),
+          fmtInt(promptTokensOf(s)),
+          fmtInt(s.output),
           usd(s.costUsd),
           pct(s.hitRate),
         ],

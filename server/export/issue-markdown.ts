@@ -6,12 +6,12 @@
 
 import type { ContextMapDTO } from "../../shared/context-map.ts";
 import type { CostReportDTO } from "../../shared/cost.ts";
+import { fmtDuration, fmtInt, fmtPct, fmtUsd } from "../../shared/format.ts";
 import type { PruneReplayDTO } from "../../shared/prune.ts";
 import { isRedacted } from "../../shared/redact-rules.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { SessionSummary } from "../../shared/session.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
-import { formatInt as formatGrouped } from "../openclaw/format.ts";
 
 export interface IssueMarkdownInput {
   redacted: boolean;
@@ -41,8 +41,8 @@ export function trackedEstimate(report: RunReportDTO): {
 export function windowText(report: RunReportDTO): string {
   const w = report.numbers.contextWindow;
   return w.assumed
-    ? `${formatInt(w.tokens)} tokens (assumed: OpenClaw's default, nothing configured or recorded)`
-    : `${formatInt(w.tokens)} tokens`;
+    ? `${fmtInt(w.tokens)} tokens (assumed: OpenClaw's default, nothing configured or recorded)`
+    : `${fmtInt(w.tokens)} tokens`;
 }
 
 /**
@@ -55,37 +55,6 @@ export function mdText(s: string): string {
     .replace(/[\r\n\t]+/g, " ")
     .replace(/[\\`*_{}[\]()<>#!|~:&]/g, (c) => `\\${c}`)
     .trim();
-}
-
-/** en-US grouping of a rounded integer (format.ts — the same rule /context uses). */
-export function formatInt(n: number): string {
-  return formatGrouped(Math.round(n));
-}
-
-export function formatPct(ratio: number | null, digits = 1): string {
-  return ratio === null || !Number.isFinite(ratio) ? "n/a" : `${(ratio * 100).toFixed(digits)}%`;
-}
-
-export function formatUsd(n: number | null): string {
-  if (n === null || !Number.isFinite(n)) return "n/a";
-  return `$${n.toFixed(n !== 0 && Math.abs(n) < 0.01 ? 6 : 4)}`;
-}
-
-export function formatMs(ms: number | null): string {
-  if (ms === null || !Number.isFinite(ms)) return "n/a";
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const s = ms / 1000;
-  if (s < 90) return `${s.toFixed(1)} s`;
-  const m = s / 60;
-  if (m < 90) return `${m.toFixed(1)} min`;
-  return `${(m / 60).toFixed(1)} h`;
-}
-
-/** `YYYY-MM-DD HH:MM:SS` in UTC, or "—". */
-export function isoTime(ms: number | string | null): string {
-  if (ms === null) return "—";
-  const d = new Date(ms);
-  return Number.isFinite(d.getTime()) ? d.toISOString().replace("T", " ").slice(0, 19) : "—";
 }
 
 /** A data string for Markdown, or a plain "unknown" when absent or redacted. */
@@ -127,7 +96,7 @@ function keyNumbers(input: IssueMarkdownInput): string[] {
     lines.push(
       row([
         "Last call, billed prompt",
-        `${formatInt(lc.promptTokens)} tokens (input ${formatInt(lc.input)}, cache read ${formatInt(lc.cacheRead)}, cache write ${formatInt(lc.cacheWrite)}; output ${formatInt(lc.output)})`,
+        `${fmtInt(lc.promptTokens)} tokens (input ${fmtInt(lc.input)}, cache read ${fmtInt(lc.cacheRead)}, cache write ${fmtInt(lc.cacheWrite)}; output ${fmtInt(lc.output)})`,
       ]),
     );
   } else lines.push(row(["Last call, billed prompt", "no model call recorded"]));
@@ -135,7 +104,7 @@ function keyNumbers(input: IssueMarkdownInput): string[] {
     lines.push(
       row([
         "OpenClaw tracked estimate",
-        `~${formatInt(totals.openclawTracked.estTokens)} tokens (/context detail)${rec.openclawUntrackedTokens === null ? "" : `, untracked ${formatInt(rec.openclawUntrackedTokens)}`}`,
+        `~${fmtInt(totals.openclawTracked.estTokens)} tokens (/context detail)${rec.openclawUntrackedTokens === null ? "" : `, untracked ${fmtInt(rec.openclawUntrackedTokens)}`}`,
       ]),
     );
   }
@@ -143,26 +112,26 @@ function keyNumbers(input: IssueMarkdownInput): string[] {
   lines.push(
     row([
       "clawscope tracked estimate",
-      `~${formatInt(tracked.tokens)} tokens (${tracked.basis})${tracked.untracked === null ? "" : `, untracked ${formatInt(tracked.untracked)}`}`,
+      `~${fmtInt(tracked.tokens)} tokens (${tracked.basis})${tracked.untracked === null ? "" : `, untracked ${fmtInt(tracked.untracked)}`}`,
     ]),
   );
   const t = cost.totals;
   lines.push(
     row([
       "Cache hit rate",
-      `${formatPct(t.hitRate)} over ${formatInt(t.calls)} calls (read ${formatInt(t.cacheRead)}, write ${formatInt(t.cacheWrite)}, uncached ${formatInt(t.input)}; output ${formatInt(t.output)})`,
+      `${fmtPct(t.hitRate)} over ${fmtInt(t.calls)} calls (read ${fmtInt(t.cacheRead)}, write ${fmtInt(t.cacheWrite)}, uncached ${fmtInt(t.input)}; output ${fmtInt(t.output)})`,
     ]),
   );
   lines.push(
     row([
       "Cache retention",
-      `${md(cost.retention.value, "unset")}, cache TTL ${formatMs(cost.retention.cacheTtlMs)}${cost.retention.observedTtl ? " (observed in this session)" : ""}`,
+      `${md(cost.retention.value, "unset")}, cache TTL ${fmtDuration(cost.retention.cacheTtlMs)}${cost.retention.observedTtl ? " (observed in this session)" : ""}`,
     ]),
   );
   lines.push(
     row([
       "Cost",
-      `${formatUsd(t.costUsd)}${t.unpricedCalls > 0 ? ` (${formatInt(t.unpricedCalls)} calls without a price not included)` : ""}`,
+      `${fmtUsd(t.costUsd)}${t.unpricedCalls > 0 ? ` (${fmtInt(t.unpricedCalls)} calls without a price not included)` : ""}`,
     ]),
   );
   const verdicts = new Map<string, number>();
@@ -170,13 +139,13 @@ function keyNumbers(input: IssueMarkdownInput): string[] {
   lines.push(
     row([
       "Cache verdicts",
-      [...verdicts.entries()].map(([k, n]) => `${md(k)} ${formatInt(n)}`).join(", ") || "none",
+      [...verdicts.entries()].map(([k, n]) => `${md(k)} ${fmtInt(n)}`).join(", ") || "none",
     ]),
   );
   lines.push(
     row([
       "Pruning replay",
-      `algorithm ${md(prune.algorithm)}, ${formatInt(prune.rounds)} rounds in ${formatInt(prune.calls.length)} calls, char window ${formatInt(prune.charWindow)} (context window × 4)`,
+      `algorithm ${md(prune.algorithm)}, ${fmtInt(prune.rounds)} rounds in ${fmtInt(prune.calls.length)} calls, char window ${fmtInt(prune.charWindow)} (context window × 4)`,
     ]),
   );
   lines.push("");
@@ -194,15 +163,15 @@ function pruningSettings(prune: PruneReplayDTO): string[] {
   lines.push(row(["setting", "value", "source"]));
   lines.push(row(["---", "---", "---"]));
   lines.push(row(["mode", md(s.mode), src("mode")]));
-  lines.push(row(["ttl", `${md(s.ttlRaw, "default")} (${formatMs(s.ttlMs)})`, src("ttl")]));
-  lines.push(row(["keepLastAssistants", formatInt(s.keepLastAssistants), src("keepLastAssistants")]));
+  lines.push(row(["ttl", `${md(s.ttlRaw, "default")} (${fmtDuration(s.ttlMs)})`, src("ttl")]));
+  lines.push(row(["keepLastAssistants", fmtInt(s.keepLastAssistants), src("keepLastAssistants")]));
   lines.push(row(["softTrimRatio", String(s.softTrimRatio), src("softTrimRatio")]));
   lines.push(row(["hardClearRatio", String(s.hardClearRatio), src("hardClearRatio")]));
-  lines.push(row(["minPrunableToolChars", formatInt(s.minPrunableToolChars), src("minPrunableToolChars")]));
+  lines.push(row(["minPrunableToolChars", fmtInt(s.minPrunableToolChars), src("minPrunableToolChars")]));
   lines.push(
     row([
       "softTrim",
-      `maxChars ${formatInt(s.softTrim.maxChars)}, headChars ${formatInt(s.softTrim.headChars)}, tailChars ${formatInt(s.softTrim.tailChars)}`,
+      `maxChars ${fmtInt(s.softTrim.maxChars)}, headChars ${fmtInt(s.softTrim.headChars)}, tailChars ${fmtInt(s.softTrim.tailChars)}`,
       src("softTrim.maxChars"),
     ]),
   );
@@ -222,7 +191,7 @@ function bootstrapCaps(truncation: TruncationReportDTO): string[] {
   lines.push("**Bootstrap caps**");
   lines.push("");
   lines.push(
-    `bootstrapMaxChars ${formatInt(tr.maxPerFile)}${tr.recorded.maxPerFile === null ? " (family default)" : ""}, bootstrapTotalMaxChars ${formatInt(tr.maxTotal)}${tr.recorded.maxTotal === null ? " (family default)" : ""}; injected ${tr.totals.injectedChars === null ? "unknown" : formatInt(tr.totals.injectedChars)} of ${formatInt(tr.totals.rawChars)} raw chars (${formatPct(tr.totals.shareOfTotal)} of the total cap); rules ${md(tr.family)}.`,
+    `bootstrapMaxChars ${fmtInt(tr.maxPerFile)}${tr.recorded.maxPerFile === null ? " (family default)" : ""}, bootstrapTotalMaxChars ${fmtInt(tr.maxTotal)}${tr.recorded.maxTotal === null ? " (family default)" : ""}; injected ${tr.totals.injectedChars === null ? "unknown" : fmtInt(tr.totals.injectedChars)} of ${fmtInt(tr.totals.rawChars)} raw chars (${fmtPct(tr.totals.shareOfTotal)} of the total cap); rules ${md(tr.family)}.`,
   );
   const cut = tr.files.filter((f) => f.truncated === true || f.missing);
   if (cut.length === 0) lines.push("", "Truncated files: none.");
@@ -235,8 +204,8 @@ function bootstrapCaps(truncation: TruncationReportDTO): string[] {
         row([
           md(f.name),
           md(f.status),
-          formatInt(f.rawChars),
-          f.injectedChars === null ? "unknown" : formatInt(f.injectedChars),
+          fmtInt(f.rawChars),
+          f.injectedChars === null ? "unknown" : fmtInt(f.injectedChars),
           f.displayCauses.map((c) => md(c)).join(", ") || "",
         ]),
       );

@@ -11,21 +11,13 @@
 // as static inline SVG by ./treemap-svg.ts and ./timeline-svg.ts.
 
 import type { CostReportDTO } from "../../shared/cost.ts";
+import { fmtDuration, fmtInt, fmtIsoSeconds, fmtPct, fmtUsd } from "../../shared/format.ts";
 import type { PruneReplayDTO } from "../../shared/prune.ts";
 import { isRedacted, REDACTED } from "../../shared/redact-rules.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
 import { Html, html, text } from "./html.ts";
-import {
-  formatInt,
-  formatMs,
-  formatPct,
-  formatUsd,
-  isoTime,
-  renderIssueMarkdown,
-  trackedEstimate,
-  windowText,
-} from "./issue-markdown.ts";
+import { renderIssueMarkdown, trackedEstimate, windowText } from "./issue-markdown.ts";
 import type { ExportData } from "./redact.ts";
 import { renderTimelineSvg } from "./timeline-svg.ts";
 import { renderTreemapSvg } from "./treemap-svg.ts";
@@ -42,7 +34,7 @@ export const EXPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-sr
 // Tables.
 
 function num(n: number | null | undefined): string {
-  return n === null || n === undefined ? "—" : formatInt(n);
+  return n === null || n === undefined ? "—" : fmtInt(n);
 }
 
 function renderKeyNumbers(input: ExportHtmlInput): Html {
@@ -57,26 +49,26 @@ function renderKeyNumbers(input: ExportHtmlInput): Html {
     ["Storage", input.summary.storage],
     ["Model", `${text(lc?.provider ?? input.summary.provider)} / ${text(lc?.model ?? input.summary.model)}`],
     ["Context window", windowText(report)],
-    ["Last call billed prompt", lc ? `${formatInt(lc.promptTokens)} tokens` : "no call recorded"],
-    ["Tracked estimate (clawscope, as sent)", `~${formatInt(tracked.tokens)} tokens`],
-    ["Untracked", tracked.untracked === null ? "not observed" : `${formatInt(tracked.untracked)} tokens`],
+    ["Last call billed prompt", lc ? `${fmtInt(lc.promptTokens)} tokens` : "no call recorded"],
+    ["Tracked estimate (clawscope, as sent)", `~${fmtInt(tracked.tokens)} tokens`],
+    ["Untracked", tracked.untracked === null ? "not observed" : `${fmtInt(tracked.untracked)} tokens`],
     [
       "OpenClaw tracked (/context detail)",
-      report.totals ? `~${formatInt(report.totals.openclawTracked.estTokens)} tokens` : "no stored report",
+      report.totals ? `~${fmtInt(report.totals.openclawTracked.estTokens)} tokens` : "no stored report",
     ],
-    ["Cache hit rate", `${formatPct(cost.totals.hitRate)} over ${formatInt(cost.totals.calls)} calls`],
+    ["Cache hit rate", `${fmtPct(cost.totals.hitRate)} over ${fmtInt(cost.totals.calls)} calls`],
     [
       "Cost",
-      formatUsd(cost.totals.costUsd) +
+      fmtUsd(cost.totals.costUsd) +
         (cost.totals.unpricedCalls > 0 ? ` (+${cost.totals.unpricedCalls} unpriced)` : ""),
     ],
     [
       "Pruning",
-      `${prune.settings.mode}, ttl ${formatMs(prune.settings.ttlMs)}, ${formatInt(prune.rounds)} rounds`,
+      `${prune.settings.mode}, ttl ${fmtDuration(prune.settings.ttlMs)}, ${fmtInt(prune.rounds)} rounds`,
     ],
     [
       "Bootstrap",
-      `${formatInt(truncation.totals.truncatedFiles)} truncated of ${formatInt(truncation.files.length)} files`,
+      `${fmtInt(truncation.totals.truncatedFiles)} truncated of ${fmtInt(truncation.files.length)} files`,
     ],
   ];
   return html`<dl class="keys">${items.map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}</dl>`;
@@ -99,8 +91,7 @@ function renderSizes(report: RunReportDTO): Html {
     rows.push([`· tool results · ${b.toolName} (${b.count})`, b.chars, b.estTokens]);
   }
   return html`<table><thead><tr><th>Part</th><th class="n">chars</th><th class="n">~tokens</th></tr></thead><tbody>${rows.map(
-    ([k, c, e]) =>
-      html`<tr><td>${k}</td><td class="n">${formatInt(c)}</td><td class="n">${formatInt(e)}</td></tr>`,
+    ([k, c, e]) => html`<tr><td>${k}</td><td class="n">${fmtInt(c)}</td><td class="n">${fmtInt(e)}</td></tr>`,
   )}</tbody></table>`;
 }
 
@@ -110,24 +101,24 @@ function renderTruncation(t: TruncationReportDTO): Html {
       html`<tr class="${f.status === "TRUNCATED" ? "warn" : ""}"><td>${f.name}</td><td>${f.status}${f.nearLimit ? " · near limit" : ""}</td><td class="n">${num(f.rawChars)}</td><td class="n">${num(f.injectedChars)}</td><td class="n">${num(f.removedChars)}</td><td class="n">${f.removedPct === null ? "—" : `${f.removedPct}%`}</td><td class="n">${num(f.fileLimit)}</td><td>${f.displayCauses.join(", ")}</td></tr>`,
   );
   const tot = t.totals;
-  return html`<p>Caps: bootstrapMaxChars <b>${formatInt(t.maxPerFile)}</b>${t.recorded.maxPerFile === null ? " (family default)" : ""}, bootstrapTotalMaxChars <b>${formatInt(t.maxTotal)}</b>${t.recorded.maxTotal === null ? " (family default)" : ""} — rules ${t.family}, numbers ${t.mode === "recorded" ? "as recorded by OpenClaw" : t.mode}.</p>
+  return html`<p>Caps: bootstrapMaxChars <b>${fmtInt(t.maxPerFile)}</b>${t.recorded.maxPerFile === null ? " (family default)" : ""}, bootstrapTotalMaxChars <b>${fmtInt(t.maxTotal)}</b>${t.recorded.maxTotal === null ? " (family default)" : ""} — rules ${t.family}, numbers ${t.mode === "recorded" ? "as recorded by OpenClaw" : t.mode}.</p>
 <table><thead><tr><th>File</th><th>Status</th><th class="n">raw chars</th><th class="n">injected</th><th class="n">removed</th><th class="n">%</th><th class="n">file limit</th><th>cause</th></tr></thead>
 <tbody>${rows}</tbody>
-<tfoot><tr><td>Total</td><td>${formatInt(tot.truncatedFiles)} truncated</td><td class="n">${formatInt(tot.rawChars)}</td><td class="n">${num(tot.injectedChars)}</td><td></td><td class="n">${formatPct(tot.shareOfTotal)} of cap</td><td class="n">${formatInt(t.maxTotal)}</td><td></td></tr></tfoot></table>`;
+<tfoot><tr><td>Total</td><td>${fmtInt(tot.truncatedFiles)} truncated</td><td class="n">${fmtInt(tot.rawChars)}</td><td class="n">${num(tot.injectedChars)}</td><td></td><td class="n">${fmtPct(tot.shareOfTotal)} of cap</td><td class="n">${fmtInt(t.maxTotal)}</td><td></td></tr></tfoot></table>`;
 }
 
 function renderPruneSettings(p: PruneReplayDTO): Html {
   const s = p.settings;
   const rows: [string, string, string | undefined][] = [
     ["mode", s.mode, s.sources.mode],
-    ["ttl", `${text(s.ttlRaw, "default")} (${formatMs(s.ttlMs)})`, s.sources.ttl],
+    ["ttl", `${text(s.ttlRaw, "default")} (${fmtDuration(s.ttlMs)})`, s.sources.ttl],
     ["keepLastAssistants", String(s.keepLastAssistants), s.sources.keepLastAssistants],
     ["softTrimRatio", String(s.softTrimRatio), s.sources.softTrimRatio],
     ["hardClearRatio", String(s.hardClearRatio), s.sources.hardClearRatio],
-    ["minPrunableToolChars", formatInt(s.minPrunableToolChars), s.sources.minPrunableToolChars],
+    ["minPrunableToolChars", fmtInt(s.minPrunableToolChars), s.sources.minPrunableToolChars],
     [
       "softTrim",
-      `max ${formatInt(s.softTrim.maxChars)}, head ${formatInt(s.softTrim.headChars)}, tail ${formatInt(s.softTrim.tailChars)}`,
+      `max ${fmtInt(s.softTrim.maxChars)}, head ${fmtInt(s.softTrim.headChars)}, tail ${fmtInt(s.softTrim.tailChars)}`,
       s.sources["softTrim.maxChars"],
     ],
     ["hardClear", s.hardClear.enabled ? "enabled" : "disabled", s.sources["hardClear.enabled"]],
@@ -138,10 +129,10 @@ function renderPruneSettings(p: PruneReplayDTO): Html {
     c.round === "none"
       ? []
       : [
-          html`<tr><td class="n">${i + 1}</td><td>${isoTime(c.timestamp)}</td><td>${c.round}</td><td class="n">${c.clockBack ?? formatMs(c.idleMs)}</td><td class="n">${formatInt(c.softTrimmedNow)}</td><td class="n">${formatInt(c.hardClearedNow)}</td><td class="n">${formatInt(c.charsRemoved)}</td><td class="n">${formatPct(c.ratioBefore)} → ${formatPct(c.ratioAfter)}</td></tr>`,
+          html`<tr><td class="n">${i + 1}</td><td>${fmtIsoSeconds(c.timestamp)}</td><td>${c.round}</td><td class="n">${c.clockBack ?? fmtDuration(c.idleMs)}</td><td class="n">${fmtInt(c.softTrimmedNow)}</td><td class="n">${fmtInt(c.hardClearedNow)}</td><td class="n">${fmtInt(c.charsRemoved)}</td><td class="n">${fmtPct(c.ratioBefore)} → ${fmtPct(c.ratioAfter)}</td></tr>`,
         ],
   );
-  return html`<p>Algorithm <b>${p.algorithm}</b> (${p.algorithmSource}); context window ${formatInt(p.contextWindowTokens)} tokens = ${formatInt(p.charWindow)} chars; eligibility ${p.eligibility.path}; ${formatInt(p.rounds)} rounds in ${formatInt(p.calls.length)} calls.</p>
+  return html`<p>Algorithm <b>${p.algorithm}</b> (${p.algorithmSource}); context window ${fmtInt(p.contextWindowTokens)} tokens = ${fmtInt(p.charWindow)} chars; eligibility ${p.eligibility.path}; ${fmtInt(p.rounds)} rounds in ${fmtInt(p.calls.length)} calls.</p>
 <table class="narrow"><thead><tr><th>Setting</th><th>Value</th><th>Source</th></tr></thead><tbody>${rows.map(
     ([k, v, src]) => html`<tr><td>${k}</td><td>${v}</td><td>${text(src, "default")}</td></tr>`,
   )}</tbody></table>
@@ -164,19 +155,19 @@ const COUNTERFACTUAL_LABELS: Record<string, string> = {
 function renderCost(c: CostReportDTO, redacted: boolean): Html {
   const rows = c.calls.map(
     (k, i) =>
-      html`<tr class="${k.onActiveBranch ? "" : "muted"}"><td class="n">${i + 1}</td><td>${k.timestamp === null ? "—" : isoTime(k.timestamp)}</td><td>${text(k.model)}</td><td class="n">${formatInt(k.input)}</td><td class="n">${formatInt(k.output)}</td><td class="n">${formatInt(k.cacheRead)}</td><td class="n">${formatInt(k.cacheWrite)}</td><td class="n">${formatPct(k.hitRate)}</td><td class="n">${k.clockBack ?? formatMs(k.gapMs)}</td><td class="${`v ${k.verdict}`}">${k.verdict}${k.evidence.cause ? ` (${k.evidence.cause})` : ""}</td><td class="n">${formatUsd(k.costUsd)}</td>${
+      html`<tr class="${k.onActiveBranch ? "" : "muted"}"><td class="n">${i + 1}</td><td>${fmtIsoSeconds(k.timestamp === null ? null : Date.parse(k.timestamp))}</td><td>${text(k.model)}</td><td class="n">${fmtInt(k.input)}</td><td class="n">${fmtInt(k.output)}</td><td class="n">${fmtInt(k.cacheRead)}</td><td class="n">${fmtInt(k.cacheWrite)}</td><td class="n">${fmtPct(k.hitRate)}</td><td class="n">${k.clockBack ?? fmtDuration(k.gapMs)}</td><td class="${`v ${k.verdict}`}">${k.verdict}${k.evidence.cause ? ` (${k.evidence.cause})` : ""}</td><td class="n">${fmtUsd(k.costUsd)}</td>${
         redacted ? "" : html`<td class="ev">${k.evidence.summary}</td>`
       }</tr>`,
   );
   const t = c.totals;
   const cf = c.counterfactuals.map(
     (x) =>
-      html`<tr><td>${COUNTERFACTUAL_LABELS[x.id] ?? (isRedacted(x.label) ? x.id : x.label)}</td><td class="n">${formatUsd(x.costUsd)}</td><td class="n">${x.deltaUsd === null ? "—" : formatUsd(x.deltaUsd)}</td></tr>`,
+      html`<tr><td>${COUNTERFACTUAL_LABELS[x.id] ?? (isRedacted(x.label) ? x.id : x.label)}</td><td class="n">${fmtUsd(x.costUsd)}</td><td class="n">${x.deltaUsd === null ? "—" : fmtUsd(x.deltaUsd)}</td></tr>`,
   );
-  return html`<p>Cache retention <b>${text(c.retention.value, "unset")}</b>, cache TTL ${formatMs(c.retention.cacheTtlMs)}${c.retention.observedTtl ? " (observed in this session)" : ""}. Verdicts follow the first matching cause; grey rows are off the active branch.</p>
+  return html`<p>Cache retention <b>${text(c.retention.value, "unset")}</b>, cache TTL ${fmtDuration(c.retention.cacheTtlMs)}${c.retention.observedTtl ? " (observed in this session)" : ""}. Verdicts follow the first matching cause; grey rows are off the active branch.</p>
 <table class="cost"><thead><tr><th class="n">#</th><th>time (UTC)</th><th>model</th><th class="n">input</th><th class="n">output</th><th class="n">cache read</th><th class="n">cache write</th><th class="n">hit rate</th><th class="n">gap</th><th>verdict</th><th class="n">cost</th>${redacted ? "" : html`<th>evidence</th>`}</tr></thead>
 <tbody>${rows}</tbody>
-<tfoot><tr><td></td><td>Total</td><td>${formatInt(t.calls)} calls</td><td class="n">${formatInt(t.input)}</td><td class="n">${formatInt(t.output)}</td><td class="n">${formatInt(t.cacheRead)}</td><td class="n">${formatInt(t.cacheWrite)}</td><td class="n">${formatPct(t.hitRate)}</td><td></td><td></td><td class="n">${formatUsd(t.costUsd)}</td>${redacted ? "" : html`<td></td>`}</tr></tfoot></table>
+<tfoot><tr><td></td><td>Total</td><td>${fmtInt(t.calls)} calls</td><td class="n">${fmtInt(t.input)}</td><td class="n">${fmtInt(t.output)}</td><td class="n">${fmtInt(t.cacheRead)}</td><td class="n">${fmtInt(t.cacheWrite)}</td><td class="n">${fmtPct(t.hitRate)}</td><td></td><td></td><td class="n">${fmtUsd(t.costUsd)}</td>${redacted ? "" : html`<td></td>`}</tr></tfoot></table>
 ${cf.length > 0 ? html`<h3>What if</h3><table class="narrow"><thead><tr><th>Scenario</th><th class="n">cost</th><th class="n">Δ</th></tr></thead><tbody>${cf}</tbody></table>` : ""}
 ${c.heartbeat.flags.length > 0 ? html`<ul>${c.heartbeat.flags.map((f) => html`<li>${f.severity}: ${isRedacted(f.message) ? f.kind : f.message}</li>`)}</ul>` : ""}`;
 }
@@ -228,7 +219,7 @@ export function renderExportHtml(input: ExportHtmlInput): string {
 <main>
 <header>
 <h1>clawscope report</h1>
-<p>Session <b>${sessionLabel}</b>${summary.sessionKey ? html` · key <code>${summary.sessionKey}</code>` : ""} · ${formatInt(summary.entryCount ?? 0)} entries · exported ${input.generatedAt}
+<p>Session <b>${sessionLabel}</b>${summary.sessionKey ? html` · key <code>${summary.sessionKey}</code>` : ""} · ${fmtInt(summary.entryCount ?? 0)} entries · exported ${input.generatedAt}
 ${redacted ? html`<span class="badge red">redacted</span>` : html`<span class="badge raw">not redacted — contains session text</span>`}</p>
 ${
   redacted

@@ -4,6 +4,7 @@
 // hard-clear lines. On a UTC time axis (an export is read anywhere); no "next call" mark (it depends on the
 // moment of export, not on the session). Every data string goes through the `html` template.
 
+import { fmtDuration, fmtInt, fmtIsoSeconds } from "../../shared/format.ts";
 import type { PruneCallDTO, PruneReplayDTO } from "../../shared/prune.ts";
 import { isRedacted } from "../../shared/redact-rules.ts";
 import {
@@ -20,7 +21,6 @@ import {
   timelineScales,
 } from "../../shared/timeline-scales.ts";
 import { type Html, html } from "./html.ts";
-import { formatInt, formatMs, isoTime } from "./issue-markdown.ts";
 
 const W = 1280;
 const INK = "rgb(29,35,43)";
@@ -60,8 +60,8 @@ function callTip(c: PruneCallDTO, i: number): string {
   const round =
     c.round === "none"
       ? ""
-      : `\n${c.round}: ${c.softTrimmedNow} soft, ${c.hardClearedNow} hard, −${formatInt(c.charsRemoved)} chars`;
-  return `#${i + 1} ${isoTime(c.timestamp)} UTC\nidle ${c.clockBack ?? formatMs(c.idleMs)}${c.ttlExpired ? " (TTL expired)" : ""}${gate}\nchars ${formatInt(c.totalCharsBefore)} → ${formatInt(c.totalCharsAfter)}${round}`;
+      : `\n${c.round}: ${c.softTrimmedNow} soft, ${c.hardClearedNow} hard, −${fmtInt(c.charsRemoved)} chars`;
+  return `#${i + 1} ${fmtIsoSeconds(c.timestamp)}\nidle ${c.clockBack ?? fmtDuration(c.idleMs)}${c.ttlExpired ? " (TTL expired)" : ""}${gate}\nchars ${fmtInt(c.totalCharsBefore)} → ${fmtInt(c.totalCharsAfter)}${round}`;
 }
 
 function callMark(c: PruneCallDTO, i: number, s: TimelineScales): Html {
@@ -99,10 +99,10 @@ export function renderTimelineSvg(prune: PruneReplayDTO): Html {
   );
   const lanes = html`<text x="6" y="${lane1.top + 24}" font-size="11" fill="${INK}">calls</text><text x="6" y="${lane2.top + 10}" font-size="11" fill="${INK}">idle gap</text><text x="6" y="${lane3.top + 10}" font-size="11" fill="${INK}">msg chars</text>`;
   const refs = [
-    ...s.gapTicks.map((g) => axisText(left - 6, s.gapY(g) + 3, formatMs(g))),
+    ...s.gapTicks.map((g) => axisText(left - 6, s.gapY(g) + 3, fmtDuration(g))),
     refLine(s.gapY(FIVE_MIN), "5 m cache", REF_COLOR.fiveMin),
     refLine(s.gapY(ONE_HOUR), "1 h cache", REF_COLOR.oneHour),
-    ttl > 0 ? refLine(s.gapY(ttl), `pruning TTL ${formatMs(ttl)}`, REF_COLOR.ttl, "6 2") : "",
+    ttl > 0 ? refLine(s.gapY(ttl), `pruning TTL ${fmtDuration(ttl)}`, REF_COLOR.ttl, "6 2") : "",
     refLine(
       s.charsY(softLine),
       `soft-trim ${Math.round(prune.settings.softTrimRatio * 100)}% of window`,
@@ -116,7 +116,7 @@ export function renderTimelineSvg(prune: PruneReplayDTO): Html {
         )
       : "",
     axisText(left - 6, lane3.bottom, "0"),
-    axisText(left - 6, lane3.top + 8, formatInt(s.charsMax)),
+    axisText(left - 6, lane3.top + 8, fmtInt(s.charsMax)),
   ];
   return html`<figure class="timeline">
 <figcaption>Pruning timeline — calls (dots; rounds larger, TTL-expired calls ringed), the idle gap before each call (log scale) against the pruning TTL and the 5 m / 1 h cache lifetimes, estimated message chars before (grey) and as sent (blue) against the soft-trim / hard-clear lines. Times in UTC.</figcaption>

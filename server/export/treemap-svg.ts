@@ -4,6 +4,7 @@
 // data string goes through the `html` template (server/export/html.ts).
 
 import type { ContextMapDTO } from "../../shared/context-map.ts";
+import { fmtInt, fmtPct } from "../../shared/format.ts";
 import { css, textOn } from "../../shared/openclaw-colors.ts";
 import { layoutTreemap, subtreeSize, type TileRect } from "../../shared/treemap-layout.ts";
 import {
@@ -15,7 +16,6 @@ import {
   tileStroke,
 } from "../../shared/treemap-style.ts";
 import { type Html, html, text } from "./html.ts";
-import { formatInt, formatPct } from "./issue-markdown.ts";
 
 /** OpenClaw's `/context map` frame size: the export's map reads at the same scale. */
 const MAP_W = 1280;
@@ -42,8 +42,8 @@ function tile(
 ): Html {
   const fill = tileFill(r, colors);
   const stroke = tileStroke(r);
-  const size = `~${formatInt(r.value)} tok`;
-  const tip = `${r.name} — ~${formatInt(r.value)} tokens (${formatPct(r.value / total)}), ${formatInt(r.node.chars)} chars`;
+  const size = `~${fmtInt(r.value)} tok`;
+  const tip = `${r.name} — ~${fmtInt(r.value)} tokens (${fmtPct(r.value / total)}), ${fmtInt(r.node.chars)} chars`;
   return html`<g><title>${tip}</title><rect x="${r.x}" y="${r.y}" width="${r.w}" height="${r.h}" fill="${css(fill)}" stroke="${stroke.color}" stroke-width="${stroke.width}"></rect>${label(r, tileLabel(r, size), textOn(fill))}</g>`;
 }
 
@@ -58,20 +58,15 @@ export function renderTreemapSvg(map: ContextMapDTO): Html {
     let value = 0;
     for (const c of map.root.children ?? []) if (c.group === g.key) value += subtreeSize(c, MODE);
     const swatch = css(colors.get(g.key) ?? [120, 128, 140]);
-    return html`<li><span class="sw" style="background:${swatch}"></span>${text(g.name)} <b>${formatPct(value / total)}</b> <span class="muted">~${formatInt(value)} tok</span></li>`;
+    return html`<li><span class="sw" style="background:${swatch}"></span>${text(g.name)} <b>${fmtPct(value / total)}</b> <span class="muted">~${fmtInt(value)} tok</span></li>`;
   });
   const culled =
-    layout.culled > 0
-      ? `; ${formatInt(layout.culled)} tiles too small to draw at this size are left out`
-      : "";
-  const windowText =
-    map.windowTokens === null ? "" : `; context window ${formatInt(map.windowTokens)} tokens`;
+    layout.culled > 0 ? `; ${fmtInt(layout.culled)} tiles too small to draw at this size are left out` : "";
+  const windowText = map.windowTokens === null ? "" : `; context window ${fmtInt(map.windowTokens)} tokens`;
   const billed =
-    map.actualTokens === null
-      ? "no billed usage recorded"
-      : `last call billed ${formatInt(map.actualTokens)}`;
+    map.actualTokens === null ? "no billed usage recorded" : `last call billed ${fmtInt(map.actualTokens)}`;
   return html`<figure class="map">
-<figcaption>Context map — ~${formatInt(total)} tokens (OpenClaw's chars/4 estimates), ${billed}${windowText}${culled}</figcaption>
+<figcaption>Context map — ~${fmtInt(total)} tokens (OpenClaw's chars/4 estimates), ${billed}${windowText}${culled}</figcaption>
 <svg viewBox="0 0 ${MAP_W} ${MAP_H}" width="100%" role="img" aria-label="context map treemap">${tiles}</svg>
 <ul class="legend">${legend}</ul>
 </figure>`;

@@ -7,9 +7,9 @@
 // mode "heartbeat" whether it is only an acknowledgement (≤ 300 more chars, DEFAULT_HEARTBEAT_ACK_MAX_CHARS).
 
 import type { HeartbeatFlag } from "../../shared/cost.ts";
+import { fmtDuration } from "../../shared/format.ts";
 import { isObject, type JsonObject, str } from "../../shared/json.ts";
 import type { Transcript, TranscriptEntry } from "../model/session.ts";
-import { formatMs } from "./cache/ttl.ts";
 
 export const HEARTBEAT_TOKEN = "HEARTBEAT_OK";
 /** The file OpenClaw's default heartbeat prompt (≤ 2026.7) asks the model to read. */
@@ -242,13 +242,13 @@ export function heartbeatCadenceFlags(input: CadenceInput): HeartbeatFlag[] {
       flags.push({
         kind: "heartbeat-keeps-cache-warm",
         severity: "info",
-        message: `heartbeat every ${formatMs(every.ms)} < cache TTL ${formatMs(cacheTtlMs)}: the cache stays warm; pruning never fires while heartbeats run; cost = the heartbeat calls (mostly reads)`,
+        message: `heartbeat every ${fmtDuration(every.ms)} < cache TTL ${fmtDuration(cacheTtlMs)}: the cache stays warm; pruning never fires while heartbeats run; cost = the heartbeat calls (mostly reads)`,
       });
     } else if (pruningTtl !== null && every.ms < pruningTtl) {
       flags.push({
         kind: "cost-trap-rewrite-every-heartbeat",
         severity: "warning",
-        message: `cache TTL ${formatMs(cacheTtlMs)} < heartbeat every ${formatMs(every.ms)} < pruning ttl ${formatMs(pruningTtl)}: every heartbeat re-writes the whole unpruned prompt (×1.25) and pruning never fires`,
+        message: `cache TTL ${fmtDuration(cacheTtlMs)} < heartbeat every ${fmtDuration(every.ms)} < pruning ttl ${fmtDuration(pruningTtl)}: every heartbeat re-writes the whole unpruned prompt (×1.25) and pruning never fires`,
       });
     }
   }
@@ -256,7 +256,7 @@ export function heartbeatCadenceFlags(input: CadenceInput): HeartbeatFlag[] {
     flags.push({
       kind: "pruning-ttl-mismatch",
       severity: "warning",
-      message: `pruning ttl ${formatMs(pruningTtl)} ≠ cache TTL ${formatMs(cacheTtlMs)}: pruning ${pruningTtl < cacheTtlMs ? "busts a still-warm cache" : "fires too late to save the re-write"}; match ttl to the cache TTL`,
+      message: `pruning ttl ${fmtDuration(pruningTtl)} ≠ cache TTL ${fmtDuration(cacheTtlMs)}: pruning ${pruningTtl < cacheTtlMs ? "busts a still-warm cache" : "fires too late to save the re-write"}; match ttl to the cache TTL`,
     });
   }
   return flags;

@@ -21,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { esc } from "../../server/export/html.ts";
-import { formatInt, formatMs, mdText, renderIssueMarkdown } from "../../server/export/issue-markdown.ts";
+import { mdText, renderIssueMarkdown } from "../../server/export/issue-markdown.ts";
 import { redactCost, redactExportData, redactPrune, redactTruncation } from "../../server/export/redact.ts";
 import {
   buildExportHtml,
@@ -30,6 +30,7 @@ import {
   isInside,
 } from "../../server/export/write-export.ts";
 import { createSessionService, type SessionService } from "../../server/service/session-service.ts";
+import { fmtDuration, fmtInt } from "../../shared/format.ts";
 import { isObject, type JsonValue } from "../../shared/json.ts";
 import { css } from "../../shared/openclaw-colors.ts";
 import { hashId, REDACTED } from "../../shared/redact-rules.ts";
@@ -367,7 +368,7 @@ function checkNoLeak(stateDir: string, label: string, maxSessions = 3): void {
       const d = gatherExportData(service, s.agentId, s.sessionId);
       if ("error" in d) throw new Error(d.error.message);
       const lc = d.value.report.lastCall;
-      if (lc) expect(red.value).toContain(`${formatInt(lc.promptTokens)} tokens`);
+      if (lc) expect(red.value).toContain(`${fmtInt(lc.promptTokens)} tokens`);
       for (const f of d.value.truncation.files)
         expect(red.value).toContain(`<td>${esc(f.name)}</td><td>${f.status}`);
       expect(red.value).not.toContain(s.sessionId);
@@ -643,7 +644,7 @@ describe("the export draws the app's map and timeline (shared layout, style and 
         );
       const timeline = /<figure class="timeline">[\s\S]*?<\/figure>/.exec(r.value)?.[0] ?? "";
       expect(timeline.split("<g><title>#").length - 1).toBe(prune.calls.length);
-      expect(timeline).toContain(`>pruning TTL ${esc(formatMs(prune.settings.ttlMs))}<`);
+      expect(timeline).toContain(`>pruning TTL ${esc(fmtDuration(prune.settings.ttlMs))}<`);
     },
   );
 });

@@ -83,7 +83,7 @@ describe("cache verdicts (cache-and-cost.md §6)", () => {
     expect(exp?.evidence.cacheTtlMs).toBe(5 * MIN);
     expect(exp?.evidence.cacheTtlSource).toContain("unset → short");
     expect(exp?.gapMs).toBe(6 * MIN + 100);
-    expect(exp?.evidence.summary).toMatch(/gap 6\.0 min > cache TTL 5\.0 min/);
+    expect(exp?.evidence.summary).toMatch(/gap 6m 00s > cache TTL 5m 00s/);
     // Expired gap: the prefix (20,300 tokens) was re-written instead of read: premium = (3.75 − 0.30) per 1M.
     expect(r.gapCosts).toHaveLength(1);
     expect(r.gapCosts[0]?.rewrittenTokens).toBe(20_300);

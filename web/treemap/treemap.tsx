@@ -5,10 +5,10 @@
 
 import { type MouseEvent, memo, type ReactNode, useCallback, useMemo, useState } from "react";
 import type { MapNode, SizeMode } from "../../shared/context-map.ts";
+import { fmtInt, fmtPct } from "../../shared/format.ts";
 import { css, type Rgb, textOn } from "../../shared/openclaw-colors.ts";
 import type { TileRect, TreemapLayout } from "../../shared/treemap-layout.ts";
 import { TILE_FONT, type TileLabel, tileFill, tileLabel, tileStroke } from "../../shared/treemap-style.ts";
-import { fmtInt, fmtPct } from "../ui/format.ts";
 import { FloatingTooltip } from "../ui/tooltip.tsx";
 import { useRedactor } from "../ui/use-redact.ts";
 import { CACHE_COLORS, CACHE_GROUP_FILL, CACHE_LABELS } from "./colors.ts";

@@ -1,5 +1,5 @@
 import { type ReactNode, useMemo, useState } from "react";
-import { fmtInt } from "./format.ts";
+import { fmtInt } from "../../shared/format.ts";
 
 export interface Column<R> {
   key: string;

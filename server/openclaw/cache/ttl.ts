@@ -24,8 +24,3 @@ export function cacheTtlForRetention(retention: CacheRetention | null, source: s
     source: `${retention === "long" ? "1 h" : retention === "short" ? "5 min" : "no cache"} (${source})`,
   };
 }
-
-/** `6.0 min`, `20.0 s`: how the verdict evidence and the heartbeat flags print a lifetime or a gap. */
-export function formatMs(ms: number): string {
-  return ms >= 60_000 ? `${(ms / 60_000).toFixed(1)} min` : `${(ms / 1000).toFixed(1)} s`;
-}

@@ -8,12 +8,13 @@
 // session that grows can be classified further without starting again.
 
 import type { CacheVerdict, PrefixChangeCause, VerdictEvidence } from "../../../shared/cost.ts";
+import { fmtDuration } from "../../../shared/format.ts";
 import type { ModelCall } from "../../model/model-calls.ts";
 import type { Transcript } from "../../model/session.ts";
 import type { ConfigFamily } from "../config/agent-settings.ts";
 import { hitTolerance, lacksWriteCounter, lineageKey } from "./lineage.ts";
 import { entryLabel, type PrefixSignal, PrefixSignals } from "./prefix-signals.ts";
-import { type CacheTtl, formatMs } from "./ttl.ts";
+import type { CacheTtl } from "./ttl.ts";
 
 export interface ClassifyInput {
   transcript: Transcript;
@@ -203,7 +204,7 @@ export class CacheClassifier {
       return verdictOf(
         "ttl-expired",
         ev,
-        `gap ${formatMs(gap)} > cache TTL ${formatMs(ttl.ms)} (${ttl.source}): read ${n.usage.cacheRead} of the expected ${expected}, re-wrote ${n.usage.cacheWrite}`,
+        `gap ${fmtDuration(gap)} > cache TTL ${fmtDuration(ttl.ms)} (${ttl.source}): read ${n.usage.cacheRead} of the expected ${expected}, re-wrote ${n.usage.cacheWrite}`,
         causes,
       );
     }

@@ -2,11 +2,12 @@
 // provider/model, the 1 h tier a previous write recorded, an override, or — when the session's own usage
 // contradicts the configuration — the lifetime observed in the session (openclaw/cache/observed-ttl.ts).
 
+import { fmtDuration } from "../../../shared/format.ts";
 import type { JsonObject } from "../../../shared/json.ts";
 import type { ModelCall } from "../../model/model-calls.ts";
 import type { Transcript } from "../../model/session.ts";
 import { type ObservedTtl, observeCacheTtl } from "../../openclaw/cache/observed-ttl.ts";
-import { type CacheTtl, cacheTtlForRetention, formatMs } from "../../openclaw/cache/ttl.ts";
+import { type CacheTtl, cacheTtlForRetention } from "../../openclaw/cache/ttl.ts";
 import {
   type CacheRetention,
   type ConfigFamily,
@@ -38,9 +39,9 @@ export function mostUsedModel(calls: readonly ModelCall[]): {
 function observedText(observed: ObservedTtl): string {
   const hits =
     observed.maxHitGapMs !== null
-      ? `prefix still read after gaps ≤ ${formatMs(observed.maxHitGapMs)}, `
+      ? `prefix still read after gaps ≤ ${fmtDuration(observed.maxHitGapMs)}, `
       : "no hit at all, ";
-  return `observed in this session: ${hits}nothing read after gaps ≥ ${formatMs(observed.minFullMissGapMs)} (${observed.fullMisses} full misses) — shorter than the configured lifetime`;
+  return `observed in this session: ${hits}nothing read after gaps ≥ ${fmtDuration(observed.minFullMissGapMs)} (${observed.fullMisses} full misses) — shorter than the configured lifetime`;
 }
 
 export class CacheLifetimes {

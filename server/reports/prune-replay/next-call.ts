@@ -1,6 +1,7 @@
 // `next`: would a pruning round fire if the next message came at time `at`? (spec pruning.md §5.5). A
 // hypothetical round over the current list; nothing of the replay is changed for real.
 
+import { fmtDuration } from "../../../shared/format.ts";
 import { isObject, num } from "../../../shared/json.ts";
 import type {
   PruneGate,
@@ -47,16 +48,6 @@ export function roundOf(result: PrunerResult | null): PruneRound {
   return "soft-trim";
 }
 
-/** `3m 12s`, as the prediction text has always printed it (part of the `prune --json` contract). */
-function formatDuration(ms: number): string {
-  const s = Math.round(Math.abs(ms) / 1000);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${s % 60}s`;
-  const h = Math.floor(m / 60);
-  return `${h}h ${m % 60}m`;
-}
-
 function roundEffect(
   result: PrunerResult | null,
   ratio: number,
@@ -98,8 +89,8 @@ function predictionText(
   if (touch === null)
     return `No cache-touch marker yet: the next call cannot prune; once the TTL runs, ${effect}.`;
   const remaining = touch + settings.ttlMs - at;
-  if (remaining > 0) return `TTL expires in ${formatDuration(remaining)}; a message after that: ${effect}.`;
-  return `TTL expired ${formatDuration(remaining)} ago; the next message: ${effect}.`;
+  if (remaining > 0) return `TTL expires in ${fmtDuration(remaining)}; a message after that: ${effect}.`;
+  return `TTL expired ${fmtDuration(-remaining)} ago; the next message: ${effect}.`;
 }
 
 export interface NextCallInput {

@@ -4,9 +4,9 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { CompareDTO, CompareSideDTO } from "../../../shared/compare.ts";
+import { fmtInt, fmtUsd } from "../../../shared/format.ts";
 import { compareQuery } from "../../api/compare-queries.ts";
 import { setParams } from "../../router.ts";
-import { fmtInt, fmtUsd } from "../../ui/format.ts";
 import { QueryPanel } from "../../ui/status.tsx";
 import { useRedactor } from "../../ui/use-redact.ts";
 import type { SessionTabProps } from "../session-tab.ts";

@@ -5,9 +5,9 @@
 import { useMemo, useRef } from "react";
 import type { CompareGroupDiffDTO } from "../../../shared/compare.ts";
 import type { MapNode } from "../../../shared/context-map.ts";
+import { fmtInt } from "../../../shared/format.ts";
 import { layoutTreemap } from "../../../shared/treemap-layout.ts";
 import { useMeasuredWidth } from "../../treemap/use-size.ts";
-import { fmtInt } from "../../ui/format.ts";
 
 /** The diff's paths as a tree: first segment = group, the path = leaf; sized by max(a, b) chars. */
 export function diffTree(groups: readonly CompareGroupDiffDTO[]): MapNode {

@@ -1,8 +1,8 @@
 // The demo banner's price sentence (issue 14 §3): the demo's config prices its mock model as a named real model,
 // and the banner says so, so no dollar figure on the demo is mistaken for a real bill.
 
+import { fmtUsd } from "../../../shared/format.ts";
 import type { PriceRates } from "../../../shared/pricing.ts";
-import { fmtUsd } from "../../ui/format.ts";
 
 export interface ConfigPrice {
   model: string;

@@ -3,7 +3,7 @@
 // the exports and `clawscope map --json` print them; the same line OpenClaw's map prints under its picture.
 
 import type { ContextMapDTO } from "../../../shared/context-map.ts";
-import { fmtInt, fmtPct } from "../../ui/format.ts";
+import { fmtInt, fmtPct } from "../../../shared/format.ts";
 
 /** The footer line (also printed under an exported PNG). */
 export function footerText(dto: ContextMapDTO): string {

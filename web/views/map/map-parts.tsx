@@ -1,8 +1,8 @@
 // The smaller pieces of the map tab: zoom breadcrumbs, the legend panel and the size-mode notes.
 
 import type { ContextMapDTO, MapNode, SizeMode } from "../../../shared/context-map.ts";
+import { fmtPct } from "../../../shared/format.ts";
 import { formatSize } from "../../treemap/treemap.tsx";
-import { fmtPct } from "../../ui/format.ts";
 import type { Legend } from "./legend.ts";
 
 export function Breadcrumbs({

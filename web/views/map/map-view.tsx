@@ -6,6 +6,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef } from "react";
 import type { ContextMapDTO, MapNode } from "../../../shared/context-map.ts";
+import { fmtInt } from "../../../shared/format.ts";
 import { indexTree, layoutTreemap, pathTo, searchTree, subtreeSize } from "../../../shared/treemap-layout.ts";
 import { groupColors } from "../../../shared/treemap-style.ts";
 import { mapQuery } from "../../api/queries.ts";
@@ -13,7 +14,6 @@ import { setParams } from "../../router.ts";
 import { OpenClawPictureView } from "../../treemap/openclaw-picture-view.tsx";
 import { Treemap } from "../../treemap/treemap.tsx";
 import { useMeasuredWidth } from "../../treemap/use-size.ts";
-import { fmtInt } from "../../ui/format.ts";
 import { isTyping } from "../../ui/shortcuts.tsx";
 import { QueryPanel } from "../../ui/status.tsx";
 import { useRedactor } from "../../ui/use-redact.ts";

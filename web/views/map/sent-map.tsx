@@ -5,6 +5,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useRef } from "react";
 import type { MapNode, SizeMode } from "../../../shared/context-map.ts";
+import { fmtInt } from "../../../shared/format.ts";
 import type { ToolResultWireState } from "../../../shared/prune.ts";
 import { layoutAtCall } from "../../../shared/sent-layout.ts";
 import { layoutTreemap, subtreeSize } from "../../../shared/treemap-layout.ts";
@@ -12,7 +13,6 @@ import { groupColors } from "../../../shared/treemap-style.ts";
 import { sentCallQuery, sentSlotsQuery } from "../../api/sent-queries.ts";
 import { Treemap } from "../../treemap/treemap.tsx";
 import { useMeasuredWidth } from "../../treemap/use-size.ts";
-import { fmtInt } from "../../ui/format.ts";
 import { useRedactor } from "../../ui/use-redact.ts";
 import type { SessionTabProps } from "../session-tab.ts";
 

@@ -4,10 +4,10 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect } from "react";
+import { fmtInt } from "../../../shared/format.ts";
 import type { SentCallDTO } from "../../../shared/sent.ts";
 import { sentQuery } from "../../api/sent-queries.ts";
 import { setParams } from "../../router.ts";
-import { fmtInt } from "../../ui/format.ts";
 import { isTyping } from "../../ui/shortcuts.tsx";
 import type { SessionTabProps } from "../session-tab.ts";
 

@@ -2,9 +2,9 @@
 
 import { type RefObject, useState } from "react";
 import type { SizeMode } from "../../../shared/context-map.ts";
+import { fmtPct } from "../../../shared/format.ts";
 import { exportMapPng } from "../../treemap/export-png.ts";
 import { formatSize } from "../../treemap/treemap.tsx";
-import { fmtPct } from "../../ui/format.ts";
 import type { Legend } from "./legend.ts";
 import { MODES } from "./map-toolbar.tsx";
 
