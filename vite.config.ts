@@ -18,6 +18,7 @@ export default defineConfig({
           root: ".",
           include: [
             "test/arch.test.ts",
+            "test/consistency.test.ts",
             "test/unit/**/*.test.ts",
             "test/server/**/*.test.ts",
             "test/golden/**/*.test.ts",

@@ -149,6 +149,8 @@ function keyNumbers(input: IssueMarkdownInput): string[] {
     ]),
   );
   lines.push("");
+  // Both tracked estimates are in the table; say once why they differ (a fixed sentence, no session data).
+  if (totals) lines.push(`_${report.numbers.whyTheyDiffer}_`, "");
 
   return lines;
 }

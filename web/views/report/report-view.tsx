@@ -13,6 +13,7 @@ import { type Column, Table } from "../../ui/table.tsx";
 import { Tabs } from "../../ui/tabs.tsx";
 import { useRedactor } from "../../ui/use-redact.ts";
 import type { SessionTabProps } from "../session-tab.ts";
+import { reportStats } from "./report-stats.ts";
 
 type TextKind = "list" | "detail" | "json";
 
@@ -44,31 +45,15 @@ function ReportPanel({ dto, kind }: { dto: RunReportDTO; kind: TextKind }) {
           testId="report-family"
         />
         <Stat label="app version" value={dto.version.appVersion ?? "unknown"} />
-        <Stat
-          label="actual prompt (last call)"
-          value={r.actualTokens === null ? "unknown" : `${fmtInt(r.actualTokens)} tok`}
-        />
-        <Stat
-          label="clawscope tracked"
-          value={`~${fmtInt(r.clawscopeTracked.estTokens)} tok`}
-          title={`${fmtInt(r.clawscopeTracked.chars)} chars / 4`}
-        />
-        <Stat
-          label="untracked (clawscope)"
-          value={
-            r.clawscopeUntrackedTokens === null ? "unknown" : `${fmtInt(r.clawscopeUntrackedTokens)} tok`
-          }
-          testId="report-untracked"
-        />
-        <Stat
-          label="untracked (OpenClaw /context)"
-          value={r.openclawUntrackedTokens === null ? "unknown" : `${fmtInt(r.openclawUntrackedTokens)} tok`}
-        />
-        <Stat
-          label="context window"
-          value={dto.contextWindowTokens === null ? "unknown" : `${fmtInt(dto.contextWindowTokens)} tok`}
-        />
+        {reportStats(dto.numbers).map((s) => (
+          <Stat key={s.label} label={s.label} value={s.value} title={s.title} testId={s.testId} />
+        ))}
       </div>
+      {dto.numbers.openclaw ? (
+        <p className="note small" data-testid="report-why-differ">
+          {dto.numbers.whyTheyDiffer}
+        </p>
+      ) : null}
       {r.notes.length > 0 ? (
         <ul className="note small" data-testid="report-notes">
           {r.notes.map((n) => (
