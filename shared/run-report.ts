@@ -57,6 +57,11 @@ export type ContextTexts =
        * `/context <mode>` invocation with no model call after it (null: no such invocation to compare with).
        */
       matchesStoredReply: { list: boolean | null; detail: boolean | null; json: boolean | null };
+      /**
+       * The same replies rendered from the entry with paths and free text masked (the export's rule table):
+       * what Redact mode and a redacted export show. Numbers, tool/skill names and file basenames stay.
+       */
+      redacted?: { list: string; detail: string; json: string };
     }
   | {
       available: false;

@@ -11,6 +11,7 @@
 
 import type { ContextMapDTO } from "../../shared/context-map.ts";
 import type { CostReportDTO } from "../../shared/cost.ts";
+import type { JsonObject } from "../../shared/json.ts";
 import type { PruneReplayDTO } from "../../shared/prune.ts";
 import {
   agentId,
@@ -178,6 +179,40 @@ const STORED_REPORT_RULES: Record<string, Rule> = {
   "tools.entries[].name": toolRule,
   "skills.entries[].name": toolRule,
   "sandbox.mode": enumRule,
+  "currentTurn.kind": enumRule,
+  "bootstrapTruncation.warningMode": enumRule,
+  // Signatures are compared with each other (a warning shown once): hashed alike, they still compare.
+  "bootstrapTruncation.promptWarningSignature": hashRule,
+  "bootstrapTruncation.warningSignaturesSeen[]": hashRule,
+};
+
+/**
+ * The SessionEntry as OpenClaw's `/context` renderer reads it, masked: the stored report by its rules above
+ * (the workspace dir and every other free string become [redacted]), the session id hashed, the model kept.
+ * `/context` rendered from it is OpenClaw's text with paths and free text masked, numbers and names kept.
+ */
+const CONTEXT_ENTRY_POLICY: Policy = {
+  strings: {
+    sessionId: hashRule,
+    model: modelRule,
+    modelProvider: modelRule,
+    ...under("systemPromptReport", STORED_REPORT_RULES),
+  },
+  records: {},
+};
+
+/** Rules for the redacted /context texts already in a run report (rendered from the masked entry). */
+const CONTEXT_TEXT_RULES: Record<string, Rule> = {
+  list: keep,
+  detail: keep,
+  json: keep,
+  help: keep, // OpenClaw's fixed help text
+  "detailAsOf.kind": enumRule,
+  "detailAsOf.entryId": hashRule,
+  "detailAsOf.timestamp": isoRule,
+  "redacted.list": keep,
+  "redacted.detail": keep,
+  "redacted.json": keep,
 };
 
 const RUN_REPORT_POLICY: Policy = {
@@ -196,6 +231,7 @@ const RUN_REPORT_POLICY: Policy = {
     "lastCall.model": modelRule,
     "lastCall.stopReason": enumRule,
     "texts.notice": keep, // set by redactRunReport itself (REDACTED_TEXTS_NOTICE)
+    ...under("texts", CONTEXT_TEXT_RULES), // set by redactRunReport itself (the masked renderings)
     ...under("numbers", NUMBERS_RULES),
   },
   records: { "conversation.byRole": "ident" },
@@ -316,15 +352,23 @@ export function redactSummary(s: SessionSummary): SessionSummary {
   return redactWith(s, SUMMARY_POLICY);
 }
 
-/** The `/context` texts quote workspace paths and tool/skill descriptions: they are dropped, with a notice. */
+/** The SessionEntry with paths and free text masked, for rendering a redacted `/context` (see the policy). */
+export function redactContextEntry(entry: JsonObject): JsonObject {
+  return redactWith(entry, CONTEXT_ENTRY_POLICY);
+}
+
+/**
+ * The `/context` texts quote the workspace path and whatever strings the report holds: a redacted report shows
+ * the renderings of the masked entry (`texts.redacted`, paths and free text masked, numbers and names kept), or
+ * — when the report was built without them — a notice instead of the texts.
+ */
 export function redactRunReport(r: RunReportDTO): RunReportDTO {
-  return redactWith(
-    {
-      ...r,
-      texts: { available: false, notice: REDACTED_TEXTS_NOTICE, json: "", mapUnavailable: "", help: "" },
-    },
-    RUN_REPORT_POLICY,
-  );
+  const t = r.texts;
+  const texts: RunReportDTO["texts"] =
+    t.available && t.redacted
+      ? { ...t, ...t.redacted, detailAsOf: t.detailAsOf, redacted: t.redacted }
+      : { available: false, notice: REDACTED_TEXTS_NOTICE, json: "", mapUnavailable: "", help: "" };
+  return redactWith({ ...r, texts }, RUN_REPORT_POLICY);
 }
 
 export function redactContextMap(m: ContextMapDTO): ContextMapDTO {

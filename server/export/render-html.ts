@@ -174,9 +174,12 @@ ${c.heartbeat.flags.length > 0 ? html`<ul>${c.heartbeat.flags.map((f) => html`<l
 
 function renderContextText(report: RunReportDTO, redacted: boolean): Html {
   const t = report.texts;
-  if (redacted || !t.available)
-    return html`<p class="muted">${t.available ? "The /context texts are omitted from redacted exports." : t.notice}</p>`;
-  return html`<details><summary>/context list</summary><pre>${t.list}</pre></details>
+  if (!t.available) return html`<p class="muted">${t.notice}</p>`;
+  // A redacted report carries the masked renderings (redact.ts: paths and free text masked).
+  const note = redacted
+    ? html`<p class="muted">Paths and free text are masked; numbers and names are OpenClaw's.</p>`
+    : "";
+  return html`${note}<details><summary>/context list</summary><pre>${t.list}</pre></details>
 <details><summary>/context detail</summary><pre>${t.detail}</pre></details>`;
 }
 

@@ -170,7 +170,12 @@ function compareStoredReply(
 }
 
 /** `/context list|detail|json` as OpenClaw renders them for the stored report, checked against its replies. */
-function storedTexts(session: LoadedSession, entry: JsonObject, help: string): ContextTexts {
+function storedTexts(
+  session: LoadedSession,
+  entry: JsonObject,
+  help: string,
+  redactEntry: ((entry: JsonObject) => JsonObject) | undefined,
+): ContextTexts {
   const family = session.version.family;
   // The run report only changes on a model run. When the latest `/context detail` came after the last
   // model call, its counts (messages before the command's own user message, context-report.md §5.2)
@@ -183,6 +188,13 @@ function storedTexts(session: LoadedSession, entry: JsonObject, help: string): C
   const appVersion = session.version.appVersion;
   const detail = renderContextText({ mode: "detail", family, entry, transcriptCounts, appVersion });
   const json = storedContextText("json", entry, family, session.summary).text;
+  // The same replies over the entry with paths and free text masked (the caller's rule table).
+  const masked = redactEntry?.(entry);
+  const redacted = masked && {
+    list: storedContextText("list", masked, family, session.summary).text,
+    detail: renderContextText({ mode: "detail", family, entry: masked, transcriptCounts }),
+    json: storedContextText("json", masked, family, session.summary).text,
+  };
   const cmdEntry = detailCmd === null ? undefined : transcript.entries[detailCmd];
   return {
     available: true,
@@ -198,6 +210,7 @@ function storedTexts(session: LoadedSession, entry: JsonObject, help: string): C
       detail: compareStoredReply(transcript, ["/context detail", "/context deep"], lastModelCall, detail),
       json: compareStoredReply(transcript, ["/context json"], lastModelCall, json),
     },
+    ...(redacted ? { redacted } : {}),
   };
 }
 
@@ -270,6 +283,8 @@ export function buildRunReport(
   session: LoadedSession,
   sentMessages?: readonly ContextMessage[],
   numbers?: ContextNumbersDTO,
+  /** Masks an entry for the redacted `/context` texts (the export's rule table); none: no redacted texts. */
+  redactEntry?: (entry: JsonObject) => JsonObject,
 ): RunReportDTO {
   const family = session.version.family;
   const entry = session.entry;
@@ -278,7 +293,7 @@ export function buildRunReport(
   const view = stored.available ? readSystemPromptReport(stored.report) : null;
   const texts: ContextTexts =
     stored.available && entry
-      ? storedTexts(session, entry, help)
+      ? storedTexts(session, entry, help, redactEntry)
       : {
           available: false,
           notice: NO_RUN_REPORT_NOTICE,

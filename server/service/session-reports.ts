@@ -13,6 +13,7 @@ import type { PruneOverrides } from "../../shared/prune.ts";
 import { parsePruneQuery } from "../../shared/prune-params.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { SentAtCallDTO, SentCallsDTO, SentViewDTO } from "../../shared/sent.ts";
+import { redactContextEntry } from "../export/redact.ts";
 import { cacheClock, clockReplayAt } from "../live/cache-clock.ts";
 import { buildContextMessages } from "../model/context-messages.ts";
 import type { ContextMessage, LoadedSession } from "../model/session.ts";
@@ -168,7 +169,7 @@ export class SessionReports {
 
   runReport(s: LoadedSession): RunReportDTO {
     return this.memo.report.get(s.transcript, s.summary.sessionId, () =>
-      buildRunReport(s, this.wireMessages(s), this.numbers(s)),
+      buildRunReport(s, this.wireMessages(s), this.numbers(s), redactContextEntry),
     );
   }
 

@@ -130,11 +130,14 @@ describe("share toolbar (e2e)", () => {
     expect(await page.getByTestId("session-title").textContent()).not.toContain("legacy");
     await screenshot(page, "share-redacted-map");
 
-    // The /context texts are hidden; the exports stay redacted.
+    // The /context texts mask paths and free text, not the whole report (issue 15); the exports stay redacted.
     await page.getByRole("tab", { name: "/context" }).click();
     await expect
       .poll(() => page.getByTestId("context-text-list").textContent(), { timeout: 20_000 })
-      .toBe("hidden in redacted mode");
+      .toContain("Workspace: [redacted]");
+    const maskedList = (await page.getByTestId("context-text-list").textContent()) ?? "";
+    expect(maskedList).toContain("- AGENTS.md: OK | raw 16,640 chars (~4,160 tok)"); // names and numbers stay
+    expect(maskedList).not.toMatch(/Workspace: [^[]/u);
     expect(await page.getByTestId("export-html").getAttribute("href")).toMatch(/redact=1$/);
 
     // Off again: the real path is back.

@@ -352,11 +352,24 @@ function checkNoLeak(stateDir: string, label: string, maxSessions = 3): void {
         generatedAt: GENERATED_AT,
       });
       if ("error" in red || "error" in raw) throw new Error(`${label}: export failed`);
+      // The redacted /context (issue 15: paths and free text masked, numbers and names kept) prints lines made of
+      // numbers and kept names only; a transcript that quotes an earlier /context reply holds the same lines.
+      // Those whole lines are OpenClaw's, not session text; every data string (paths, contents) is still checked.
+      const d0 = gatherExportData(service, s.agentId, s.sessionId);
+      if ("error" in d0) throw new Error(d0.error.message);
+      const t0 = d0.value.report.texts;
+      const maskedLines = new Set(
+        t0.available && t0.redacted
+          ? [t0.redacted.list, t0.redacted.detail].flatMap((t) => t.split("\n").map((l) => l.trim()))
+          : [],
+      );
+      if (t0.available) expect(red.value).toContain(esc("Workspace: [redacted]"));
       // The HTML escapes data (`esc`), so look for the escaped form as well as the raw one.
       const leaks: string[] = [];
       let inRaw = 0;
       for (const snip of snippets) {
         if (boilerplate.includes(snip) || boilerplate.includes(esc(snip))) continue; // renderer's own words
+        if (maskedLines.has(snip) && !snip.includes("[redacted]")) continue; // OpenClaw's numbers-and-names line
         if (red.value.includes(snip) || red.value.includes(esc(snip))) leaks.push(snip);
         if (raw.value.includes(esc(snip))) inRaw++;
       }

@@ -120,6 +120,8 @@ function ContextReply({ dto, kind }: { dto: RunReportDTO; kind: TextKind }) {
       </div>
     );
   }
+  // Redact mode: OpenClaw's text rendered from the masked entry (paths and free text masked, numbers kept).
+  const shown = red.on ? (texts.redacted?.[kind] ?? red.block(texts[kind])) : texts[kind];
   return (
     <div>
       <h3>OpenClaw's /context reply</h3>
@@ -134,12 +136,12 @@ function ContextReply({ dto, kind }: { dto: RunReportDTO; kind: TextKind }) {
         onSelect={(k) => setParams({ ctx: k === "list" ? null : k }, { replace: true })}
       />
       <pre className={`text-block${red.on ? " redacted-block" : ""}`} data-testid={`context-text-${kind}`}>
-        {red.block(texts[kind])}
+        {shown}
       </pre>
       <button
         type="button"
         data-testid="copy-context-text"
-        onClick={() => void navigator.clipboard?.writeText(red.block(texts[kind]))}
+        onClick={() => void navigator.clipboard?.writeText(shown)}
       >
         Copy
       </button>
