@@ -131,7 +131,11 @@ describe("share toolbar (e2e)", () => {
     await screenshot(page, "share-redacted-map");
 
     // The /context texts mask paths and free text, not the whole report (issue 15); the exports stay redacted.
-    await page.getByRole("tab", { name: "/context" }).click();
+    // Reached by its single-key shortcut with the focus still on the toggled checkbox: shortcuts survive toggles.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe(
+      "redact-toggle",
+    );
+    await page.keyboard.press("2");
     await expect
       .poll(() => page.getByTestId("context-text-list").textContent(), { timeout: 20_000 })
       .toContain("Workspace: [redacted]");

@@ -15,11 +15,34 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: "d", what: "Toggle dark mode" },
 ];
 
-/** True when the key event comes from a text field (shortcuts must not fire while typing). */
+/** Input types that take no typed text: a single key on them (after a click) is a shortcut, not input. */
+const NON_TEXT_INPUTS: ReadonlySet<string> = new Set([
+  "checkbox",
+  "radio",
+  "button",
+  "submit",
+  "reset",
+  "range",
+  "color",
+  "file",
+  "image",
+]);
+
+/** Whether an element of this tag / input type / editability takes typed text (pure, for the handler and tests). */
+export function takesText(tag: string, inputType: string, editable: boolean): boolean {
+  if (editable) return true;
+  if (tag === "INPUT") return !NON_TEXT_INPUTS.has(inputType.toLowerCase());
+  return tag === "TEXTAREA" || tag === "SELECT";
+}
+
+/**
+ * True when the key event comes from a text field (shortcuts must not fire while typing). A focused checkbox,
+ * radio or button is not one: after toggling a checkbox every single-key shortcut keeps working (issue 15).
+ */
 export function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  const tag = target.tagName;
-  return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || target.isContentEditable;
+  const type = target instanceof HTMLInputElement ? target.type : "";
+  return takesText(target.tagName, type, target.isContentEditable);
 }
 
 export function ShortcutSheet({ open, onClose }: { open: boolean; onClose: () => void }) {

@@ -12,8 +12,10 @@ export const MAP_GROUPS: MapGroupInfo[] = [
   { key: "system", name: "System prompt", color: css(OPENCLAW_GROUP_COLORS.system) },
   { key: "tools", name: "Tool schemas", color: css(OPENCLAW_GROUP_COLORS.tools) },
   { key: "skills", name: "Skills", color: css(OPENCLAW_GROUP_COLORS.skills) },
-  // 2026.7.1's `Current turn` colour; OpenClaw 9.x folds these leaves into its Conversation group.
-  { key: "current-turn", name: "Current turn", color: css(OPENCLAW_GROUP_COLORS.currentTurn) },
+  // clawscope's own teal: OpenClaw 2026.7.1's `Current turn` blue (72,135,197) is next to indistinguishable from its
+  // Tool schemas blue (59,118,184) side by side (issue 15), and OpenClaw 9.x folds these leaves into Conversation.
+  // Labels on its group fill read at 5.7:1.
+  { key: "current-turn", name: "Current turn", color: "rgb(0,128,138)" },
   { key: "conversation", name: "Conversation", color: css(OPENCLAW_GROUP_COLORS.conversation) },
   // clawscope's own tile (OpenClaw has none): neutral slate.
   { key: "untracked", name: "Untracked / provider overhead", color: "rgb(120,128,140)" },
