@@ -186,11 +186,7 @@ const STORED_REPORT_RULES: Record<string, Rule> = {
   "bootstrapTruncation.warningSignaturesSeen[]": hashRule,
 };
 
-/**
- * The SessionEntry as OpenClaw's `/context` renderer reads it, masked: the stored report by its rules above
- * (the workspace dir and every other free string become [redacted]), the session id hashed, the model kept.
- * `/context` rendered from it is OpenClaw's text with paths and free text masked, numbers and names kept.
- */
+/** The SessionEntry `/context` renders from, masked: the report's rules above, every other string [redacted]. */
 const CONTEXT_ENTRY_POLICY: Policy = {
   strings: {
     sessionId: hashRule,
@@ -201,18 +197,17 @@ const CONTEXT_ENTRY_POLICY: Policy = {
   records: {},
 };
 
-/** Rules for the redacted /context texts already in a run report (rendered from the masked entry). */
+/** Rules for the /context texts a redacted run report carries (rendered from the masked entry: kept). */
 const CONTEXT_TEXT_RULES: Record<string, Rule> = {
-  list: keep,
-  detail: keep,
-  json: keep,
-  help: keep, // OpenClaw's fixed help text
+  ...Object.fromEntries(
+    ["list", "detail", "json", "help"].flatMap((k) => [
+      [k, keep],
+      [`redacted.${k}`, keep],
+    ]),
+  ),
   "detailAsOf.kind": enumRule,
   "detailAsOf.entryId": hashRule,
   "detailAsOf.timestamp": isoRule,
-  "redacted.list": keep,
-  "redacted.detail": keep,
-  "redacted.json": keep,
 };
 
 const RUN_REPORT_POLICY: Policy = {
@@ -357,11 +352,7 @@ export function redactContextEntry(entry: JsonObject): JsonObject {
   return redactWith(entry, CONTEXT_ENTRY_POLICY);
 }
 
-/**
- * The `/context` texts quote the workspace path and whatever strings the report holds: a redacted report shows
- * the renderings of the masked entry (`texts.redacted`, paths and free text masked, numbers and names kept), or
- * — when the report was built without them — a notice instead of the texts.
- */
+/** A redacted report shows the /context renderings of the masked entry (`texts.redacted`), else a notice. */
 export function redactRunReport(r: RunReportDTO): RunReportDTO {
   const t = r.texts;
   const texts: RunReportDTO["texts"] =
