@@ -216,7 +216,7 @@ function checkExports(
 
 /** `clawscope map --json` is the set; `clawscope map` prints it. */
 function checkCli(service: SessionService, agent: string, id: string, n: ContextNumbersDTO, where: string) {
-  const out = mapOutput(service, { agentId: agent, sessionId: id }, (m) => {
+  const out = mapOutput(service, { agentId: agent, sessionId: id }, undefined, (m: string) => {
     throw new Error(m);
   });
   expect(out.json).toEqual(n);
