@@ -166,21 +166,29 @@ export function readSystemPromptReport(stored: JsonObject): SystemPromptReport {
   };
 }
 
-export type StoredRunReport = { report: SystemPromptReport; reason: null } | { report: null; reason: string };
+export type StoredRunReport =
+  | { report: SystemPromptReport; reason: null }
+  /** `stored`: the stored object when there is one that is not a `source:"run"` report (shown, not used). */
+  | { report: null; stored: JsonObject | null; reason: string };
 
 /**
  * The stored report `/context` uses: only a `source:"run"` report counts (context-report.md §1); otherwise why
  * there is none (`/context list|detail|json` would then build an on-the-fly estimate).
  */
 export function storedRunReport(entry: JsonObject | null | undefined): StoredRunReport {
-  if (!entry) return { report: null, reason: "no SessionEntry for this session" };
+  if (!entry) return { report: null, stored: null, reason: "no SessionEntry for this session" };
   const stored = obj(entry, "systemPromptReport");
   if (!stored)
-    return { report: null, reason: "SessionEntry has no systemPromptReport (no embedded run yet)" };
+    return {
+      report: null,
+      stored: null,
+      reason: "the SessionEntry has no systemPromptReport (no embedded run yet)",
+    };
   const source = str(stored, "source");
   if (source !== "run") {
     return {
       report: null,
+      stored,
       reason: `systemPromptReport.source is ${JSON.stringify(source ?? null)}, not "run"`,
     };
   }

@@ -98,25 +98,12 @@ function reportTotals(view: SystemPromptReport, family: RunReportDTO["version"][
   };
 }
 
+/** The run report's view of the stored report (model/system-prompt-report.ts decides what counts). */
 function storedReport(entry: JsonObject | null): StoredReport {
-  if (!entry) return { available: false, report: null, reason: "no SessionEntry for this session" };
-  const report = obj(entry, "systemPromptReport");
-  if (!report) {
-    return {
-      available: false,
-      report: null,
-      reason: "the SessionEntry has no systemPromptReport (no embedded run yet)",
-    };
-  }
-  const source = str(report, "source");
-  if (source !== "run") {
-    return {
-      available: false,
-      report,
-      reason: `systemPromptReport.source is ${JSON.stringify(source ?? null)}, not "run"`,
-    };
-  }
-  return { available: true, report };
+  const r = storedRunReport(entry);
+  return r.report
+    ? { available: true, report: r.report.stored }
+    : { available: false, report: r.stored, reason: r.reason };
 }
 
 /** Index of the last model call (any branch, append order), or -1. */

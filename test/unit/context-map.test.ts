@@ -7,6 +7,7 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { ContextMessage, LoadedSession } from "../../server/model/session.ts";
+import { readSystemPromptReport } from "../../server/model/system-prompt-report.ts";
 import { binarySplitLayout } from "../../server/openclaw/context-map/binary-split.ts";
 import { fitLabel, sanitizeLabel } from "../../server/openclaw/context-map/bitmap-font.ts";
 import {
@@ -235,7 +236,7 @@ describe("OpenClaw map values from the s1 final report", () => {
   const skillSum = skills.reduce((s, f) => s + (num(f, "blockChars") ?? 0), 0);
   const messages = openClawMapMessages(session.transcript.entries, session.transcript.activeBranch);
   const buckets = conversationBuckets(messages);
-  const groups = openClawMapGroups("2026.9", report, buckets);
+  const groups = openClawMapGroups("2026.9", readSystemPromptReport(report), buckets);
   const byName = new Map(groups.map((g) => [g.name, g]));
 
   it("workspace files: injectedChars per file (24,809, as /context list prints) + project context frame", () => {
@@ -341,7 +342,7 @@ describe("OpenClaw map values from the s1 final report", () => {
   });
 
   it("2026.7.1: Current turn group instead of Conversation; Room event by kind; map unavailable without a run report", () => {
-    const g7 = openClawMapGroups("2026.7", report, buckets);
+    const g7 = openClawMapGroups("2026.7", readSystemPromptReport(report), buckets);
     expect(g7[0]?.name).toBe("Current turn");
     expect(g7[0]?.leaves).toEqual([
       { name: "Model prompt", value: 63 },
@@ -349,7 +350,7 @@ describe("OpenClaw map values from the s1 final report", () => {
     ]);
     expect(g7[0]?.color).toEqual([72, 135, 197]);
     const room = { ...report, currentTurn: { kind: "room_event", promptChars: 5, runtimeContextChars: 0 } };
-    expect(openClawMapGroups("2026.7", room, buckets)[0]?.name).toBe("Room event");
+    expect(openClawMapGroups("2026.7", readSystemPromptReport(room), buckets)[0]?.name).toBe("Room event");
     const cap = layoutOpenClawMap({
       family: "2026.7",
       report,

@@ -1,9 +1,9 @@
 // OpenClaw's `/context map` groups and leaf values per version (spec context-report.md §5.4 group table), in
 // OpenClaw's order, zero leaves and groups dropped. Source: `src/auto-reply/reply/context-treemap.ts` (7.1, 9.6).
 
-import { arr, isObject, type JsonObject, type JsonValue, num, obj, str } from "../../../shared/json.ts";
 import { OPENCLAW_GROUP_COLORS, type Rgb } from "../../../shared/openclaw-colors.ts";
 import type { MapFamily, OpenClawMapGroupKey } from "../../../shared/openclaw-picture.ts";
+import type { SystemPromptReport } from "../../model/system-prompt-report.ts";
 import type { ConversationBuckets } from "./conversation.ts";
 
 export interface OpenClawMapLeafValue {
@@ -34,43 +34,36 @@ function group(
   return { key, name, color, value: kept.reduce((s, l) => s + l.value, 0), leaves: kept };
 }
 
-function objects(values: JsonValue[] | undefined): JsonObject[] {
-  return (values ?? []).filter(isObject);
+/** A name as OpenClaw's map labels it; an entry without one reads `(unknown)`. */
+function named(name: string): string {
+  return name === "" ? "(unknown)" : name;
 }
 
-/** Workspace-file leaves: `injectedChars` per file (native_unverified skipped) + `Project context frame`. */
-export function workspaceLeaves(report: JsonObject): OpenClawMapLeafValue[] {
-  const files = objects(arr(report, "injectedWorkspaceFiles")).filter(
-    (f) => str(f, "injectionStatus") !== "native_unverified",
-  );
-  const leaves = files.map((f) => ({
-    name: str(f, "name") ?? str(f, "path") ?? "(unknown)",
-    value: num(f, "injectedChars") ?? 0,
-  }));
+/**
+ * Workspace-file leaves: `injectedChars` per file (native_unverified skipped) + `Project context frame`. A row
+ * with only a path is named by its basename, as /context and clawscope's map name it (OpenClaw 2026.9.6 labels
+ * it with the absent `file.name`).
+ */
+export function workspaceLeaves(report: SystemPromptReport): OpenClawMapLeafValue[] {
+  const leaves = report.files
+    .filter((f) => f.nativeUnverified !== true)
+    .map((f) => ({ name: f.name, value: f.injectedChars }));
   const injected = leaves.reduce((s, l) => s + l.value, 0);
-  const projectContextChars = num(obj(report, "systemPrompt"), "projectContextChars") ?? 0;
-  leaves.push({ name: "Project context frame", value: Math.max(0, projectContextChars - injected) });
+  leaves.push({ name: "Project context frame", value: Math.max(0, report.projectContextChars - injected) });
   return leaves;
 }
 
 /** `Base instructions` = max(0, nonProjectContextChars − Σ skill blockChars). */
-export function baseInstructionsChars(report: JsonObject): number {
-  const nonProject = num(obj(report, "systemPrompt"), "nonProjectContextChars") ?? 0;
-  return Math.max(0, nonProject - skillLeaves(report).reduce((s, l) => s + l.value, 0));
+export function baseInstructionsChars(report: SystemPromptReport): number {
+  return Math.max(0, report.nonProjectContextChars - skillLeaves(report).reduce((s, l) => s + l.value, 0));
 }
 
-export function toolLeaves(report: JsonObject): OpenClawMapLeafValue[] {
-  return objects(arr(obj(report, "tools"), "entries")).map((t) => ({
-    name: str(t, "name") ?? "(unknown)",
-    value: num(t, "schemaChars") ?? 0,
-  }));
+export function toolLeaves(report: SystemPromptReport): OpenClawMapLeafValue[] {
+  return report.tools.map((t) => ({ name: named(t.name), value: t.schemaChars }));
 }
 
-export function skillLeaves(report: JsonObject): OpenClawMapLeafValue[] {
-  return objects(arr(obj(report, "skills"), "entries")).map((s) => ({
-    name: str(s, "name") ?? "(unknown)",
-    value: num(s, "blockChars") ?? 0,
-  }));
+export function skillLeaves(report: SystemPromptReport): OpenClawMapLeafValue[] {
+  return report.skills.map((s) => ({ name: named(s.name), value: s.blockChars }));
 }
 
 /**
@@ -80,10 +73,10 @@ export function skillLeaves(report: JsonObject): OpenClawMapLeafValue[] {
  */
 export function openClawMapGroups(
   family: MapFamily,
-  report: JsonObject,
+  report: SystemPromptReport,
   conversation: ConversationBuckets,
 ): OpenClawMapGroupValue[] {
-  const turn = obj(report, "currentTurn");
+  const turn = report.currentTurn;
   const groups: OpenClawMapGroupValue[] = [];
   if (family === "2026.9") {
     groups.push(
@@ -93,19 +86,19 @@ export function openClawMapGroups(
         { name: "Tool results", value: conversation.toolResults },
         { name: "Summaries", value: conversation.summaries },
         { name: "Other", value: conversation.other },
-        { name: "Runtime context", value: num(turn, "runtimeContextChars") ?? 0 },
-        { name: "Model-only prompt", value: num(turn, "modelOnlyPromptChars") ?? 0 },
+        { name: "Runtime context", value: turn?.runtimeContextChars ?? 0 },
+        { name: "Model-only prompt", value: turn?.modelOnlyPromptChars ?? 0 },
       ]),
     );
   } else {
     groups.push(
       group(
         "currentTurn",
-        str(turn, "kind") === "room_event" ? "Room event" : "Current turn",
+        turn?.kind === "room_event" ? "Room event" : "Current turn",
         OPENCLAW_GROUP_COLORS.currentTurn,
         [
-          { name: "Model prompt", value: num(turn, "promptChars") ?? 0 },
-          { name: "Runtime context", value: num(turn, "runtimeContextChars") ?? 0 },
+          { name: "Model prompt", value: turn?.promptChars ?? 0 },
+          { name: "Runtime context", value: turn?.runtimeContextChars ?? 0 },
         ],
       ),
     );

@@ -14,6 +14,7 @@ import type {
   OpenClawMapPicture,
   Rect,
 } from "../../../shared/openclaw-picture.ts";
+import { readSystemPromptReport } from "../../model/system-prompt-report.ts";
 import { formatInt as formatGrouped } from "../format.ts";
 import { tokensFromChars } from "../token-estimate.ts";
 import { binarySplitLayout } from "./binary-split.ts";
@@ -171,7 +172,7 @@ function footerText(tracked: number, input: OpenClawMapInput): string {
 
 /** Lays out the whole 1280×860 picture (spec §5.4 canvas table). */
 export function layoutOpenClawMap(input: OpenClawMapInput): OpenClawMapPicture {
-  const groups = openClawMapGroups(input.family, input.report, input.conversation);
+  const groups = openClawMapGroups(input.family, readSystemPromptReport(input.report), input.conversation);
   const tracked = groups.reduce((s, g) => s + g.value, 0);
   const provider = str(input.report, "provider") ?? "provider";
   const model = str(input.report, "model") ?? "model";
