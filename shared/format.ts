@@ -47,7 +47,10 @@ export function fmtBytes(n: MaybeNumber, none = NONE): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** `"850ms"`, `"2.5s"`, `"45s"`, `"3m 20s"`, `"1h 02m"`; a negative duration gets a leading `−` (U+2212). */
+/**
+ * `"850ms"`, `"2.5s"`, `"45s"`, `"3m 20s"`, `"1h 02m"`, `"1d 12h"`; a negative duration gets a leading `−`
+ * (U+2212).
+ */
 export function fmtDuration(ms: MaybeNumber, none = NONE): string {
   if (!known(ms)) return none;
   let v = Math.abs(ms);
@@ -57,9 +60,12 @@ export function fmtDuration(ms: MaybeNumber, none = NONE): string {
   else if (v < 3_600_000) {
     v = Math.round(v / 1000);
     out = `${Math.floor(v / 60)}m ${String(v % 60).padStart(2, "0")}s`;
-  } else {
+  } else if (v < 86_400_000) {
     v = Math.round(v / 60_000);
     out = `${Math.floor(v / 60)}h ${String(v % 60).padStart(2, "0")}m`;
+  } else {
+    v = Math.round(v / 3_600_000);
+    out = `${Math.floor(v / 24)}d ${String(v % 24).padStart(2, "0")}h`;
   }
   return ms < 0 ? `−${out}` : out;
 }

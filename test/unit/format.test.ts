@@ -54,6 +54,7 @@ describe("shared/format.ts", () => {
     expect(fmtDuration(20_000)).toBe("20s");
     expect(fmtDuration(200_000)).toBe("3m 20s");
     expect(fmtDuration(3_720_000)).toBe("1h 02m");
+    expect(fmtDuration(36 * 3_600_000)).toBe("1d 12h");
     expect(fmtDuration(-5 * 60_000)).toBe("−5m 00s");
   });
 

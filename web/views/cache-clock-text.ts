@@ -2,7 +2,7 @@
 // (≈ $X) and pruning will trim K tool results"). PURE: the server's CacheClockDTO plus the browser time elapsed
 // since it was fetched in, the texts out — so the header can tick every second without asking the server.
 
-import { fmtInt, fmtUsd } from "../../shared/format.ts";
+import { fmtDuration, fmtInt, fmtUsd } from "../../shared/format.ts";
 import type { CacheClockDTO } from "../../shared/live.ts";
 
 /** A countdown in whole seconds, rounded up so it reaches 0s only at expiry: `45s`, `3m12s`, `1h02m05s`. */
@@ -35,8 +35,14 @@ function pruneClause(c: CacheClockDTO, pruneLeft: number | null): string {
   return `pruning will trim ${k}`;
 }
 
-/** The clock `elapsedMs` after the DTO was fetched. */
-export function clockText(c: CacheClockDTO, elapsedMs: number): ClockText {
+/** Past this idle time the headline says how long the session has been idle: the cache is long cold. */
+export const LONG_IDLE_MS = 3_600_000;
+
+/**
+ * The clock `elapsedMs` after the DTO was fetched, against the wall clock (the countdowns run from now, not from
+ * the session's last entry). `archived`: the transcript is an archive — it never gets a next call.
+ */
+export function clockText(c: CacheClockDTO, elapsedMs: number, archived = false): ClockText {
   const elapsed = Math.max(0, elapsedMs);
   const msLeft = c.msLeft === null ? null : c.msLeft - elapsed;
   const pruneMsLeft = c.pruneMsLeft === null ? null : c.pruneMsLeft - elapsed;
@@ -60,9 +66,20 @@ export function clockText(c: CacheClockDTO, elapsedMs: number): ClockText {
       : c.rewriteUsd === null
         ? " (no price known)"
         : ` (≈ ${fmtUsd(c.rewriteUsd)})`;
+  const idle = c.lastCallAt === null ? null : c.now + elapsed - c.lastCallAt;
+  const since = idle === null ? "" : ` (idle for ${fmtDuration(idle)})`;
+  if (archived)
+    return {
+      state: "expired",
+      text: `expired${since}: an archived transcript gets no next call`,
+      msLeft,
+      pruneMsLeft,
+    };
+  const head =
+    idle !== null && idle >= LONG_IDLE_MS ? `idle for ${fmtDuration(idle)} — the cache is cold` : "expired";
   return {
     state: "expired",
-    text: `expired: the next call will re-write ${tokens}${price} and ${pruneClause(c, pruneMsLeft)}`,
+    text: `${head}: the next call will re-write ${tokens}${price} and ${pruneClause(c, pruneMsLeft)}`,
     msLeft,
     pruneMsLeft,
   };

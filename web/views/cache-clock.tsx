@@ -18,13 +18,22 @@ function useNow(ms: number): number {
   return now;
 }
 
-export function CacheClock({ agentId, sessionId }: { agentId: string; sessionId: string }) {
+export function CacheClock({
+  agentId,
+  sessionId,
+  archived = false,
+}: {
+  agentId: string;
+  sessionId: string;
+  /** An archived transcript never gets a next call: no "the next call will re-write" line. */
+  archived?: boolean;
+}) {
   const client = useQueryClient();
   const options = clockQuery(agentId, sessionId);
   const q = useQuery(options);
   const now = useNow(1000);
   const c = q.data;
-  const t = c ? clockText(c, now - q.dataUpdatedAt) : null;
+  const t = c ? clockText(c, now - q.dataUpdatedAt, archived) : null;
 
   // Crossing zero changes what the server says (the pruning count is evaluated after its TTL): ask once per
   // crossing. The ref remembers which fetch was already refreshed, so a still-expired answer does not loop.

@@ -70,7 +70,7 @@ export function SessionView({ agentId, sessionId, params }: SessionTabProps) {
         redactParam={params.get("redact")}
         r={r}
       />
-      <CacheClock agentId={agentId} sessionId={sessionId} />
+      <CacheClock agentId={agentId} sessionId={sessionId} archived={Boolean(summary?.archived)} />
       {summary && sessions.data && !r.on ? (
         <IssueList
           issues={sessions.data.issues.filter(

@@ -83,4 +83,25 @@ describe("clockText on the demo s1 clock", () => {
       "expired: the next call will re-write ~1,000 tokens (≈ $0.0040) and pruning will trim 3 tool results",
     );
   });
+
+  it("a long-idle session says how long, on the wall clock; an archive gets no next-call line (issue 15)", () => {
+    const base = clockAt((touch, ttl) => touch + ttl + 5000);
+    const touch = base.lastCallAt ?? 0;
+    const idle = {
+      ...base,
+      now: touch + 36 * 3_600_000,
+      rewriteTokens: 1000,
+      rewriteUsd: null,
+      pruneMsLeft: null,
+    };
+    expect(clockText(idle, 0).text).toBe(
+      "idle for 1d 12h — the cache is cold: the next call will re-write ~1,000 tokens (no price known) and pruning is off",
+    );
+    // The browser's elapsed time since the fetch counts: the clock is the wall clock.
+    expect(clockText(idle, 3_600_000).text).toContain("idle for 1d 13h");
+    expect(clockText(idle, 0, true).text).toBe(
+      "expired (idle for 1d 12h): an archived transcript gets no next call",
+    );
+    expect(clockText(base, 0, true).text).not.toContain("next call will");
+  });
 });
