@@ -9,7 +9,7 @@ import type { CostAllDTO, CostReportDTO } from "../../shared/cost.ts";
 import type { JsonObject } from "../../shared/json.ts";
 import type { CacheClockDTO } from "../../shared/live.ts";
 import { parseEditorPrices } from "../../shared/price-editor.ts";
-import type { PriceRates, PricingOverrides } from "../../shared/pricing.ts";
+import type { PricingOverrides } from "../../shared/pricing.ts";
 import type { PruneCallDetailDTO, PruneReplayDTO, ToolResultPreviewDTO } from "../../shared/prune.ts";
 import { lastValue, type PruneQuery, parsePruneQuery } from "../../shared/prune-params.ts";
 import { fail, ok, type Result } from "../../shared/result.ts";
@@ -20,7 +20,6 @@ import type { TruncationReportDTO } from "../../shared/truncation.ts";
 import { attachLive, type LiveAttachment } from "../live/attach-live.ts";
 import { createEventBus, type EventBus } from "../live/event-bus.ts";
 import type { LoadedSession } from "../model/session.ts";
-import { configuredModel, configuredPricing } from "../openclaw/config/agent-settings.ts";
 import { PriceTable } from "../pricing/price-table.ts";
 import { previewToolResultAtCall } from "../reports/prune-replay/preview.ts";
 import {
@@ -38,23 +37,13 @@ import { compareSessions } from "./compare-sessions.ts";
 import { CostAll, type CostAllProgress, sessionCostRow } from "./cost-all.ts";
 import { otherSessionNodes } from "./sent-env.ts";
 import { SessionReports } from "./session-reports.ts";
+import { type StateInfo, stateInfo } from "./state-info.ts";
 import { type TruncationQuery, truncationInput } from "./truncation-input.ts";
 
-export type { TruncationQuery };
+export type { StateInfo, TruncationQuery };
 
 type QueryValue = string | string[];
 const firstValue = (v: QueryValue | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
-
-/** GET /api/state: which state dir is read, why, and the OpenClaw config found in it. */
-export interface StateInfo {
-  stateDir: string;
-  demo: boolean;
-  reason: string;
-  configPath: string | null;
-  configIssues: ParseIssue[];
-  /** Prices the config sets (`models.providers.*.models[].cost`): the demo banner names them (issue 14 §3). */
-  configPrices: { model: string; name: string | null; rates: Partial<PriceRates> }[];
-}
 
 export interface SessionServiceOptions {
   stateDir: string;
@@ -139,22 +128,9 @@ export class SessionService {
   }
 
   stateInfo(): StateInfo {
-    this.config();
+    const config = this.config();
     const { stateDir, demo, reason } = this.opts;
-    return {
-      stateDir,
-      demo,
-      reason,
-      configPath: this.configRead?.path ?? null,
-      configIssues: this.configRead?.issues ?? [],
-      configPrices: Object.entries(configuredPricing(this.config())).map(([model, p]) => {
-        const slash = model.indexOf("/");
-        const m = configuredModel(this.config(), model.slice(0, slash), model.slice(slash + 1));
-        const name = m && typeof m.name === "string" ? m.name : null;
-        const { source: _source, tieredPricing: _tiers, ...rates } = p;
-        return { model, name, rates };
-      }),
-    };
+    return stateInfo({ stateDir, demo, reason }, this.configRead, config);
   }
 
   listSessions(): { sessions: SessionSummary[]; issues: ParseIssue[] } {
