@@ -38,6 +38,64 @@ export type PrefixChangeCause =
   | "thinking-level-change"
   | "unknown";
 
+/**
+ * Where a call's money went (issue 14 §2): one cause per call, so the breakdown by cause adds up to the session's
+ * spend. The issue's list, plus three extras for calls that are no cache miss at all: `not-cached` (the provider
+ * never cached in this session), `merged-user-messages` (OpenClaw re-sent two merged user messages differently,
+ * cache-and-cost.md §6) and `no-usage` (error/aborted call with all-zero usage).
+ */
+export type SpendCause =
+  | "hit"
+  | "cold-start"
+  | "ttl-expired"
+  | "compaction"
+  | "pruning"
+  | "system-prompt-changed"
+  | "bootstrap-edited"
+  | "model-switch"
+  | "thinking-change"
+  | "reset"
+  | "below-min-cacheable"
+  | "date-rollover"
+  | "merged-user-messages"
+  | "not-cached"
+  | "no-usage"
+  | "unknown";
+
+/** The cause of one call with the evidence that decided it. */
+export interface CallCauseDTO {
+  cause: SpendCause;
+  /** One line: which signal, naming the file / tool call / report / date it comes from. */
+  detail: string;
+  /** Transcript rows that are the evidence (entry id, else `#index`). */
+  entryIds: string[];
+}
+
+/** One row of `cost --session REF --json` `breakdown` (the first four names are the contract). */
+export interface CostBreakdownRowDTO {
+  cause: SpendCause;
+  calls: number;
+  /** Σ input + output + cacheRead + cacheWrite of the calls. */
+  tokens: number;
+  /** Σ known call costs (USD); Σ over the rows = totals.costUsd. */
+  costUsd: number;
+  // ---- extras ----
+  unpricedCalls: number;
+  /** Σ missCostUsd: what the misses paid over reading the expected prefix. */
+  missCostUsd: number;
+  /** costUsd / totals.costUsd (null when nothing is priced). */
+  shareOfSpend: number | null;
+}
+
+/** How much of the miss cost is still `unknown`, and what would decide it. */
+export interface UnknownMissDTO {
+  missCostUsd: number;
+  /** Of the session's Σ missCostUsd (null without a priced miss). */
+  shareOfMissCost: number | null;
+  /** What evidence would decide the unknown calls (from what they look like). */
+  wouldDecide: string[];
+}
+
 export interface VerdictEvidence {
   /** One-line human explanation with the numbers used. */
   summary: string;
@@ -128,6 +186,8 @@ export interface CostCallDTO {
   evidence: VerdictEvidence;
   /** Extra cost of the miss deficit: `deficit × (writePrice − readPrice) / 1e6` (null when unpriced). */
   missCostUsd: number | null;
+  /** Where the call's money went (issue 14 §2, reports/cost/breakdown.ts). */
+  cause: CallCauseDTO;
   heartbeat: boolean;
   heartbeatSignals: string[];
 }
@@ -255,6 +315,9 @@ export interface CostReportDTO {
   counterfactuals: CounterfactualDTO[];
   heartbeat: HeartbeatInfo;
   notes: string[];
+  /** The spend by cause (issue 14 §2), costliest first; Σ costUsd = totals.costUsd. */
+  breakdown: CostBreakdownRowDTO[];
+  breakdownUnknown: UnknownMissDTO;
 }
 
 export interface CostTotalsRowDTO extends CostTotalsDTO {

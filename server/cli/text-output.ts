@@ -104,7 +104,28 @@ export function formatCost(r: CostReportDTO): string {
       rows,
     ),
     `totals: input ${fmtInt(t.input)}, cacheRead ${fmtInt(t.cacheRead)}, cacheWrite ${fmtInt(t.cacheWrite)}, output ${fmtInt(t.output)}, cost ${usd(t.costUsd)}, hit rate ${pct(t.hitRate)}`,
+    "",
+    "where the money went:",
+    formatBreakdown(r),
   ].join("\n");
+}
+
+/** The spend by cause (issue 14 §2) and the unknown share of the miss cost. */
+function formatBreakdown(r: CostReportDTO): string {
+  const rows = r.breakdown.map((b) => [
+    b.cause,
+    String(b.calls),
+    fmtInt(b.tokens),
+    b.unpricedCalls === b.calls ? `unpriced (${b.calls} calls)` : usd(b.costUsd),
+    pct(b.shareOfSpend),
+    usd(b.missCostUsd),
+  ]);
+  const u = r.breakdownUnknown;
+  const unknown =
+    u.shareOfMissCost === null
+      ? "no priced cache miss"
+      : `unknown: ${usd(u.missCostUsd)} = ${pct(u.shareOfMissCost)} of the miss cost${u.wouldDecide.length > 0 ? `; would decide: ${u.wouldDecide.join("; ")}` : ""}`;
+  return [table(["cause", "calls", "tokens", "cost", "of spend", "miss"], rows), unknown].join("\n");
 }
 
 export function formatCostAll(r: CostAllDTO): string {

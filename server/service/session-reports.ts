@@ -17,7 +17,11 @@ import { redactContextEntry } from "../export/redact.ts";
 import { cacheClock, clockReplayAt } from "../live/cache-clock.ts";
 import { buildContextMessages } from "../model/context-messages.ts";
 import type { ContextMessage, LoadedSession } from "../model/session.ts";
-import { readSystemPromptReport, storedRunReport } from "../model/system-prompt-report.ts";
+import {
+  readSystemPromptReport,
+  type SystemPromptReport,
+  storedRunReport,
+} from "../model/system-prompt-report.ts";
 import type { PriceTable } from "../pricing/price-table.ts";
 import { compareSide } from "../reports/compare/compare.ts";
 import { type BuildContextMapInput, buildContextMap } from "../reports/context-map/context-map.ts";
@@ -77,6 +81,8 @@ export interface ReportInputs {
   tokenCounter(): TokenCounter;
   /** The price precedence (issue 14 §3), with the in-app editor's prices (`""` = none). */
   prices(editor: string): PriceTable;
+  /** The stored run reports of an agent's sessions (issue 14 §2 `system-prompt-changed`). */
+  agentReports(agentId: string): SystemPromptReport[];
 }
 
 export class SessionReports {
@@ -183,7 +189,14 @@ export class SessionReports {
           : [],
       );
       const prices = this.inputs.prices(editor);
-      return buildCostReport({ session: s, config: this.inputs.config(), prices, pruningRounds });
+      const agentReports = this.inputs.agentReports(s.summary.agentId);
+      return buildCostReport({
+        session: s,
+        config: this.inputs.config(),
+        prices,
+        pruningRounds,
+        agentReports,
+      });
     });
   }
 

@@ -29,6 +29,7 @@ import {
 } from "../reports/stored-context.ts";
 import { buildTruncationReport } from "../reports/truncation/truncation-report.ts";
 import { readAgentModelsJson } from "../sources/agent-models-json.ts";
+import { agentRunReports } from "../sources/agent-run-reports.ts";
 import { type OpenClawConfigRead, readOpenClawConfig } from "../sources/openclaw-config.ts";
 import { openStateReader, type StateReader } from "../sources/state-reader.ts";
 import { resolveHome, type UserEnvironment } from "../sources/user-path.ts";
@@ -73,6 +74,8 @@ export class SessionService {
         this.load(a, i),
       ),
     }),
+    agentReports: (agentId) =>
+      agentRunReports(this.reader.discover().agents.find((a) => a.agentId === agentId)?.sessionsDir ?? null),
   });
   /** One price table per editor price list (`""` = none), dropped with the config. */
   private readonly priceTables = new Map<string, PriceTable>();

@@ -22,11 +22,13 @@ import type { JsonObject } from "../../../shared/json.ts";
 import { minCacheableTokens, type PricingOverrides } from "../../../shared/pricing.ts";
 import { modelCallsOf } from "../../model/model-calls.ts";
 import type { LoadedSession, SessionSummary, Transcript, TranscriptEntry } from "../../model/session.ts";
+import { type SystemPromptReport, storedRunReport } from "../../model/system-prompt-report.ts";
 import { indexById } from "../../model/tree.ts";
 import { CacheClassifier } from "../../openclaw/cache/verdict.ts";
 import { configuredPruning } from "../../openclaw/config/agent-settings.ts";
 import { HeartbeatDetector, isCronSessionKey } from "../../openclaw/heartbeat.ts";
 import { PriceTable } from "../../pricing/price-table.ts";
+import { breakdownByCause, CauseAttributor, unknownMiss } from "./breakdown.ts";
 import { CacheLifetimes, mostUsedModel } from "./cache-lifetime.ts";
 import { counterfactuals } from "./counterfactuals.ts";
 import { gapCosts } from "./gap-costs.ts";
@@ -52,6 +54,11 @@ export interface CostReportInput {
   cacheTtlMs?: number;
   /** Counterfactual: bootstrap files trimmed by this many chars. */
   bootstrapTrimChars?: number;
+  /**
+   * The stored run reports of the session's agent (every SessionEntry's), for `system-prompt-changed` across
+   * runs (reports/cost/breakdown.ts); default: this session's own report only.
+   */
+  agentReports?: readonly SystemPromptReport[];
 }
 
 /**
@@ -84,6 +91,14 @@ function priceCalls(input: CostReportInput, lifetimes: CacheLifetimes): PricedCa
   const prices =
     input.prices ?? new PriceTable({ config, ...(input.pricing ? { file: input.pricing } : {}) });
   const agentId = session.summary.agentId;
+  const causes = new CauseAttributor({
+    transcript,
+    family,
+    config,
+    report: storedRunReport(session.entry).report,
+    sessionKey: session.summary.sessionKey,
+    ...(input.agentReports ? { agentReports: input.agentReports } : {}),
+  });
   const ctx = {
     priceOf: (c: { provider: string | null; model: string | null; atMs: number | null }) =>
       prices.priceFor(agentId, c.provider, c.model, c.atMs),
@@ -94,9 +109,9 @@ function priceCalls(input: CostReportInput, lifetimes: CacheLifetimes): PricedCa
   const priced: PricedCall[] = [];
   let previousStart: number | null = null;
   for (const row of modelCallsOf(transcript).billed) {
-    priced.push(
-      priceCall(row, classifier.classify(row), ctx, previousStart, heartbeats.signalsOf(row.entryIndex)),
-    );
+    const verdict = classifier.classify(row);
+    const cause = causes.attribute(row, verdict);
+    priced.push(priceCall(row, verdict, ctx, previousStart, heartbeats.signalsOf(row.entryIndex), cause));
     if (row.atMs !== null) previousStart = row.atMs;
   }
   return priced;
@@ -159,6 +174,8 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
     }),
     heartbeat: heartbeatInfo(config, session, ttl.ms, calls, gaps, main.provider),
     notes,
+    breakdown: breakdownByCause(calls, totals.costUsd),
+    breakdownUnknown: unknownMiss(calls),
   };
 }
 

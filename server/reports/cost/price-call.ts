@@ -3,7 +3,13 @@
 // cache miss cost over a read. Each call is priced on its own, so a grown session prices only its new calls.
 
 import { clockBackLabel } from "../../../shared/clock-labels.ts";
-import type { CostCallDTO, CostSource, PriceOriginDTO, WriteTierInfo } from "../../../shared/cost.ts";
+import type {
+  CallCauseDTO,
+  CostCallDTO,
+  CostSource,
+  PriceOriginDTO,
+  WriteTierInfo,
+} from "../../../shared/cost.ts";
 import {
   costOf,
   type PriceRates,
@@ -128,7 +134,8 @@ function missCost(
   tier: WriteTierInfo,
 ): number | null {
   if (v.verdict === "hit") return 0;
-  const deficit = v.evidence.missDeficit ?? 0;
+  // A model switch reads nothing of the other model's cache: everything it wrote was the miss (issue 14 §2).
+  const deficit = v.verdict === "model-switch" ? row.usage.cacheWrite : (v.evidence.missDeficit ?? 0);
   if (!price || deficit <= 0) return null;
   const r = ratesFor(price, row.promptTokens);
   return v.evidence.writeCounterMissing
@@ -150,6 +157,7 @@ export function priceCall(
   ctx: PricingContext,
   previousStartMs: number | null,
   heartbeatSignals: string[],
+  cause: CallCauseDTO,
 ): PricedCall {
   const retention = ctx.retentionOf(row);
   const tier = writeTierOf(row, retention);
@@ -200,6 +208,7 @@ export function priceCall(
     oneHourWriteCorrectionUsd,
     evidence: verdict.evidence,
     missCostUsd: missCost(row, verdict, price, tier),
+    cause,
     heartbeat: heartbeatSignals.length > 0,
     heartbeatSignals,
   };

@@ -1,0 +1,294 @@
+// "Where the money went" (issue 14 §2): each cause produced once on a synthetic transcript, and the breakdown's
+// Σ costUsd = totals.costUsd.
+import { describe, expect, it } from "vitest";
+import type { LoadedSession } from "../../server/model/session.ts";
+import { readSystemPromptReport } from "../../server/model/system-prompt-report.ts";
+import { buildCostReport, type CostReportInput } from "../../server/reports/cost/cost-report.ts";
+import type { CostReportDTO, SpendCause } from "../../shared/cost.ts";
+import type { JsonObject } from "../../shared/json.ts";
+import { type Family, TranscriptBuilder, type UsageInput } from "../helpers/transcript.ts";
+
+const T0 = Date.UTC(2026, 10, 30, 12, 0, 0);
+const S = 1000;
+const MIN = 60 * S;
+
+/** A conversation on the builder: `at` offsets from the start, one call per `call`. */
+class Chat {
+  readonly b: TranscriptBuilder;
+  constructor(readonly start = T0) {
+    this.b = new TranscriptBuilder({ start, idPrefix: "r" });
+  }
+  user(at: number, text = "hi"): string {
+    this.b.t = this.start + at;
+    return this.b.user(text);
+  }
+  call(
+    at: number,
+    usage: UsageInput,
+    opts: { model?: string; provider?: string; content?: JsonObject[] } = {},
+  ) {
+    this.b.t = this.start + at;
+    return this.b.assistant({
+      ...opts,
+      usage,
+      envelope: { timestamp: new Date(this.start + at + 500).toISOString() },
+    });
+  }
+  row(at: number, row: JsonObject): string {
+    this.b.t = this.start + at;
+    return this.b.add(row);
+  }
+  session(family: Family = "2026.9", sessionKey = "agent:main:main"): LoadedSession {
+    return this.b.session({ family, sessionKey, storage: "jsonl", sessionId: "s", location: "t.jsonl" });
+  }
+}
+
+function report(
+  s: LoadedSession,
+  extra: Omit<CostReportInput, "session" | "config"> = {},
+  config: JsonObject | null = null,
+) {
+  return buildCostReport({ session: s, config, ...extra });
+}
+
+/** Every cause the tests below produced (the last test checks the issue's list is covered). */
+const seen = new Set<SpendCause>();
+const causes = (r: CostReportDTO) =>
+  r.calls.map((c) => {
+    seen.add(c.cause.cause);
+    return c.cause.cause;
+  });
+
+function expectSums(r: CostReportDTO): void {
+  const sum = r.breakdown.reduce((a, b) => a + b.costUsd, 0);
+  expect(Math.abs(sum - r.totals.costUsd)).toBeLessThan(0.005);
+  expect(r.breakdown.reduce((a, b) => a + b.calls, 0)).toBe(r.totals.calls);
+}
+
+/** A first run that writes a 20k prefix. */
+function warm(c: Chat): void {
+  c.user(0, "a");
+  c.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 });
+}
+
+describe("cause per call (issue 14 §2)", () => {
+  it("hit, cold-start, ttl-expired; the breakdown rows sum to the total and name calls, tokens, $", () => {
+    const c = new Chat();
+    warm(c);
+    c.user(30 * S, "b");
+    c.call(30 * S + 100, { input: 10, cacheRead: 20_000, cacheWrite: 300 });
+    c.user(20 * MIN, "c");
+    c.call(20 * MIN + 100, { input: 10, cacheRead: 0, cacheWrite: 20_400 });
+    const r = report(c.session());
+    expect(causes(r)).toEqual(["cold-start", "hit", "ttl-expired"]);
+    expectSums(r);
+    const ttl = r.breakdown.find((b) => b.cause === "ttl-expired");
+    expect(ttl?.calls).toBe(1);
+    expect(ttl?.tokens).toBe(10 + 10 + 20_400);
+    expect(ttl?.costUsd).toBeCloseTo(r.calls[2]?.costUsd ?? Number.NaN, 12);
+    expect(ttl?.missCostUsd).toBeGreaterThan(0);
+    // costliest first
+    expect(r.breakdown.map((b) => b.costUsd)).toEqual(
+      [...r.breakdown.map((b) => b.costUsd)].sort((a, b) => b - a),
+    );
+  });
+
+  it("compaction, thinking-change, reset, model-switch (priced), below-min-cacheable", () => {
+    const c = new Chat();
+    warm(c);
+    const comp = c.row(1 * S, {
+      type: "compaction",
+      summary: "s",
+      firstKeptEntryId: "r0",
+      tokensBefore: 20_000,
+    });
+    c.user(2 * S, "b");
+    c.call(2 * S + 100, { input: 10, cacheRead: 5_000, cacheWrite: 12_000 });
+    const think = c.row(3 * S, { type: "thinking_level_change", thinkingLevel: "high" });
+    c.user(3 * S, "c");
+    c.call(3 * S + 100, { input: 10, cacheRead: 5_000, cacheWrite: 12_300 });
+    const reset = c.row(4 * S, { type: "reset" });
+    c.user(5 * S, "d");
+    c.call(5 * S + 100, { input: 10, cacheRead: 0, cacheWrite: 9_000 });
+    c.user(6 * S, "e");
+    c.call(6 * S + 100, { input: 10, cacheRead: 0, cacheWrite: 9_200 }, { model: "claude-opus-4-5" });
+    const r = report(c.session());
+    expect(causes(r)).toEqual(["cold-start", "compaction", "thinking-change", "reset", "model-switch"]);
+    expect(r.calls[1]?.cause.entryIds).toEqual([comp]);
+    expect(r.calls[2]?.cause.entryIds).toEqual([think]);
+    expect(r.calls[3]?.cause.entryIds).toEqual([reset]);
+    // the switch's write is its miss, priced at opus' write − read rate
+    expect(r.calls[4]?.missCostUsd).toBeCloseTo((9_200 * (6.25 - 0.5)) / 1e6, 9);
+    expectSums(r);
+
+    const tiny = new Chat();
+    tiny.user(0, "tiny");
+    tiny.call(100, { input: 900, cacheRead: 0, cacheWrite: 0 });
+    expect(causes(report(tiny.session()))).toEqual(["below-min-cacheable"]);
+  });
+
+  it("pruning: a replayed round, and the ≤ 2026.7 unpruned re-send after it", () => {
+    const c = new Chat();
+    warm(c);
+    c.user(1 * S, "b");
+    const round = c.call(1 * S + 100, { input: 10, cacheRead: 10_000, cacheWrite: 5_000 });
+    c.user(2 * S, "c");
+    c.call(2 * S + 100, { input: 10, cacheRead: 6_000, cacheWrite: 9_100 });
+    const r = report(c.session("2026.7"), { pruningRounds: [{ entryId: round, charsRemoved: 40_000 }] });
+    expect(causes(r)).toEqual(["cold-start", "pruning", "pruning"]);
+    expectSums(r);
+  });
+
+  it("bootstrap-edited: the agent wrote MEMORY.md in the previous run, naming the file and the call", () => {
+    const c = new Chat();
+    c.user(0, "remember this");
+    c.call(
+      100,
+      { input: 10, cacheRead: 0, cacheWrite: 20_000 },
+      {
+        content: [
+          {
+            type: "toolCall",
+            id: "call_mem",
+            name: "write",
+            arguments: { path: "/home/u/.openclaw/workspace/MEMORY.md", content: "x" },
+          },
+        ],
+      },
+    );
+    c.b.t = T0 + 2 * S;
+    c.b.toolResult("call_mem", "write", "ok");
+    c.call(3 * S, { input: 10, cacheRead: 20_000, cacheWrite: 200 });
+    c.user(60 * S, "next");
+    c.call(60 * S + 100, { input: 10, cacheRead: 7_500, cacheWrite: 12_900 });
+    const r = report(c.session());
+    expect(causes(r)).toEqual(["cold-start", "hit", "bootstrap-edited"]);
+    expect(r.calls[2]?.cause.detail).toContain("MEMORY.md changed by write call call_mem");
+    expect(r.calls[2]?.cause.entryIds).toEqual([r.calls[0]?.entryId]);
+    // an exec that writes the file counts, one that only reads it does not
+    const e = new Chat();
+    e.user(0, "a");
+    const exec = (command: string) => ({ type: "toolCall", id: "x1", name: "exec", arguments: { command } });
+    e.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 }, { content: [exec("cat AGENTS.md")] });
+    e.user(60 * S, "b");
+    e.call(
+      60 * S + 100,
+      { input: 10, cacheRead: 7_000, cacheWrite: 13_100 },
+      { content: [exec("echo hi >> AGENTS.md")] },
+    );
+    e.user(120 * S, "c");
+    e.call(120 * S + 100, { input: 10, cacheRead: 7_000, cacheWrite: 13_300 });
+    expect(causes(report(e.session()))).toEqual(["cold-start", "unknown", "bootstrap-edited"]);
+  });
+
+  it("date-rollover (2026.9 only): the local date in userTimezone turned over between two runs", () => {
+    // 22:58 UTC = 23:58 in Berlin; three minutes later it is the next day there, inside the 5-minute TTL.
+    const start = Date.UTC(2026, 10, 30, 22, 58, 0);
+    const build = () => {
+      const c = new Chat(start);
+      warm(c);
+      c.user(3 * MIN, "after midnight");
+      c.call(3 * MIN + 100, { input: 10, cacheRead: 15_000, cacheWrite: 5_200 });
+      return c;
+    };
+    const config = { agents: { defaults: { userTimezone: "Europe/Berlin" } } };
+    const r = report(build().session("2026.9"), {}, config);
+    expect(causes(r)).toEqual(["cold-start", "date-rollover"]);
+    expect(r.calls[1]?.cause.detail).toContain("2026-11-30 → 2026-12-01 in Europe/Berlin");
+    // ≤ 2026.7 prints no date in the prompt; in UTC it is the same day
+    expect(causes(report(build().session("2026.7"), {}, config))[1]).toBe("unknown");
+    expect(
+      causes(report(build().session("2026.9"), {}, { agents: { defaults: { userTimezone: "UTC" } } }))[1],
+    ).toBe("unknown");
+  });
+
+  it("system-prompt-changed: the agent's run reports differ across the gap (skills), same session kind only", () => {
+    const c = new Chat();
+    warm(c);
+    c.user(2 * MIN, "b");
+    c.call(2 * MIN + 100, { input: 10, cacheRead: 7_500, cacheWrite: 12_800 });
+    const stored = (at: number, skills: number, key: string) =>
+      readSystemPromptReport({
+        source: "run",
+        generatedAt: at,
+        sessionKey: key,
+        systemPrompt: { chars: 40_000 + skills },
+        skills: { promptChars: skills, entries: [{ name: "weather", blockChars: skills }] },
+        tools: { listChars: 700, schemaChars: 16_000 },
+        injectedWorkspaceFiles: [
+          { name: "AGENTS.md", path: "AGENTS.md", rawChars: 1000, injectedChars: 1000 },
+        ],
+      });
+    const agentReports = [
+      stored(T0 - MIN, 16_948, "agent:main:main"),
+      stored(T0 + MIN, 19_407, "agent:main:telegram:dm:1"),
+      stored(T0 + MIN, 19_407, "agent:main:main"),
+    ];
+    const r = report(c.session(), { agentReports });
+    expect(causes(r)).toEqual(["cold-start", "system-prompt-changed"]);
+    expect(r.calls[1]?.cause.detail).toContain("skills 16,948 → 19,407 chars");
+    // a sub-agent session compares sub-agent reports only: none here
+    expect(causes(report(c.session("2026.9", "agent:main:subagent:x"), { agentReports }))[1]).toBe("unknown");
+  });
+
+  it("unknown: a mid-run miss without signal; the card's share of miss cost and what would decide it", () => {
+    const c = new Chat();
+    warm(c);
+    c.b.t = T0 + 2 * S;
+    c.b.toolResult("t1", "read", "file");
+    c.call(3 * S, { input: 10, cacheRead: 0, cacheWrite: 20_300 }, { model: "claude-sonnet-4-5" });
+    const r = report(c.session());
+    expect(causes(r)).toEqual(["cold-start", "unknown"]);
+    expect(r.calls[1]?.cause.detail).toContain("mid-run");
+    expect(r.breakdownUnknown.missCostUsd).toBeCloseTo(r.calls[1]?.missCostUsd ?? Number.NaN, 12);
+    expect(r.breakdownUnknown.shareOfMissCost).toBe(1);
+    expect(r.breakdownUnknown.wouldDecide[0]).toContain("mid-run misses without a transcript signal");
+  });
+
+  it("extras: merged-user-messages, not-cached, no-usage; unpriced calls count but add no $", () => {
+    const c = new Chat();
+    c.user(0, "first");
+    c.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 });
+    c.user(5 * S, "/context list");
+    c.b.t = T0 + 5 * S + 10;
+    c.b.injected("reply");
+    c.user(8 * S, "summarize");
+    c.call(8 * S + 100, { input: 10, cacheRead: 20_000, cacheWrite: 200 });
+    c.user(12 * S, "follow-up");
+    c.call(12 * S + 100, { input: 10, cacheRead: 14_000, cacheWrite: 6_300 });
+    c.call(13 * S, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+    const r = report(c.session());
+    expect(causes(r)).toEqual(["cold-start", "hit", "merged-user-messages", "no-usage"]);
+
+    const o = new Chat();
+    const local = { provider: "ollama", model: "qwen3:8b" };
+    o.user(0, "a");
+    o.call(100, { input: 5_000, cacheRead: 0, cacheWrite: 0 }, local);
+    o.user(1 * S, "b");
+    o.call(1 * S + 100, { input: 5_200, cacheRead: 0, cacheWrite: 0 }, local);
+    const r2 = report(o.session());
+    expect(causes(r2)).toEqual(["cold-start", "not-cached"]);
+    expect(r2.breakdown.every((b) => b.costUsd === 0 && b.unpricedCalls === b.calls)).toBe(true);
+    expect(r2.breakdown.every((b) => b.shareOfSpend === null)).toBe(true);
+    expectSums(r2);
+  });
+});
+
+const ISSUE_CAUSES: SpendCause[] = [
+  "hit",
+  "cold-start",
+  "ttl-expired",
+  "compaction",
+  "pruning",
+  "system-prompt-changed",
+  "bootstrap-edited",
+  "model-switch",
+  "thinking-change",
+  "reset",
+  "below-min-cacheable",
+  "date-rollover",
+  "unknown",
+];
+it("every cause the issue lists was produced above", () => {
+  expect(ISSUE_CAUSES.filter((c) => !seen.has(c))).toEqual([]);
+});
