@@ -216,9 +216,34 @@ function bootstrapCaps(truncation: TruncationReportDTO): string[] {
   return lines;
 }
 
+/** Where the money went (issue 14 §2): the spend by cause and the unknown share of the miss cost. */
+function spendByCause(cost: CostReportDTO): string[] {
+  const lines: string[] = ["**Where the money went**", ""];
+  lines.push(row(["cause", "calls", "tokens", "cost", "% of spend"]));
+  lines.push(row(["---", "---:", "---:", "---:", "---:"]));
+  for (const b of cost.breakdown) {
+    const usd =
+      b.unpricedCalls === b.calls
+        ? `unpriced (${formatInt(b.calls)} calls)`
+        : `${formatUsd(b.costUsd)}${b.unpricedCalls > 0 ? ` + ${formatInt(b.unpricedCalls)} unpriced` : ""}`;
+    lines.push(row([md(b.cause), formatInt(b.calls), formatInt(b.tokens), usd, formatPct(b.shareOfSpend)]));
+  }
+  const u = cost.breakdownUnknown;
+  if (u.shareOfMissCost !== null) {
+    const decide = u.wouldDecide.filter((w) => !isRedacted(w)).map((w) => mdText(w));
+    lines.push("");
+    lines.push(
+      `Still unknown: ${formatUsd(u.missCostUsd)} (${formatPct(u.shareOfMissCost)} of the miss cost).${decide.length > 0 ? ` Would decide: ${decide.join("; ")}.` : ""}`,
+    );
+  }
+  lines.push("");
+  return lines;
+}
+
 export function renderIssueMarkdown(input: IssueMarkdownInput): string {
   const lines = [
     ...keyNumbers(input),
+    ...spendByCause(input.cost),
     ...pruningSettings(input.prune),
     ...bootstrapCaps(input.truncation),
     "",

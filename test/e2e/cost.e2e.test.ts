@@ -211,6 +211,63 @@ describe("cache & cost (e2e)", () => {
     await ctx.close();
     await page.close();
   });
+  it("where the money went: the causes add up to the spend; a cause and a costly call open the evidence in view", async () => {
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await open(page);
+    const breakdown = isArray(cost.breakdown) ? cost.breakdown.filter(isObject) : [];
+    expect(breakdown.length).toBeGreaterThan(1);
+    const total = numOf(objOf(cost, "totals"), "costUsd");
+    expect(total).toBeGreaterThan(0); // the demo prices its model (issue 14 §3)
+    expect(Math.abs(breakdown.reduce((a, b) => a + numOf(b, "costUsd"), 0) - total)).toBeLessThan(0.005);
+    const card = page.getByTestId("cost-breakdown");
+    for (const b of breakdown) {
+      const cells = await card
+        .getByTestId(`cost-cause-${String(b.cause)}`)
+        .locator("td")
+        .evaluateAll((tds) => tds.map((td) => (td.textContent ?? "").replace(/\s+/g, " ").trim()));
+      expect(cells[0]?.startsWith(String(b.cause))).toBe(true);
+      expect(cells[1]).toBe(int(numOf(b, "calls")));
+      expect(cells[2]).toBe(int(numOf(b, "tokens")));
+      expect(cells[3]).toBe(usd(numOf(b, "costUsd")));
+      expect(cells[4]).toBe(pct(numOf(b, "shareOfSpend")));
+    }
+    const inView = async (entry: number) => {
+      await expect.poll(() => param(page, "ccall"), POLL).toBe(String(entry));
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? null), POLL)
+        .toBe("cost-evidence");
+      const box = await page.getByTestId("cost-evidence").boundingBox();
+      expect(box).not.toBeNull();
+      if (box) expect(box.y >= 0 && box.y < 900).toBe(true);
+      const cause = ((await page.getByTestId("cost-evidence-cause").textContent()) ?? "").replace(
+        /\s+/g,
+        " ",
+      );
+      const call = calls.find((c) => numOf(c, "entryIndex") === entry);
+      expect(cause).toContain(String(call ? objOf(call, "cause").cause : "?"));
+    };
+    // The costliest cause opens its costliest call.
+    const first = breakdown[0];
+    if (!first) throw new Error("no breakdown row");
+    const ofCause = calls.filter((c) => objOf(c, "cause").cause === first.cause);
+    const want = ofCause.reduce((a, c) => (numOf(c, "costUsd") > numOf(a, "costUsd") ? c : a));
+    await card
+      .getByTestId(`cost-cause-${String(first.cause)}`)
+      .getByRole("button")
+      .click();
+    await inView(numOf(want, "entryIndex"));
+    await screenshot(page, "cost-breakdown-cause");
+    // A costly call of the top-5 list opens its own evidence, scrolled back into view from the top.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const top = [...calls].sort((a, b) => numOf(b, "costUsd") - numOf(a, "costUsd")).slice(0, 5);
+    const second = top[1];
+    if (!second) throw new Error("fewer than two priced calls");
+    await page.getByTestId(`cost-top-call-${numOf(second, "entryIndex")}`).click();
+    await inView(numOf(second, "entryIndex"));
+    expect(await page.locator('[data-testid^="cost-top-call-"]').count()).toBe(5);
+    await page.close();
+  });
+
   it("the other demo sessions list their calls too (research SQLite, legacy JSONL)", async () => {
     const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
     for (const [agent, session] of [

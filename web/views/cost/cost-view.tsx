@@ -2,11 +2,14 @@
 // pruning-round costs, counterfactuals, heartbeat flags. URL state: call=<entry index> (selected row).
 
 import { useQuery } from "@tanstack/react-query";
-import type { CostReportDTO } from "../../../shared/cost.ts";
+import { useEffect, useRef, useState } from "react";
+import type { CostCallDTO, CostReportDTO } from "../../../shared/cost.ts";
 import { fmtDuration } from "../../../shared/format.ts";
 import { costQuery } from "../../api/queries.ts";
+import { setParams } from "../../router.ts";
 import { QueryPanel } from "../../ui/status.tsx";
 import type { SessionTabProps } from "../session-tab.ts";
+import { BreakdownCard } from "./breakdown-card.tsx";
 import { CostCallsTable, callKey } from "./calls-table.tsx";
 import { Counterfactuals, GapCosts, PruningRoundCosts } from "./cost-tables.tsx";
 import { Evidence } from "./evidence.tsx";
@@ -24,8 +27,22 @@ export function CostView({ agentId, sessionId, params }: SessionTabProps) {
 
 function CostPanel({ dto, selected }: { dto: CostReportDTO; selected: string | null }) {
   const sel = dto.calls.find((c) => callKey(c) === selected) ?? null;
+  // A call opened from the breakdown card: its evidence scrolls into view and takes focus once rendered.
+  const evidence = useRef<HTMLDivElement>(null);
+  const [reveal, setReveal] = useState<string | null>(null);
+  useEffect(() => {
+    if (reveal === null || reveal !== selected || !evidence.current) return;
+    evidence.current.scrollIntoView({ block: "center" });
+    evidence.current.focus({ preventScroll: true });
+    setReveal(null);
+  }, [reveal, selected]);
+  const open = (c: CostCallDTO) => {
+    setParams({ ccall: callKey(c) }, { replace: true });
+    setReveal(callKey(c));
+  };
   return (
     <div className="cost-view">
+      <BreakdownCard dto={dto} selected={selected} onOpen={open} />
       <div className="grid-2">
         <Totals t={dto.totals} label="Session totals" testId="cost-totals" />
         <Totals t={dto.activeBranchTotals} label="Active branch" testId="cost-branch-totals" />
@@ -51,7 +68,7 @@ function CostPanel({ dto, selected }: { dto: CostReportDTO; selected: string | n
         </ul>
       ) : null}
       <CostCallsTable dto={dto} selected={selected} />
-      {sel ? <Evidence call={sel} /> : null}
+      {sel ? <Evidence call={sel} ref={evidence} /> : null}
       <Counterfactuals rows={dto.counterfactuals} />
       <div className="grid-2">
         <GapCosts dto={dto} />

@@ -1,6 +1,7 @@
 // The evidence behind one call's cache verdict: lineage, gap vs lifetime, expected vs actual read, tiers and
 // where the cost came from.
 
+import type { Ref } from "react";
 import type { CacheVerdict, CostCallDTO } from "../../../shared/cost.ts";
 import { fmtDuration, fmtInt, fmtUsd } from "../../../shared/format.ts";
 
@@ -14,7 +15,7 @@ export const VERDICT_CLASS: Partial<Record<CacheVerdict, string>> = {
   unexplained: "badge-error",
 };
 
-export function Evidence({ call }: { call: CostCallDTO }) {
+export function Evidence({ call, ref }: { call: CostCallDTO; ref?: Ref<HTMLDivElement> }) {
   const e = call.evidence;
   const rows: [string, string][] = [
     ["previous call (lineage)", e.previousCallEntryId ?? "none"],
@@ -31,10 +32,16 @@ export function Evidence({ call }: { call: CostCallDTO }) {
     ["recorded / computed cost", `${fmtUsd(call.recordedCostUsd)} / ${fmtUsd(call.computedCostUsd)}`],
   ];
   return (
-    <div className="card" data-testid="cost-evidence">
+    <div className="card" data-testid="cost-evidence" ref={ref} tabIndex={-1}>
       <h3>
         <span className={`badge ${VERDICT_CLASS[call.verdict] ?? ""}`}>{call.verdict}</span> {e.summary}
       </h3>
+      <p className="small" data-testid="cost-evidence-cause">
+        Where the money went: <b>{call.cause.cause}</b> — {call.cause.detail}
+        {call.cause.entryIds.length > 0 ? (
+          <span className="mono muted"> (entries {call.cause.entryIds.join(", ")})</span>
+        ) : null}
+      </p>
       <table className="table">
         <tbody>
           {rows.map(([k, v]) => (

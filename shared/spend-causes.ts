@@ -1,0 +1,23 @@
+// The words for each spend cause (issue 14 §2), shared by the Cache & cost card, the HTML export and the
+// *Copy as issue* Markdown so the three say the same thing. Pure.
+
+import type { SpendCause } from "./cost.ts";
+
+export const SPEND_CAUSE_TEXT: Record<SpendCause, string> = {
+  hit: "cache hit: the prefix was read, only the new suffix written",
+  "cold-start": "first call: nothing cached yet",
+  "ttl-expired": "the idle gap outlived the cache lifetime",
+  compaction: "a compaction rewrote the history",
+  pruning: "a pruning round (soft-trim / hard-clear) rewrote the prefix",
+  "system-prompt-changed": "the system prompt changed (bootstrap files, skills, tools or text)",
+  "bootstrap-edited": "the agent edited an injected workspace file",
+  "model-switch": "another model: a separate cache",
+  "thinking-change": "the thinking level changed",
+  reset: "a reset started the history over",
+  "below-min-cacheable": "prompt below the model's minimum cacheable length",
+  "date-rollover": "the local date in the prompt turned over",
+  "merged-user-messages": "two merged user messages were re-sent differently",
+  "not-cached": "the provider did not cache (caching off or unsupported)",
+  "no-usage": "error or aborted call with no usage",
+  unknown: "a miss nothing on disk explains",
+};
