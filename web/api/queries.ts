@@ -120,11 +120,17 @@ export const prunePreviewQuery = (
       ),
   });
 
-export const costQuery = (agentId: string, sessionId: string) =>
+/** `prices`: the price editor's list in its text form (shared/price-editor.ts), "" for none. */
+export const costQuery = (agentId: string, sessionId: string, prices = "") =>
   queryOptions({
-    queryKey: [...keys.session(agentId, sessionId), "cost"] as const,
+    queryKey: [...keys.session(agentId, sessionId), "cost", prices] as const,
     queryFn: async ({ signal }) =>
-      body(await session.cost.$get(sessionParam(agentId, sessionId), { init: { signal } })),
+      body(
+        await session.cost.$get(
+          { ...sessionParam(agentId, sessionId), query: prices === "" ? {} : { prices } },
+          { init: { signal } },
+        ),
+      ),
   });
 
 export const allCostQuery = () =>

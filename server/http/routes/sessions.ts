@@ -2,7 +2,9 @@
 // bootstrap truncation, cost and cache clock; plus the cost of every session.
 
 import { Hono } from "hono";
-import { ok } from "../../../shared/result.ts";
+import type { CostReportDTO } from "../../../shared/cost.ts";
+import { parseEditorPrices } from "../../../shared/price-editor.ts";
+import { fail, ok, type Result } from "../../../shared/result.ts";
 import type { SessionService } from "../../service/session-service.ts";
 import { queryOne } from "../query.ts";
 import { respond } from "../respond.ts";
@@ -24,9 +26,16 @@ export function sessionRoutes(service: SessionService) {
       .get("/sessions/:agent/:session/truncation", queryOne(["maxPerFile", "maxTotal", "family"]), (c) =>
         respond(c, service.truncation(c.req.param("agent"), c.req.param("session"), c.req.valid("query"))),
       )
-      .get("/sessions/:agent/:session/cost", (c) =>
-        respond(c, service.cost(c.req.param("agent"), c.req.param("session"))),
-      )
+      // `prices`: the in-app price editor's list (shared/price-editor.ts), below every recorded and configured price.
+      .get("/sessions/:agent/:session/cost", queryOne(["prices"]), (c) => {
+        const prices = c.req.valid("query").prices ?? "";
+        const { errors } = parseEditorPrices(prices);
+        const r: Result<CostReportDTO> =
+          errors.length > 0
+            ? fail("bad-request", `prices: ${errors.join("; ")}`, 400)
+            : service.cost(c.req.param("agent"), c.req.param("session"), prices);
+        return respond(c, r);
+      })
       .get("/sessions/:agent/:session/clock", (c) =>
         respond(c, service.clock(c.req.param("agent"), c.req.param("session"), Date.now())),
       )

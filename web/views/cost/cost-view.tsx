@@ -13,19 +13,35 @@ import { BreakdownCard } from "./breakdown-card.tsx";
 import { CostCallsTable, callKey } from "./calls-table.tsx";
 import { Counterfactuals, GapCosts, PruningRoundCosts } from "./cost-tables.tsx";
 import { Evidence } from "./evidence.tsx";
+import { editorPrices, PriceEditor, storeEditorPrices } from "./price-editor.tsx";
 import { Totals } from "./totals.tsx";
 
 export function CostView({ agentId, sessionId, params }: SessionTabProps) {
-  const query = useQuery(costQuery(agentId, sessionId));
+  const prices = editorPrices(params.get("prices"));
+  const query = useQuery(costQuery(agentId, sessionId, prices));
   const sel = params.get("ccall");
+  const applyPrices = (text: string) => {
+    storeEditorPrices(text);
+    setParams({ prices: text === "" ? null : text }, { replace: true });
+  };
   return (
     <QueryPanel query={query} label="the cost report">
-      {(dto) => <CostPanel dto={dto} selected={sel} />}
+      {(dto) => <CostPanel dto={dto} selected={sel} prices={prices} onPrices={applyPrices} />}
     </QueryPanel>
   );
 }
 
-function CostPanel({ dto, selected }: { dto: CostReportDTO; selected: string | null }) {
+function CostPanel({
+  dto,
+  selected,
+  prices,
+  onPrices,
+}: {
+  dto: CostReportDTO;
+  selected: string | null;
+  prices: string;
+  onPrices: (text: string) => void;
+}) {
   const sel = dto.calls.find((c) => callKey(c) === selected) ?? null;
   // A call opened from the breakdown card: its evidence scrolls into view and takes focus once rendered.
   const evidence = useRef<HTMLDivElement>(null);
@@ -43,6 +59,7 @@ function CostPanel({ dto, selected }: { dto: CostReportDTO; selected: string | n
   return (
     <div className="cost-view">
       <BreakdownCard dto={dto} selected={selected} onOpen={open} />
+      <PriceEditor key={prices} dto={dto} text={prices} onApply={onPrices} />
       <div className="grid-2">
         <Totals t={dto.totals} label="Session totals" testId="cost-totals" />
         <Totals t={dto.activeBranchTotals} label="Active branch" testId="cost-branch-totals" />

@@ -12,7 +12,11 @@ export function Totals({ t, label, testId }: { t: CostTotalsDTO; label: string; 
       <div className="stats">
         <Stat
           label="cost"
-          value={fmtUsd(t.costUsd)}
+          value={
+            t.calls > 0 && t.unpricedCalls === t.calls
+              ? `unpriced (${fmtInt(t.calls)} calls)`
+              : `${fmtUsd(t.costUsd)}${t.unpricedCalls > 0 ? ` + ${fmtInt(t.unpricedCalls)} unpriced` : ""}`
+          }
           title={t.unpricedCalls > 0 ? `${t.unpricedCalls} call(s) unpriced (not included)` : undefined}
         />
         <Stat label="calls" value={fmtInt(t.calls)} />
