@@ -231,17 +231,22 @@ export class CauseAttributor {
   }
 }
 
+/**
+ * A Bedrock cross-region inference profile (`us.` / `eu.` / `apac.` … model ids) routes requests to several
+ * regions; a prompt cache is kept per region, so a miss can be a region change — the serving region is not on disk.
+ */
+const CROSS_REGION = /^(us|eu|apac|jp|au|ca|global)\./u;
+
 /** What would decide an `unknown` call, from what it looks like. */
 function wouldDecide(c: CostCallDTO): string {
-  if (c.cause.detail.includes("mid-run")) {
-    const profile = /^(us|eu|apac|jp|au|global)\./u.test(c.model ?? "");
-    return profile
-      ? "mid-run misses on a Bedrock cross-region inference profile: each region keeps its own cache and the serving region is not recorded — the response's region (request capture) would decide"
-      : "mid-run misses without a transcript signal: provider eviction or routing — a request capture would decide";
-  }
+  const region = CROSS_REGION.test(c.model ?? "")
+    ? " (Bedrock cross-region inference profile: the region that served each call, not recorded, would decide whether it was routed to another region's cache)"
+    : "";
+  if (c.cause.detail.includes("mid-run"))
+    return `mid-run misses without a transcript signal: provider eviction or routing — a request capture would decide${region}`;
   return c.cacheRead === 0
-    ? "first calls of a run that read nothing, not even the tool/system prefix: the tools or system prompt changed, or the cache was dropped — a run report per run (OpenClaw keeps only the last one) or a request capture would decide"
-    : "first calls of a run that read only an early prefix: an early message or the system prompt changed — a request capture would decide";
+    ? `first calls of a run that read nothing, not even the tool/system prefix: the tools or system prompt changed, or the cache was dropped — a run report per run (OpenClaw keeps only the last one) or a request capture would decide${region}`
+    : `first calls of a run that read only an early prefix: an early message or the system prompt changed — a request capture would decide${region}`;
 }
 
 const callTokens = (c: CostCallDTO) => c.input + c.output + c.cacheRead + c.cacheWrite;

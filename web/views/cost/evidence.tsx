@@ -15,6 +15,22 @@ export const VERDICT_CLASS: Partial<Record<CacheVerdict, string>> = {
   unexplained: "badge-error",
 };
 
+/** Issue 14 §3: which layer priced the call, among all of them in order. */
+const LAYERS: readonly (readonly [Exclude<CostCallDTO["priceOrigin"], null>, string])[] = [
+  ["recorded", "recorded usage.cost"],
+  ["pricing-file", "--pricing file"],
+  ["config", "config models.providers"],
+  ["models-json", "agent models.json"],
+  ["library", "price library"],
+  ["editor", "price editor"],
+];
+
+function precedence(call: CostCallDTO): string {
+  const used = call.priceOrigin;
+  const chain = LAYERS.map(([id, label]) => (id === used ? `[${label}]` : label)).join(" > ");
+  return used === null ? `${chain} > [unpriced]` : chain;
+}
+
 export function Evidence({ call, ref }: { call: CostCallDTO; ref?: Ref<HTMLDivElement> }) {
   const e = call.evidence;
   const rows: [string, string][] = [
@@ -29,6 +45,7 @@ export function Evidence({ call, ref }: { call: CostCallDTO; ref?: Ref<HTMLDivEl
     ["min cacheable", fmtInt(e.minCacheableTokens)],
     ["write tier", `${call.writeTier.tier} (${call.writeTier.source})`],
     ["cost source", `${call.costSource}${call.priceSource ? ` — ${call.priceSource}` : ""}`],
+    ["price precedence", precedence(call)],
     ["recorded / computed cost", `${fmtUsd(call.recordedCostUsd)} / ${fmtUsd(call.computedCostUsd)}`],
   ];
   return (
