@@ -70,9 +70,17 @@ describe("price editor (e2e)", () => {
     await fresh.goto(url.toString());
     await expect.poll(() => costStat(fresh), POLL).toBe("$0.21");
     await other.close();
-    // this browser remembers them without the URL parameter
+    // this browser remembers them without the URL parameter, and puts them back in the URL (Copy link shares them)
     await page.goto(`${e2e.server.url}sessions/main/${SESSION}?tab=cost`);
     await expect.poll(() => costStat(page), POLL).toBe("$0.21");
+    await expect
+      .poll(() => new URL(page.url()).searchParams.get("prices"), POLL)
+      .toBe(`${MODEL}=2,8,0.2,2.5`);
+    // Clear removes them from both
+    await page.getByTestId("price-editor-clear").click();
+    await expect.poll(() => costStat(page), POLL).toBe("unpriced (1 calls)");
+    expect(new URL(page.url()).searchParams.get("prices")).toBeNull();
+    expect(await page.evaluate(() => window.localStorage.getItem("clawscope.prices"))).toBeNull();
     await ctx.close();
   });
 });

@@ -17,7 +17,12 @@ import { editorPrices, PriceEditor, storeEditorPrices } from "./price-editor.tsx
 import { Totals } from "./totals.tsx";
 
 export function CostView({ agentId, sessionId, params }: SessionTabProps) {
-  const prices = editorPrices(params.get("prices"));
+  const inUrl = params.get("prices");
+  const prices = editorPrices(inUrl);
+  // Prices kept in this browser go into the URL too, so *Copy link* shares them (issue 14 §3).
+  useEffect(() => {
+    if (inUrl === null && prices !== "") setParams({ prices }, { replace: true });
+  }, [inUrl, prices]);
   const query = useQuery(costQuery(agentId, sessionId, prices));
   const sel = params.get("ccall");
   const applyPrices = (text: string) => {
