@@ -224,16 +224,16 @@ function spendByCause(cost: CostReportDTO): string[] {
   for (const b of cost.breakdown) {
     const usd =
       b.unpricedCalls === b.calls
-        ? `unpriced (${formatInt(b.calls)} calls)`
-        : `${formatUsd(b.costUsd)}${b.unpricedCalls > 0 ? ` + ${formatInt(b.unpricedCalls)} unpriced` : ""}`;
-    lines.push(row([md(b.cause), formatInt(b.calls), formatInt(b.tokens), usd, formatPct(b.shareOfSpend)]));
+        ? `unpriced (${fmtInt(b.calls)} calls)`
+        : `${fmtUsd(b.costUsd)}${b.unpricedCalls > 0 ? ` + ${fmtInt(b.unpricedCalls)} unpriced` : ""}`;
+    lines.push(row([md(b.cause), fmtInt(b.calls), fmtInt(b.tokens), usd, fmtPct(b.shareOfSpend)]));
   }
   const u = cost.breakdownUnknown;
   if (u.shareOfMissCost !== null) {
     const decide = u.wouldDecide.filter((w) => !isRedacted(w)).map((w) => mdText(w));
     lines.push("");
     lines.push(
-      `Still unknown: ${formatUsd(u.missCostUsd)} (${formatPct(u.shareOfMissCost)} of the miss cost).${decide.length > 0 ? ` Would decide: ${decide.join("; ")}.` : ""}`,
+      `Still unknown: ${fmtUsd(u.missCostUsd)} (${fmtPct(u.shareOfMissCost)} of the miss cost).${decide.length > 0 ? ` Would decide: ${decide.join("; ")}.` : ""}`,
     );
   }
   lines.push("");

@@ -30,15 +30,13 @@ import type { SessionSummary } from "../../shared/session.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
 import { DEFAULT_PLACEHOLDER } from "../openclaw/pruning/settings.ts";
 import { WHY_THEY_DIFFER } from "../reports/context-numbers.ts";
+import { type Policy, type Rule, redactWith, under } from "./redact-walk.ts";
 
 /** Notice shown instead of OpenClaw's `/context` texts (they quote the workspace path, tool and skill text). */
 export const REDACTED_TEXTS_NOTICE = "The /context texts are omitted from redacted exports.";
 
 // ---------------------------------------------------------------------------------------------------------------
 // String rules: each returns the kept value, a safe derivative, or REDACTED / a hash.
-
-type Parent = Readonly<Record<string, unknown>>;
-type Rule = (value: string, parent: Parent) => string;
 
 const ENUM_RE = /^[A-Za-z0-9][A-Za-z0-9_.:+/-]{0,63}$/;
 const MODEL_RE = /^[A-Za-z0-9][A-Za-z0-9_.:@+/-]{0,119}$/;
@@ -49,7 +47,6 @@ const COLOR_RE = /^(rgb\(\d{1,3},\s*\d{1,3},\s*\d{1,3}\)|#[0-9a-fA-F]{3,8})$/;
 /** Config key paths like `models.providers.anthropic.models[claude-x].contextWindow`. */
 const CONFIG_REF_RE = /^[A-Za-z0-9_.:@+/[\]-]{1,160}$/;
 const GLOB_RE = /^[A-Za-z0-9_.:*?-]{1,80}$/;
-const IDENT_RE = /^[A-Za-z_$][A-Za-z0-9_$.]{0,63}$/;
 
 const keep: Rule = (v) => v;
 const enumRule: Rule = (v) => (ENUM_RE.test(v) ? v : REDACTED);
@@ -86,65 +83,6 @@ const mapIdRule: Rule = (v) => mapId(v);
 
 /** Map tile names by where the tile sits (its id), as on screen. */
 const mapNameRule: Rule = (v, parent) => mapName(v, typeof parent.id === "string" ? parent.id : "");
-
-// ---------------------------------------------------------------------------------------------------------------
-// The walk.
-
-interface Policy {
-  /** Normalised key path → rule. Paths: keys joined by ".", array items as "[]", record members as "*". */
-  strings: Readonly<Record<string, Rule>>;
-  /** Paths of records whose keys are data: "hash" = ids (hashed), "ident" = identifier-like keys kept. */
-  records: Readonly<Record<string, "hash" | "ident">>;
-}
-
-function join(path: string, key: string): string {
-  return path === "" ? key : `${path}.${key}`;
-}
-
-/** Map trees nest `children[]` to any depth: every depth shares one rule set. */
-function normalise(path: string): string {
-  return path.replace(/(\.children\[\])+/g, ".children[]");
-}
-
-function walk(value: unknown, path: string, parent: Parent, policy: Policy): unknown {
-  if (value === null || value === undefined || typeof value === "number" || typeof value === "boolean")
-    return value;
-  if (typeof value === "string") {
-    const rule = policy.strings[path];
-    return rule ? rule(value, parent) : REDACTED;
-  }
-  if (Array.isArray(value)) return value.map((item) => walk(item, `${path}[]`, parent, policy));
-  if (typeof value === "object") {
-    const record = policy.records[path];
-    const out: Record<string, unknown> = {};
-    const self: Parent = { ...value };
-    for (const [k, v] of Object.entries(value)) {
-      // Object keys can carry data too: DTO field names are identifiers; anything else is hashed.
-      const key = record === "hash" || !IDENT_RE.test(k) ? hashId(k) : k;
-      const childPath = record ? join(path, "*") : normalise(join(path, k));
-      out[key] = walk(v, childPath, self, policy);
-    }
-    return out;
-  }
-  return REDACTED; // bigint, function, symbol: never in a DTO
-}
-
-/**
- * The walk keeps the shape of its input (objects stay objects with the same field names, arrays stay arrays,
- * numbers/booleans/null are untouched; only string values change), so the result has the input's type.
- * Declared through an overload rather than a cast: the implementation signature is the unknown-typed walk.
- */
-function redactWith<T>(value: T, policy: Policy): T;
-function redactWith(value: unknown, policy: Policy): unknown {
-  return walk(value, "", {}, policy);
-}
-
-/** Prefixes every rule path of a sub-policy (for DTOs nested in others). */
-function under(prefix: string, rules: Readonly<Record<string, Rule>>): Record<string, Rule> {
-  const out: Record<string, Rule> = {};
-  for (const [k, r] of Object.entries(rules)) out[join(prefix, k)] = r;
-  return out;
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Allow-lists per DTO.

@@ -157,7 +157,7 @@ const COUNTERFACTUAL_LABELS: Record<string, string> = {
 function renderBreakdown(c: CostReportDTO, redacted: boolean): Html {
   const rows = c.breakdown.map(
     (b) =>
-      html`<tr><td>${b.cause}</td><td class="muted">${SPEND_CAUSE_TEXT[b.cause]}</td><td class="n">${formatInt(b.calls)}</td><td class="n">${formatInt(b.tokens)}</td><td class="n">${b.unpricedCalls === b.calls ? `unpriced (${formatInt(b.calls)} calls)` : formatUsd(b.costUsd)}</td><td class="n">${formatPct(b.shareOfSpend)}</td></tr>`,
+      html`<tr><td>${b.cause}</td><td class="muted">${SPEND_CAUSE_TEXT[b.cause]}</td><td class="n">${fmtInt(b.calls)}</td><td class="n">${fmtInt(b.tokens)}</td><td class="n">${b.unpricedCalls === b.calls ? `unpriced (${fmtInt(b.calls)} calls)` : fmtUsd(b.costUsd)}</td><td class="n">${fmtPct(b.shareOfSpend)}</td></tr>`,
   );
   const top = c.calls
     .filter((k) => k.costUsd !== null && k.costUsd > 0)
@@ -165,12 +165,12 @@ function renderBreakdown(c: CostReportDTO, redacted: boolean): Html {
     .slice(0, 5)
     .map(
       (k) =>
-        html`<li>call ${c.calls.indexOf(k) + 1}: ${formatUsd(k.costUsd)} — <b>${k.cause.cause}</b>${redacted || isRedacted(k.cause.detail) ? "" : html`: ${k.cause.detail}`}</li>`,
+        html`<li>call ${c.calls.indexOf(k) + 1}: ${fmtUsd(k.costUsd)} — <b>${k.cause.cause}</b>${redacted || isRedacted(k.cause.detail) ? "" : html`: ${k.cause.detail}`}</li>`,
     );
   const u = c.breakdownUnknown;
   return html`<h3>Where the money went</h3>
 <table class="narrow"><thead><tr><th>cause</th><th></th><th class="n">calls</th><th class="n">tokens</th><th class="n">cost</th><th class="n">% of spend</th></tr></thead><tbody>${rows}</tbody></table>
-${u.shareOfMissCost === null ? "" : html`<p>Still unknown: ${formatUsd(u.missCostUsd)} (${formatPct(u.shareOfMissCost)} of the miss cost).${u.wouldDecide.length > 0 ? html` Would decide: ${u.wouldDecide.filter((w) => !isRedacted(w)).join("; ")}.` : ""}</p>`}
+${u.shareOfMissCost === null ? "" : html`<p>Still unknown: ${fmtUsd(u.missCostUsd)} (${fmtPct(u.shareOfMissCost)} of the miss cost).${u.wouldDecide.length > 0 ? html` Would decide: ${u.wouldDecide.filter((w) => !isRedacted(w)).join("; ")}.` : ""}</p>`}
 ${top.length > 0 ? html`<p>Costliest calls:</p><ol>${top}</ol>` : ""}`;
 }
 

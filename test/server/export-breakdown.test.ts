@@ -4,9 +4,9 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { formatInt, formatPct, formatUsd } from "../../server/export/issue-markdown.ts";
 import { buildExportHtml, buildIssueMarkdown } from "../../server/export/write-export.ts";
 import { createSessionService } from "../../server/service/session-service.ts";
+import { fmtInt, fmtPct, fmtUsd } from "../../shared/format.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const DEMO = path.join(REPO, "server/demo/state");
@@ -27,10 +27,10 @@ describe("breakdown by cause in the export", () => {
       expect(md.value).toContain("**Where the money went**");
       for (const b of cost.breakdown) {
         expect(md.value).toContain(
-          `| ${b.cause} | ${formatInt(b.calls)} | ${formatInt(b.tokens)} | ${formatUsd(b.costUsd)} | ${formatPct(b.shareOfSpend)} |`,
+          `| ${b.cause} | ${fmtInt(b.calls)} | ${fmtInt(b.tokens)} | ${fmtUsd(b.costUsd)} | ${fmtPct(b.shareOfSpend)} |`,
         );
       }
-      expect(md.value).toContain(`Still unknown: ${formatUsd(cost.breakdownUnknown.missCostUsd)}`);
+      expect(md.value).toContain(`Still unknown: ${fmtUsd(cost.breakdownUnknown.missCostUsd)}`);
     }
   });
 
@@ -49,7 +49,7 @@ describe("breakdown by cause in the export", () => {
     for (const page of [raw.value, red.value]) {
       expect(page).toContain("<h3>Where the money went</h3>");
       for (const b of cost.breakdown) expect(page).toContain(`<tr><td>${b.cause}</td>`);
-      expect(page).toContain(`${formatUsd(top.costUsd)} — <b>${top.cause.cause}</b>`);
+      expect(page).toContain(`${fmtUsd(top.costUsd)} — <b>${top.cause.cause}</b>`);
     }
     const detail = top.cause.detail.slice(0, 40).replace(/>/g, "&gt;").replace(/</g, "&lt;");
     expect(raw.value).toContain(detail);
