@@ -181,6 +181,8 @@ export interface CostCallDTO {
   recordedCostUsd: number | null;
   /** Cost recomputed from the pricing table (when a price is known), for comparison. */
   computedCostUsd: number | null;
+  /** The price's split of the call's cost by bucket (USD, of computedCostUsd; null when no price is known). */
+  costByBucket: { input: number; output: number; cacheRead: number; cacheWrite: number } | null;
   /** ≤ 2026.3 data with `cacheRetention: long`: OpenClaw priced every write at the 5-minute rate (§4). */
   oneHourWriteCorrectionUsd: number | null;
   evidence: VerdictEvidence;

@@ -231,16 +231,24 @@ export function ratesFor(price: ResolvedPrice, promptTokens: number): PriceRates
  * cacheWrite` for every bucket; 1-hour writes at the 1-hour multiplier × input, the rest at `cacheWrite`. USD.
  */
 export function costOf(usage: UsageBuckets, price: ResolvedPrice): number {
+  const t = costTermsOf(usage, price);
+  return (t.input + t.output + t.cacheRead + t.cacheWrite5m + t.cacheWrite1h) / 1e6;
+}
+
+/** costOf's terms per bucket, in USD × 1e6 (the overview's cost kinds split a call's cost by them). */
+export function costTermsOf(
+  usage: UsageBuckets,
+  price: ResolvedPrice,
+): { input: number; output: number; cacheRead: number; cacheWrite5m: number; cacheWrite1h: number } {
   const rates = ratesFor(price, promptTokensOf(usage));
   const w1h = Math.min(usage.cacheWrite1h, usage.cacheWrite);
-  return (
-    (usage.input * rates.input +
-      usage.output * rates.output +
-      usage.cacheRead * rates.cacheRead +
-      (usage.cacheWrite - w1h) * rates.cacheWrite +
-      w1h * price.oneHourWrite.multiplier * rates.input) /
-    1e6
-  );
+  return {
+    input: usage.input * rates.input,
+    output: usage.output * rates.output,
+    cacheRead: usage.cacheRead * rates.cacheRead,
+    cacheWrite5m: (usage.cacheWrite - w1h) * rates.cacheWrite,
+    cacheWrite1h: w1h * price.oneHourWrite.multiplier * rates.input,
+  };
 }
 
 /** Write price per 1M of one tier: the 1-hour rate (multiplier × input) or the 5-minute `cacheWrite`. */

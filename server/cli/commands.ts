@@ -13,6 +13,7 @@ import { escapeControls, issueLines } from "./terminal-text.ts";
 import {
   formatCost,
   formatCostAll,
+  formatOverview,
   formatPrune,
   formatSessionsTable,
   formatTruncation,
@@ -177,6 +178,23 @@ const cost: Command = async ({ values }) => {
   else outText(formatCost(report));
 };
 
+const overview: Command = async ({ values }) => {
+  const rt = await runtime(values);
+  const query = {
+    ...(values.since !== undefined ? { since: values.since } : {}),
+    ...(values.until !== undefined ? { until: values.until } : {}),
+    ...(values.agent !== undefined ? { agent: values.agent } : {}),
+    ...(values.model !== undefined ? { model: values.model } : {}),
+    ...(values.tz !== undefined ? { tz: values.tz } : {}),
+    ...(values.archived === false ? { archived: "0" } : {}),
+  };
+  const r = rt.service.overview(query);
+  if (!r.ok)
+    throw r.error.status === 400 ? new UsageError(r.error.message) : new CommandError(r.error.message);
+  if (values.json) outJson(r.value);
+  else out(formatOverview(r.value));
+};
+
 const exportCommand: Command = async ({ values }) => {
   const rt = await runtime(values);
   const ref = requireSession(rt, values);
@@ -226,6 +244,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   cost,
   map,
   compare,
+  overview,
   export: exportCommand,
   bench,
 };

@@ -34,6 +34,9 @@ Commands:
   compare      two sessions, or one under a what-if  --a REF [--b REF] [prune what-if flags] [--pruning off|cache-ttl]
                                                     [--max-per-file N] [--max-total N]
                                                     [--retention none|short|long] [--json] (flags change b)
+  overview     where the money went, all sessions   [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--agent ID]
+                                                    [--model [PROVIDER/]MODEL] [--tz TZ] [--archived=false]
+                                                    [--json] (days in UTC unless --tz)
   export       self-contained HTML report           --session REF --out FILE [--redact|--no-redact]
   bench        benchmark (see docs/performance.md)
 
@@ -87,6 +90,11 @@ export const OPTIONS = {
   at: { type: "string" },
   all: { type: "boolean" },
   call: { type: "string" },
+  since: { type: "string" },
+  until: { type: "string" },
+  agent: { type: "string" },
+  model: { type: "string" },
+  tz: { type: "string" },
   archived: { type: "boolean" },
   out: { type: "string" },
   redact: { type: "boolean" },

@@ -3,6 +3,7 @@
 
 import type { CostAllDTO, CostReportDTO } from "../../shared/cost.ts";
 import { fmtDuration, fmtInt, fmtIsoSeconds, fmtPct, fmtUsd } from "../../shared/format.ts";
+import type { OverviewDTO } from "../../shared/overview.ts";
 import { promptTokensOf } from "../../shared/pricing.ts";
 import type { PruneReplayDTO } from "../../shared/prune.ts";
 import type { SessionSummary } from "../../shared/session.ts";
@@ -150,5 +151,64 @@ export function formatCostAll(r: CostAllDTO): string {
     `all sessions: ${t.calls} calls, cost ${usd(t.costUsd)}, hit rate ${pct(t.hitRate)}`,
     ...(missing > 0 ? [`${missing} session(s) without transcript: no numbers, not counted`] : []),
     ...r.leftOut.map((c) => `left out: ${c.location} (${c.reason})`),
+  ].join("\n");
+}
+
+/** A cost with its unpriced calls beside it: never `$0.00` for usage nobody priced. */
+function usdWithUnpriced(costUsd: number, unpricedCalls: number, calls: number): string {
+  if (unpricedCalls === 0) return usd(costUsd);
+  const unpriced = `unpriced (${unpricedCalls} calls)`;
+  return unpricedCalls === calls ? unpriced : `${usd(costUsd)} + ${unpriced}`;
+}
+
+function missCost(t: OverviewDTO["totals"]): string {
+  if (t.calls > 0 && t.unpricedCalls === t.calls) return "miss cost unpriced";
+  return `miss cost ${usd(t.missCostUsd)} (${pct(t.missShare)} of spend)`;
+}
+
+export function formatOverview(r: OverviewDTO): string {
+  const t = r.totals;
+  const f = r.filter;
+  const scope = [
+    f.since || f.until
+      ? `${f.since ?? "…"} to ${f.until ?? "…"} (${f.timeZone})`
+      : `all days (${f.timeZone})`,
+    f.agentId ? `agent ${f.agentId}` : "all agents",
+    f.model ? `model ${f.model}` : "all models",
+  ].join(", ");
+  const cost = (x: { costUsd: number; unpricedCalls: number; calls: number }) =>
+    usdWithUnpriced(x.costUsd, x.unpricedCalls, x.calls);
+  return [
+    `${scope}: ${t.sessions} sessions, ${t.calls} calls, ${cost(t)}, ${missCost(t)}, hit rate ${pct(t.hitRate)}`,
+    "",
+    table(
+      ["day", "calls", "cost"],
+      r.byDay.map((d) => [d.day ?? "no timestamp", String(d.calls), cost(d)]),
+    ),
+    "",
+    table(
+      ["agent", "sessions", "calls", "cost"],
+      r.byAgent.map((a) => [a.agentId, String(a.sessions), String(a.calls), cost(a)]),
+    ),
+    "",
+    table(
+      ["provider/model", "calls", "cost"],
+      r.byModel.map((m) => [`${m.provider ?? "?"}/${m.model ?? "?"}`, String(m.calls), cost(m)]),
+    ),
+    "",
+    table(
+      ["agent", "session", "key", "calls", "cost", "miss cost"],
+      r.sessions
+        .slice(0, 10)
+        .map((s) => [
+          s.agentId,
+          s.sessionId,
+          s.sessionKey ?? "-",
+          String(s.calls),
+          cost(s),
+          s.calls > 0 && s.unpricedCalls === s.calls ? "unpriced" : usd(s.missCostUsd),
+        ]),
+    ),
+    ...(r.advice.length > 0 ? ["", ...r.advice.map((a) => `advice (${a.agentId}): ${a.recommended}`)] : []),
   ].join("\n");
 }

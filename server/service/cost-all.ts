@@ -20,15 +20,16 @@ import {
   leftOutCopy,
   missingTranscriptRow,
 } from "../reports/cost/cost-report.ts";
-import { type CallBuckets, sumTotals } from "../reports/cost/totals.ts";
+import { sumTotals } from "../reports/cost/totals.ts";
+import { type OverviewCall, overviewCallOf } from "../reports/overview/overview-call.ts";
 import { compareListedSummaries } from "../sources/jsonl/sessions-store.ts";
 import type { LoadableSession } from "../sources/state-reader.ts";
 
 /** One session's contribution to the all-session totals. */
 export interface SessionCostRow {
   row: CostAllDTO["sessions"][number];
-  /** Each billed call's buckets, in call order (the totals sum buckets before rates). */
-  calls: CallBuckets[];
+  /** Each billed call's buckets, in call order (the totals sum buckets before rates), and the overview's cuts. */
+  calls: OverviewCall[];
   transcriptOnlyExcluded: number;
   /** The loaded session's `updatedAt` (the listing's order, see LoadableSession.orderGroup). */
   updatedAt: number | null;
@@ -43,14 +44,7 @@ export function sessionCostRow(
   const report = buildCostReport({ session, config, ...(prices ? { prices } : {}) });
   return {
     row: costTotalsRow(session, report),
-    calls: report.calls.map((c) => ({
-      input: c.input,
-      output: c.output,
-      cacheRead: c.cacheRead,
-      cacheWrite: c.cacheWrite,
-      costUsd: c.costUsd,
-      writeTier: { cacheWrite1h: c.writeTier.cacheWrite1h },
-    })),
+    calls: report.calls.map(overviewCallOf),
     transcriptOnlyExcluded: report.totals.transcriptOnlyExcluded,
     updatedAt: session.summary.updatedAt,
   };
@@ -127,9 +121,14 @@ export class CostAllRun {
     return this.next >= this.sessions.length;
   }
 
+  /** The rows of the sessions done so far, in listing order (the overview while a scan runs). */
+  rowsSoFar(): SessionCostRow[] {
+    return listedOrder(this.rows);
+  }
+
   result(): CostAllDTO {
     const rows = listedOrder(this.rows);
-    const calls: CallBuckets[] = [];
+    const calls: OverviewCall[] = [];
     let transcriptOnly = 0;
     for (const r of rows) {
       for (const c of r.calls) calls.push(c);
@@ -233,7 +232,10 @@ export class CostAll {
   private generation = 0;
   private readonly store: CostRowStore;
   private running: Job | null = null;
-  private readonly finished = new Map<boolean, { generation: number; dto: CostAllDTO }>();
+  private readonly finished = new Map<
+    boolean,
+    { generation: number; dto: CostAllDTO; rows: SessionCostRow[] }
+  >();
   private last: CostAllRun | null = null;
 
   constructor(private readonly deps: CostAllDeps) {
@@ -250,6 +252,24 @@ export class CostAll {
     const run = this.start(includeArchived);
     run.step(Number.POSITIVE_INFINITY);
     return this.finish(includeArchived, run, generation);
+  }
+
+  /** Every session's row, computed now (the CLI's overview). */
+  rowsSync(includeArchived: boolean): SessionCostRow[] {
+    this.sync(includeArchived);
+    return this.finished.get(includeArchived)?.rows ?? [];
+  }
+
+  /**
+   * The rows as they are now, without waiting (the overview page, usable while a large state dir is scanned):
+   * the current computation's when it finished, else the running one's so far — started here when none runs.
+   */
+  rowsNow(includeArchived: boolean): { rows: SessionCostRow[]; progress: CostAllProgress } {
+    const hit = this.finished.get(includeArchived);
+    if (hit && hit.generation === this.generation) return { rows: hit.rows, progress: this.progress() };
+    this.get(includeArchived).catch(() => undefined);
+    const run = this.running?.includeArchived === includeArchived ? this.running.current.run : null;
+    return { rows: run?.rowsSoFar() ?? [], progress: this.progress() };
   }
 
   /** Computed in slices off the request path; concurrent callers share one computation. */
@@ -297,7 +317,7 @@ export class CostAll {
 
   private finish(includeArchived: boolean, run: CostAllRun, generation: number): CostAllDTO {
     const dto = run.result();
-    this.finished.set(includeArchived, { generation, dto });
+    this.finished.set(includeArchived, { generation, dto, rows: run.rowsSoFar() });
     return dto;
   }
 }

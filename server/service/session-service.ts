@@ -8,6 +8,7 @@ import type { ContextNumbersDTO } from "../../shared/context-numbers.ts";
 import type { CostAllDTO, CostReportDTO } from "../../shared/cost.ts";
 import type { JsonObject } from "../../shared/json.ts";
 import type { CacheClockDTO } from "../../shared/live.ts";
+import type { OverviewDTO, OverviewResponseDTO } from "../../shared/overview.ts";
 import { parseEditorPrices } from "../../shared/price-editor.ts";
 import type { PricingOverrides } from "../../shared/pricing.ts";
 import type { PruneCallDetailDTO, PruneReplayDTO, ToolResultPreviewDTO } from "../../shared/prune.ts";
@@ -21,6 +22,7 @@ import { attachLive, type LiveAttachment } from "../live/attach-live.ts";
 import { createEventBus, type EventBus } from "../live/event-bus.ts";
 import type { LoadedSession } from "../model/session.ts";
 import { PriceTable } from "../pricing/price-table.ts";
+import type { OverviewQuery } from "../reports/overview/overview-filter.ts";
 import { previewToolResultAtCall } from "../reports/prune-replay/preview.ts";
 import {
   type StoredContextMode,
@@ -36,6 +38,7 @@ import { resolveHome, type UserEnvironment } from "../sources/user-path.ts";
 import { createTokenCounter, type TokenCounter } from "../tokens/tokenizer.ts";
 import { compareSessions } from "./compare-sessions.ts";
 import { CostAll, type CostAllProgress, sessionCostRow } from "./cost-all.ts";
+import { overviewOf } from "./overview-input.ts";
 import { otherSessionNodes } from "./sent-env.ts";
 import { SessionReports } from "./session-reports.ts";
 import { type StateInfo, stateInfo } from "./state-info.ts";
@@ -345,6 +348,18 @@ export class SessionService {
   }
   costAllProgress(): CostAllProgress {
     return this.costs.progress();
+  }
+
+  /** `overview --json`: every session scanned now (archived ones computed always; the filter may drop them). */
+  overview(query: OverviewQuery): Result<OverviewDTO> {
+    return overviewOf(this.costs.rowsSync(true), query);
+  }
+
+  /** GET /api/overview: the sessions scanned so far (the scan runs off the request path) and the progress. */
+  overviewNow(query: OverviewQuery): Result<OverviewResponseDTO> {
+    const { rows, progress } = this.costs.rowsNow(true);
+    const overview = overviewOf(rows, query);
+    return overview.ok ? ok({ overview: overview.value, progress }) : overview;
   }
 
   /** Drop cached results (the watcher calls this when files change; `config: true` when the config did). */

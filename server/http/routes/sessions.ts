@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import type { CostReportDTO } from "../../../shared/cost.ts";
 import { parseEditorPrices } from "../../../shared/price-editor.ts";
 import { fail, ok, type Result } from "../../../shared/result.ts";
+import { OVERVIEW_QUERY_KEYS } from "../../reports/overview/overview-filter.ts";
 import type { SessionService } from "../../service/session-service.ts";
 import { queryOne } from "../query.ts";
 import { respond } from "../respond.ts";
@@ -44,5 +45,9 @@ export function sessionRoutes(service: SessionService) {
         c.json(await service.costAllAsync(c.req.valid("query").archived !== "0"), 200),
       )
       .get("/cost/progress", (c) => c.json(service.costAllProgress(), 200))
+      // Never waits for the scan: the sessions done so far, and how far it is (the page polls while it runs).
+      .get("/overview", queryOne(OVERVIEW_QUERY_KEYS), (c) =>
+        respond(c, service.overviewNow(c.req.valid("query"))),
+      )
   );
 }

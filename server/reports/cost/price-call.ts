@@ -12,6 +12,7 @@ import type {
 } from "../../../shared/cost.ts";
 import {
   costOf,
+  costTermsOf,
   type PriceRates,
   type ResolvedPrice,
   ratesFor,
@@ -143,6 +144,17 @@ function missCost(
     : (Math.min(deficit, row.usage.cacheWrite) * (writeRate(price, r, tier) - r.cacheRead)) / 1e6;
 }
 
+/** costOf's terms in USD, the two write tiers together. */
+function bucketCosts(b: UsageBuckets, price: ResolvedPrice): CostCallDTO["costByBucket"] {
+  const t = costTermsOf(b, price);
+  return {
+    input: t.input / 1e6,
+    output: t.output / 1e6,
+    cacheRead: t.cacheRead / 1e6,
+    cacheWrite: (t.cacheWrite5m + t.cacheWrite1h) / 1e6,
+  };
+}
+
 export interface PricingContext {
   /** The price of a call below its recorded cost (server/pricing/price-table.ts). */
   priceOf: (row: ModelCall) => PriceAnswer;
@@ -205,6 +217,7 @@ export function priceCall(
     priceOrigin: cost.priceOrigin,
     recordedCostUsd: row.recordedCost,
     computedCostUsd: computed,
+    costByBucket: price ? bucketCosts(b, price) : null,
     oneHourWriteCorrectionUsd,
     evidence: verdict.evidence,
     missCostUsd: missCost(row, verdict, price, tier),
