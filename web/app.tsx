@@ -1,5 +1,5 @@
-// App shell: header (state dir, live status, theme, shortcuts), demo banner, and the two pages
-// (session picker, session view with tabs). All view state is in the URL (see router.ts).
+// App shell: header (state dir, live status, theme, shortcuts), demo banner, and the pages (the overview with
+// the session picker below it, the session picker alone, the session view with tabs). All view state is in the URL (see router.ts).
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
@@ -11,6 +11,7 @@ import { isTyping, ShortcutSheet } from "./ui/shortcuts.tsx";
 import { useTheme } from "./ui/theme.ts";
 import { Toaster } from "./ui/toast.tsx";
 import { DemoPrices } from "./views/cost/demo-prices.tsx";
+import { OverviewView } from "./views/overview/overview-view.tsx";
 import { SessionView } from "./views/session-view.tsx";
 import { SessionsView } from "./views/sessions/sessions-view.tsx";
 
@@ -106,7 +107,9 @@ export function App() {
         </div>
       ) : null}
       <main className="app-main">
-        {route.kind === "sessions" ? (
+        {route.kind === "overview" ? (
+          <OverviewView params={params} />
+        ) : route.kind === "sessions" ? (
           <SessionsView params={params} />
         ) : route.kind === "session" ? (
           <SessionView agentId={route.agentId} sessionId={route.sessionId} params={params} />

@@ -7,6 +7,7 @@ export type Tab = "map" | "context" | "truncation" | "pruning" | "cost";
 export const TABS: readonly Tab[] = ["map", "context", "truncation", "pruning", "cost"];
 
 export type Route =
+  | { kind: "overview" }
   | { kind: "sessions" }
   | { kind: "session"; agentId: string; sessionId: string }
   | { kind: "not-found"; path: string };
@@ -37,7 +38,9 @@ export function useLocationString(): string {
 
 export function parseRoute(pathname: string): Route {
   const parts = pathname.split("/").filter((p) => p !== "");
-  if (parts.length === 0 || (parts.length === 1 && parts[0] === "sessions")) return { kind: "sessions" };
+  // The landing page is the overview ("where the money went"); the plain session list stays at /sessions.
+  if (parts.length === 0) return { kind: "overview" };
+  if (parts.length === 1 && parts[0] === "sessions") return { kind: "sessions" };
   if (parts.length === 3 && parts[0] === "sessions" && parts[1] !== undefined && parts[2] !== undefined) {
     return {
       kind: "session",

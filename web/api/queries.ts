@@ -139,6 +139,21 @@ export const allCostQuery = () =>
     queryFn: async ({ signal }) => body(await api.cost.$get({ query: {} }, { init: { signal } })),
   });
 
+/** The overview's filter as the route's query (since, until, agent, model, tz, archived). */
+export type OverviewParams = InferRequestType<typeof api.overview.$get>["query"];
+
+/**
+ * GET /api/overview never waits for the all-session scan: it answers with the sessions done so far and the
+ * progress, so the page polls while the scan runs (and shows the previous filter's numbers while a new one loads).
+ */
+export const overviewQuery = (p: OverviewParams) =>
+  queryOptions({
+    queryKey: [...keys.allCost, "overview", p] as const,
+    queryFn: async ({ signal }) => body(await api.overview.$get({ query: defined(p) }, { init: { signal } })),
+    refetchInterval: (q) => (q.state.data?.progress.state === "ready" ? false : 500),
+    placeholderData: (prev) => prev,
+  });
+
 /**
  * The cache / pruning TTL countdown. No polling: the UI ticks locally from `msLeft`; the DTO is re-fetched when
  * the session changes (live.ts invalidates the session's key prefix) or when the local countdown crosses zero.

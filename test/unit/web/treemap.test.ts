@@ -160,7 +160,7 @@ describe("tree index, breadcrumbs and search", () => {
 
 describe("parseRoute", () => {
   it("parses the session list and session paths, decoding ids", () => {
-    expect(parseRoute("/")).toEqual({ kind: "sessions" });
+    expect(parseRoute("/")).toEqual({ kind: "overview" }); // issue 14 §1: the overview is the landing page
     expect(parseRoute("/sessions")).toEqual({ kind: "sessions" });
     expect(parseRoute("/sessions/main/a%2Fb%20c")).toEqual({
       kind: "session",

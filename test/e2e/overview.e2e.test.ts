@@ -1,0 +1,114 @@
+// The overview landing page (issue 14 §1) in real headless Chromium: on the demo, a non-zero priced total equal to
+// GET /api/overview's, the day chart stacked by cost kind, by agent / by model, the top sessions linked to their
+// Cache & cost tab, filters in the URL; on a fixture nobody priced, "unpriced (N calls)" instead of $0.00.
+
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { fmtUsd } from "../../shared/format.ts";
+import type { OverviewResponseDTO } from "../../shared/overview.ts";
+import { type RunningServer, SHARED_FIXTURES, screenshot, withE2eServer } from "./harness.ts";
+
+const POLL = { timeout: 20_000 };
+
+async function overviewApi(server: RunningServer, query = ""): Promise<OverviewResponseDTO> {
+  // The page polls until the scan is done; so does the test.
+  for (let i = 0; i < 100; i++) {
+    const res = await fetch(`${server.url}api/overview${query}`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as OverviewResponseDTO;
+    if (body.progress.state === "ready") return body;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("the overview scan did not finish");
+}
+
+const text = async (page: Page, testId: string) =>
+  ((await page.getByTestId(testId).textContent()) ?? "").replace(/\s+/g, " ").trim();
+
+describe("overview page (e2e, demo)", () => {
+  const e2e = withE2eServer(["--demo"]);
+
+  it("is the landing page: the priced total, the day chart, by agent, by model; the session list below", async () => {
+    const api = (await overviewApi(e2e.server, "?archived=0")).overview;
+    expect(api.totals.costUsd).toBeGreaterThan(0);
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(e2e.server.url);
+    await expect.poll(() => text(page, "overview-total-cost"), POLL).toContain(fmtUsd(api.totals.costUsd));
+    expect(await text(page, "overview-total-cost")).not.toContain("$0.00");
+    expect(await text(page, "overview-miss-cost")).toContain(fmtUsd(api.totals.missCostUsd));
+    await screenshot(page, "overview");
+
+    // One bar per day, stacked by the cost kinds that occur (the demo re-writes its prefix: misses are red).
+    const bar = page.getByTestId("day-bar-2026-11-30");
+    expect(await bar.count()).toBe(1);
+    const fills = await bar.locator("rect").evaluateAll((rs) => rs.map((r) => r.getAttribute("fill")));
+    expect(fills.filter((f) => f !== "transparent").length).toBeGreaterThanOrEqual(3);
+    expect(await page.getByTestId("overview-day-chart").textContent()).toContain("cache write after a miss");
+
+    for (const a of api.byAgent) {
+      const row = page.getByTestId(`overview-agent-${a.agentId}`);
+      expect((await row.textContent()) ?? "").toContain(fmtUsd(a.costUsd));
+    }
+    const model = api.byModel[0];
+    if (!model) throw new Error("no model row");
+    expect(await page.getByTestId(`overview-model-${model.provider}/${model.model}`).count()).toBe(1);
+
+    // The session list is still on the landing page (and at /sessions).
+    await expect.poll(() => page.locator('[data-testid^="session-row-"]').count(), POLL).toBe(3);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("filters live in the URL: agent, a day from the chart; a top session opens its Cache & cost tab", async () => {
+    const research = (await overviewApi(e2e.server, "?archived=0&agent=research")).overview;
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    await page.goto(e2e.server.url);
+    await expect.poll(() => page.getByTestId("overview-agent").count(), POLL).toBe(1);
+    await page.getByTestId("overview-agent").selectOption("research");
+    await expect.poll(() => new URL(page.url()).searchParams.get("agent")).toBe("research");
+    await expect
+      .poll(() => text(page, "overview-total-cost"), POLL)
+      .toBe(fmtUsd(research.totals.costUsd).concat("total spend"));
+    // A reload keeps the filter (it is the URL).
+    await page.reload();
+    await expect
+      .poll(() => text(page, "overview-total-cost"), POLL)
+      .toContain(fmtUsd(research.totals.costUsd));
+
+    await page.getByTestId("day-bar-2026-11-30").click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("since")).toBe("2026-11-30");
+    expect(new URL(page.url()).searchParams.get("until")).toBe("2026-11-30");
+
+    await page.getByTestId("overview-since").fill("2026-12-01");
+    await page.getByTestId("overview-until").fill("2026-12-31");
+    await expect.poll(() => text(page, "overview-top-cost"), POLL).toContain("No session in this range.");
+    await page.getByTestId("overview-clear").click();
+
+    const [top] = (await overviewApi(e2e.server, "?archived=0")).overview.sessions;
+    if (!top) throw new Error("no session");
+    await page.getByTestId(`overview-top-cost-${top.agentId}/${top.sessionId}`).locator("a").click();
+    await page.waitForURL(new RegExp(`/sessions/${top.agentId}/${top.sessionId}\\?tab=cost`));
+    await expect.poll(() => page.locator('[data-testid^="cost-call-row-"]').count(), POLL).toBe(top.calls);
+    await page.close();
+  });
+});
+
+describe("overview page (e2e, unpriced usage)", () => {
+  // s5-local-cli: a model nobody prices (no recorded cost, no config price, not in the library).
+  const e2e = withE2eServer(["--state-dir", path.join(SHARED_FIXTURES, "s5-local-cli", "state")]);
+
+  it('says "unpriced (N calls)", never $0.00', async () => {
+    const api = (await overviewApi(e2e.server, "?archived=0")).overview;
+    expect(api.totals.unpricedCalls).toBe(api.totals.calls);
+    const page = await e2e.browser.newPage();
+    await page.goto(e2e.server.url);
+    await expect
+      .poll(() => text(page, "overview-total-cost"), POLL)
+      .toContain(`unpriced (${api.totals.calls} calls)`);
+    expect(await text(page, "overview")).not.toContain("$0.00");
+    await page.close();
+  });
+});
