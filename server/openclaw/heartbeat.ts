@@ -216,6 +216,11 @@ export interface CadenceInput {
   pruning: { mode: string | null; ttlMs: number | null };
   /** Provider of the session's main model (the smart-default warning names Anthropic's API-key trap). */
   mainProvider: string | null;
+  /**
+   * The cache lifetime the session's own usage shows, as a bracket: the longest gap after which the prefix was
+   * still read … the shortest gap after which nothing was (ObservedTtlDTO). Null: not observed.
+   */
+  observed?: { maxHitGapMs: number | null; minFullMissGapMs: number } | null;
 }
 
 /** Where heartbeat.every came from when it is not set. */
@@ -252,7 +257,17 @@ export function heartbeatCadenceFlags(input: CadenceInput): HeartbeatFlag[] {
       });
     }
   }
-  if (pruningTtl !== null && cacheTtlMs !== null && pruningTtl !== cacheTtlMs) {
+  // The observed lifetime is only known to lie inside its bracket: a pruning ttl inside it matches as well as
+  // the bracket can tell (the demo's 10 s ttl inside 8.0 … 11.0 s); outside it, or against a configured TTL, it is
+  // compared with the TTL itself.
+  const o = input.observed ?? null;
+  const outside =
+    pruningTtl === null
+      ? false
+      : o
+        ? (o.maxHitGapMs !== null && pruningTtl < o.maxHitGapMs) || pruningTtl > o.minFullMissGapMs
+        : cacheTtlMs !== null && pruningTtl !== cacheTtlMs;
+  if (pruningTtl !== null && cacheTtlMs !== null && outside) {
     flags.push({
       kind: "pruning-ttl-mismatch",
       severity: "warning",

@@ -172,7 +172,7 @@ export function buildCostReport(input: CostReportInput): CostReportDTO {
       pruningMode: configuredPruning(config).mode,
       ...(input.bootstrapTrimChars !== undefined ? { bootstrapTrimChars: input.bootstrapTrimChars } : {}),
     }),
-    heartbeat: heartbeatInfo(config, session, ttl.ms, calls, gaps, main.provider),
+    heartbeat: heartbeatInfo(config, session, ttl.ms, calls, gaps, main.provider, lifetimes.observed),
     notes,
     breakdown: breakdownByCause(calls, totals.costUsd),
     breakdownUnknown: unknownMiss(calls),

@@ -1,7 +1,7 @@
 // Heartbeat totals and the cadence flags of a session (spec cache-and-cost.md §7; the rules are in
 // openclaw/heartbeat.ts, the configured cadence in openclaw/config/agent-settings.ts).
 
-import type { CostCallDTO, GapCostDTO, HeartbeatInfo } from "../../../shared/cost.ts";
+import type { CostCallDTO, GapCostDTO, HeartbeatInfo, ObservedTtlDTO } from "../../../shared/cost.ts";
 import type { JsonObject } from "../../../shared/json.ts";
 import type { LoadedSession } from "../../model/session.ts";
 import { configuredPruning, heartbeatEvery } from "../../openclaw/config/agent-settings.ts";
@@ -19,6 +19,7 @@ export function heartbeatInfo(
   calls: readonly CostCallDTO[],
   gapCosts: readonly GapCostDTO[],
   mainProvider: string | null,
+  observed: ObservedTtlDTO | null = null,
 ): HeartbeatInfo {
   const heartbeatCalls = calls.filter((c) => c.heartbeat);
   const rewrites = gapCosts.filter((g) => heartbeatCalls.some((c) => c.entryId === g.callEntryId));
@@ -36,6 +37,6 @@ export function heartbeatInfo(
     cacheTtlMs,
     pruningMode: pruning.mode,
     pruningTtlMs: pruning.ttlMs,
-    flags: heartbeatCadenceFlags({ every, cacheTtlMs, pruning, mainProvider }),
+    flags: heartbeatCadenceFlags({ every, cacheTtlMs, pruning, mainProvider, observed }),
   };
 }
