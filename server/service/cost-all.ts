@@ -13,6 +13,7 @@ import type { CostAllDTO, LeftOutCopyDTO } from "../../shared/cost.ts";
 import type { JsonObject } from "../../shared/json.ts";
 import type { LoadedSession } from "../model/session.ts";
 import type { PriceTable } from "../pricing/price-table.ts";
+import { type SessionAdviceFacts, sessionAdviceFacts } from "../reports/advice/session-facts.ts";
 import {
   buildCostReport,
   costTotalsRow,
@@ -31,6 +32,8 @@ export interface SessionCostRow {
   /** Each billed call's buckets, in call order (the totals sum buckets before rates), and the overview's cuts. */
   calls: OverviewCall[];
   transcriptOnlyExcluded: number;
+  /** What the retention / heartbeat advisor reads of the session (its gaps, priced); null: no transcript. */
+  advice: SessionAdviceFacts | null;
   /** The loaded session's `updatedAt` (the listing's order, see LoadableSession.orderGroup). */
   updatedAt: number | null;
 }
@@ -46,6 +49,7 @@ export function sessionCostRow(
     row: costTotalsRow(session, report),
     calls: report.calls.map(overviewCallOf),
     transcriptOnlyExcluded: report.totals.transcriptOnlyExcluded,
+    advice: sessionAdviceFacts(report, prices ?? null),
     updatedAt: session.summary.updatedAt,
   };
 }
@@ -154,7 +158,7 @@ export class CostAllRun {
       const row = missingTranscriptRow(s.summary);
       this.rows.push({
         group: s.orderGroup,
-        row: { row, calls: [], transcriptOnlyExcluded: 0, updatedAt: s.summary.updatedAt },
+        row: { row, calls: [], transcriptOnlyExcluded: 0, advice: null, updatedAt: s.summary.updatedAt },
       });
       return;
     }

@@ -8,7 +8,7 @@ import type { ContextNumbersDTO } from "../../shared/context-numbers.ts";
 import type { CostAllDTO, CostReportDTO } from "../../shared/cost.ts";
 import type { JsonObject } from "../../shared/json.ts";
 import type { CacheClockDTO } from "../../shared/live.ts";
-import type { OverviewDTO, OverviewResponseDTO } from "../../shared/overview.ts";
+import type { OverviewDTO, OverviewFilter, OverviewResponseDTO } from "../../shared/overview.ts";
 import { parseEditorPrices } from "../../shared/price-editor.ts";
 import type { PricingOverrides } from "../../shared/pricing.ts";
 import type { PruneCallDetailDTO, PruneReplayDTO, ToolResultPreviewDTO } from "../../shared/prune.ts";

@@ -56,6 +56,13 @@ describe("overview page (e2e, demo)", () => {
     if (!model) throw new Error("no model row");
     expect(await page.getByTestId(`overview-model-${model.provider}/${model.model}`).count()).toBe(1);
 
+    // The advisor's cards, with the $ they would have saved and the snippet to paste.
+    const card = page.getByTestId("advice-cache-retention-main");
+    expect(await card.count()).toBe(1);
+    expect((await card.textContent()) ?? "").toContain("would have saved");
+    await card.locator("summary").click();
+    expect((await card.getByTestId("advice-snippet").textContent()) ?? "").toContain("cacheRetention");
+
     // The session list is still on the landing page (and at /sessions).
     await expect.poll(() => page.locator('[data-testid^="session-row-"]').count(), POLL).toBe(3);
     expect(errors).toEqual([]);
@@ -92,6 +99,8 @@ describe("overview page (e2e, demo)", () => {
     await page.getByTestId(`overview-top-cost-${top.agentId}/${top.sessionId}`).locator("a").click();
     await page.waitForURL(new RegExp(`/sessions/${top.agentId}/${top.sessionId}\\?tab=cost`));
     await expect.poll(() => page.locator('[data-testid^="cost-call-row-"]').count(), POLL).toBe(top.calls);
+    // The same advice card on the session's Cache & cost tab.
+    await expect.poll(() => page.getByTestId(`advice-cache-retention-${top.agentId}`).count(), POLL).toBe(1);
     await page.close();
   });
 });

@@ -100,6 +100,30 @@ describe("overview totals = Σ per-session cost reports", () => {
   });
 });
 
+describe("overview advice (issue 14 §4)", () => {
+  it("demo: a retention card per agent with $ saved and the numbers behind it; the agent filter keeps its own", () => {
+    const s = service(DEMO);
+    const o = overviewOf(s);
+    const retention = o.advice.filter((a) => a.kind === "cache-retention");
+    expect(retention.map((a) => a.agentId)).toEqual(["legacy", "main", "research"]);
+    for (const a of retention) {
+      expect(a.savingsUsd).toBeGreaterThan(0);
+      expect(a.recommended).toMatch(/\{ agents: \{ defaults: /);
+      expect(a.evidence.join("\n")).toMatch(/idle gaps/);
+    }
+    // main: 20 of 59 gaps expired; 1-hour retention is the session's own counterfactual.
+    const main = retention.find((a) => a.agentId === "main");
+    const cost = s.cost("main", "bc255ab3-b341-464a-a811-4d1115e16ed8");
+    if (!cost.ok) throw new Error(cost.error.message);
+    const long = cost.value.counterfactuals.find((c) => c.id === "retention-1h");
+    expect(main?.recommended).toContain('cacheRetention: "long"');
+    expect(main?.savingsUsd).toBeCloseTo(-(long?.deltaUsd ?? 0), 9);
+    // The demo's main/research pruning ttl lies inside the observed bracket: no pruning card for them.
+    expect(o.advice.filter((a) => a.kind === "pruning-ttl").map((a) => a.agentId)).not.toContain("main");
+    expect(overviewOf(s, { agent: "research" }).advice.every((a) => a.agentId === "research")).toBe(true);
+  });
+});
+
 describe("overview filters", () => {
   const s = service(DEMO);
   const all = overviewOf(s);

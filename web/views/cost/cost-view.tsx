@@ -8,6 +8,7 @@ import { fmtDuration } from "../../../shared/format.ts";
 import { costQuery } from "../../api/queries.ts";
 import { setParams } from "../../router.ts";
 import { QueryPanel } from "../../ui/status.tsx";
+import { AgentAdviceCards } from "../overview/advice-cards.tsx";
 import type { SessionTabProps } from "../session-tab.ts";
 import { BreakdownCard } from "./breakdown-card.tsx";
 import { CostCallsTable, callKey } from "./calls-table.tsx";
@@ -82,6 +83,7 @@ function CostPanel({
           ))}
         </ul>
       ) : null}
+      <AgentAdviceCards agentId={dto.agentId} />
       {dto.notes.length > 0 ? (
         <ul className="note small" data-testid="cost-notes">
           {dto.notes.map((n) => (

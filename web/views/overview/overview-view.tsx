@@ -20,6 +20,7 @@ import { QueryPanel } from "../../ui/status.tsx";
 import { type Column, Table } from "../../ui/table.tsx";
 import { useRedactor } from "../../ui/use-redact.ts";
 import { SessionsView } from "../sessions/sessions-view.tsx";
+import { AdviceCards } from "./advice-cards.tsx";
 import { costText, missCostText } from "./cost-text.ts";
 import { DayChart } from "./day-chart.tsx";
 import { OverviewFilters } from "./filters.tsx";
@@ -71,6 +72,7 @@ function OverviewBody({ data, params }: { data: OverviewResponseDTO; params: URL
         </div>
       ) : null}
       <Headline o={o} />
+      <AdviceCards advice={o.advice} />
       <div className="card">
         <h2>Spend by day ({o.filter.timeZone})</h2>
         <DayChart days={o.byDay} onPickDay={(day) => setParams({ since: day, until: day })} />
