@@ -5,7 +5,8 @@
 //
 // Options (positionals, e.g. `npm run bench -- size=10 runs=3`): size=MB (default 100), runs=N (default 5),
 //   seed=N (default 9), keep (leave the temp dir),
-//   only=startup,jsonl,sqlite,warm,append,prune,scrub,treemap,tokenizer,memory.
+//   only=startup,jsonl,sqlite,warm,append,prune,scrub,treemap,tokenizer,memory,overview
+//   (overview: overview-sessions=N, default 200; overview-size=MB, default 1024).
 // Internal: `rss-probe DIR AGENT SESSION` (child process that measures server RSS with one session open).
 
 import { spawnSync } from "node:child_process";
@@ -19,6 +20,7 @@ import { createSessionService, type SessionService } from "../service/session-se
 import { openStateReader } from "../sources/state-reader.ts";
 import { createTokenCounter, type TokenCounter } from "../tokens/tokenizer.ts";
 import { bareSqliteDecode, jqInstalled, jqUsage, naiveUsage } from "./baselines.ts";
+import { benchOverview } from "./bench-overview.ts";
 import { benchScrub } from "./bench-scrub.ts";
 import { benchStartup } from "./bench-startup.ts";
 import { benchTokenizer } from "./bench-tokenizer.ts";
@@ -284,7 +286,7 @@ export async function runBench(args: string[]): Promise<void> {
   const runs = Math.max(1, Number(get("runs") ?? 5));
   const seed = Number(get("seed") ?? 9);
   const only = new Set(
-    (get("only") ?? "startup,jsonl,sqlite,warm,append,prune,scrub,treemap,tokenizer,memory")
+    (get("only") ?? "startup,jsonl,sqlite,warm,append,prune,scrub,treemap,tokenizer,memory,overview")
       .split(",")
       .map((x) => x.trim()),
   );
@@ -312,6 +314,12 @@ export async function runBench(args: string[]): Promise<void> {
     if (five && only.has("prune")) benchPrune(five, runs);
     if (five && only.has("scrub")) benchScrub(five, runs);
     if (only.has("treemap")) benchTreemap(runs);
+    if (only.has("overview"))
+      benchOverview(tmp, runs, {
+        sessions: Number(get("overview-sessions") ?? 200),
+        sizeMb: Number(get("overview-size") ?? 1024),
+        seed,
+      });
     await sharedCounter?.close();
     if (only.has("tokenizer")) await benchTokenizer(seed);
   } finally {

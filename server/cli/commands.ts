@@ -47,11 +47,12 @@ function outJson(value: unknown): void {
 async function runtime(
   values: CliValues,
   environment: UserEnvironment = readEnvironment(),
+  stateDir: string | undefined = oneStateDir(values),
 ): Promise<Runtime> {
   let state: Runtime["state"];
   try {
     state = chooseStateDir(
-      { stateDir: values["state-dir"], profile: values.profile, demo: values.demo, dev: values.dev },
+      { stateDir, profile: values.profile, demo: values.demo, dev: values.dev },
       environment,
     );
   } catch (e) {
@@ -67,6 +68,13 @@ async function runtime(
   }
   const { createRuntime } = await import("../shell/runtime.ts");
   return createRuntime(state, environment, pricingFile);
+}
+
+/** The one --state-dir of a command that reads one state dir. */
+function oneStateDir(values: CliValues): string | undefined {
+  const dirs = values["state-dir"] ?? [];
+  if (dirs.length > 1) throw new UsageError("--state-dir may be given once (more only for export-calls)");
+  return dirs[0];
 }
 
 function requireSession(rt: Runtime, values: CliValues): { agentId: string; sessionId: string } {
@@ -230,6 +238,26 @@ const compare: Command = async ({ values }) => {
   else outText(formatCompare(dto));
 };
 
+const exportCalls: Command = async ({ values }) => {
+  const format = values.format;
+  if (format !== "parquet" && format !== "csv" && format !== "ndjson")
+    throw new UsageError("--format parquet|csv|ndjson is required");
+  if (!values.out) throw new UsageError("--out FILE is required");
+  const dirs = values["state-dir"] ?? [];
+  const { writeCallsExport } = await import("../export/write-calls.ts");
+  const runtimes: Runtime[] = [];
+  for (const d of dirs.length > 0 ? dirs : [undefined])
+    runtimes.push(await runtime(values, readEnvironment(), d));
+  const r = await writeCallsExport(
+    runtimes.map((rt) => ({ service: rt.service, stateDir: rt.state.stateDir })),
+    values.out,
+    format,
+  );
+  for (const e of r.errors) process.stderr.write(`warning: ${e}\n`);
+  if (!r.ok) throw new CommandError(r.message);
+  process.stderr.write(`clawscope: wrote ${r.rows} calls to ${values.out} (${format})\n`);
+};
+
 const bench: Command = async ({ rest }) => {
   const { runBench } = await import("../bench/run-bench.ts");
   await runBench(rest);
@@ -246,6 +274,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   compare,
   overview,
   export: exportCommand,
+  "export-calls": exportCalls,
   bench,
 };
 

@@ -38,6 +38,8 @@ Commands:
                                                     [--model [PROVIDER/]MODEL] [--tz TZ] [--archived=false]
                                                     [--json] (days in UTC unless --tz)
   export       self-contained HTML report           --session REF --out FILE [--redact|--no-redact]
+  export-calls one row per model call (docs/export-calls.md)
+                                                    [--state-dir DIR]… --format parquet|csv|ndjson --out FILE
   bench        benchmark (see docs/performance.md)
 
 Common options:
@@ -53,7 +55,8 @@ REF: a sessionId, a session key (agent:main:main) or AGENT/SESSIONID.
 `;
 
 export const OPTIONS = {
-  "state-dir": { type: "string" },
+  // Repeatable for `export-calls` only; every other command takes one (a second is a usage error).
+  "state-dir": { type: "string", multiple: true },
   profile: { type: "string" },
   demo: { type: "boolean" },
   dev: { type: "boolean" },
@@ -98,6 +101,7 @@ export const OPTIONS = {
   archived: { type: "boolean" },
   out: { type: "string" },
   redact: { type: "boolean" },
+  format: { type: "string" },
   "no-redact": { type: "boolean" },
   pricing: { type: "string" },
   help: { type: "boolean", short: "h" },

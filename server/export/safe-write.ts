@@ -36,7 +36,11 @@ export function refusalReason(target: string, realStateDir: string): string | nu
 }
 
 /** Writes `content` to `target` unless refusalReason says no (then UnsafeTargetError, nothing written). */
-export async function writeOutsideStateDir(target: string, stateDir: string, content: string): Promise<void> {
+export async function writeOutsideStateDir(
+  target: string,
+  stateDir: string,
+  content: string | Uint8Array,
+): Promise<void> {
   const realState = realpathOrNull(stateDir) ?? path.resolve(stateDir);
   const reason = refusalReason(target, realState);
   if (reason !== null) throw new UnsafeTargetError(`refusing to write ${target}: ${reason}`);
@@ -45,7 +49,7 @@ export async function writeOutsideStateDir(target: string, stateDir: string, con
   const temp = path.join(parent, `.${path.basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
   const handle = await open(temp, "wx", 0o644);
   try {
-    await handle.writeFile(content, "utf8");
+    await (typeof content === "string" ? handle.writeFile(content, "utf8") : handle.writeFile(content));
     await handle.close();
     await rename(temp, final);
   } catch (e) {

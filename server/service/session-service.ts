@@ -8,8 +8,7 @@ import type { ContextNumbersDTO } from "../../shared/context-numbers.ts";
 import type { CostAllDTO, CostReportDTO } from "../../shared/cost.ts";
 import type { JsonObject } from "../../shared/json.ts";
 import type { CacheClockDTO } from "../../shared/live.ts";
-import type { OverviewDTO, OverviewFilter, OverviewResponseDTO } from "../../shared/overview.ts";
-import { parseEditorPrices } from "../../shared/price-editor.ts";
+import type { OverviewDTO, OverviewResponseDTO } from "../../shared/overview.ts";
 import type { PricingOverrides } from "../../shared/pricing.ts";
 import type { PruneCallDetailDTO, PruneReplayDTO, ToolResultPreviewDTO } from "../../shared/prune.ts";
 import { lastValue, type PruneQuery, parsePruneQuery } from "../../shared/prune-params.ts";
@@ -21,7 +20,7 @@ import type { TruncationReportDTO } from "../../shared/truncation.ts";
 import { attachLive, type LiveAttachment } from "../live/attach-live.ts";
 import { createEventBus, type EventBus } from "../live/event-bus.ts";
 import type { LoadedSession } from "../model/session.ts";
-import { PriceTable } from "../pricing/price-table.ts";
+import type { PriceTable } from "../pricing/price-table.ts";
 import type { OverviewQuery } from "../reports/overview/overview-filter.ts";
 import { previewToolResultAtCall } from "../reports/prune-replay/preview.ts";
 import {
@@ -30,7 +29,6 @@ import {
   storedContextText,
 } from "../reports/stored-context.ts";
 import { buildTruncationReport } from "../reports/truncation/truncation-report.ts";
-import { readAgentModelsJson } from "../sources/agent-models-json.ts";
 import { agentRunReports } from "../sources/agent-run-reports.ts";
 import { type OpenClawConfigRead, readOpenClawConfig } from "../sources/openclaw-config.ts";
 import { openStateReader, type StateReader } from "../sources/state-reader.ts";
@@ -39,9 +37,10 @@ import { createTokenCounter, type TokenCounter } from "../tokens/tokenizer.ts";
 import { compareSessions } from "./compare-sessions.ts";
 import { CostAll, type CostAllProgress, sessionCostRow } from "./cost-all.ts";
 import { overviewOf } from "./overview-input.ts";
+import { PriceTables } from "./price-tables.ts";
 import { otherSessionNodes } from "./sent-env.ts";
 import { SessionReports } from "./session-reports.ts";
-import { type StateInfo, stateInfo } from "./state-info.ts";
+import { configHash, type StateInfo, stateInfo } from "./state-info.ts";
 import { type TruncationQuery, truncationInput } from "./truncation-input.ts";
 
 export type { StateInfo, TruncationQuery };
@@ -80,8 +79,7 @@ export class SessionService {
     agentReports: (agentId) =>
       agentRunReports(this.reader.discover().agents.find((a) => a.agentId === agentId)?.sessionsDir ?? null),
   });
-  /** One price table per editor price list (`""` = none), dropped with the config. */
-  private readonly priceTables = new Map<string, PriceTable>();
+  private readonly priceTables: PriceTables;
   private configRead: OpenClawConfigRead | null = null;
   private listed: { sessions: SessionSummary[]; issues: ParseIssue[] } | null = null;
   private counter: TokenCounter | null;
@@ -97,6 +95,8 @@ export class SessionService {
   constructor(private readonly opts: SessionServiceOptions) {
     this.reader = openStateReader(opts.stateDir);
     this.counter = opts.tokenCounter ?? null;
+    const { stateDir, pricingFile } = opts;
+    this.priceTables = new PriceTables({ stateDir, pricingFile, config: () => this.config() });
   }
 
   private config(): JsonObject | null {
@@ -112,20 +112,7 @@ export class SessionService {
   }
 
   private prices(editor: string): PriceTable {
-    let table = this.priceTables.get(editor);
-    if (!table) {
-      const { stateDir, pricingFile } = this.opts;
-      table = new PriceTable({
-        config: this.config(),
-        ...(pricingFile ? { file: pricingFile } : {}),
-        modelsJson: (agentId) => readAgentModelsJson(stateDir, agentId).json,
-        ...(editor !== "" ? { editor: parseEditorPrices(editor).prices } : {}),
-      });
-      // A handful of editor price lists per process; the editor's list changes as the user types.
-      if (this.priceTables.size > 16) this.priceTables.clear();
-      this.priceTables.set(editor, table);
-    }
-    return table;
+    return this.priceTables.get(editor);
   }
 
   private tokenCounter(): TokenCounter {
@@ -348,6 +335,11 @@ export class SessionService {
   }
   costAllProgress(): CostAllProgress {
     return this.costs.progress();
+  }
+
+  /** sha256 (16 hex) of the OpenClaw config as read (export-calls' config_hash); null without a config. */
+  configHash(): string | null {
+    return configHash(this.config());
   }
 
   /** `overview --json`: every session scanned now (archived ones computed always; the filter may drop them). */

@@ -1,5 +1,6 @@
 // GET /api/state (and the demo banner): which state dir is read, why, and the OpenClaw config found in it.
 
+import { createHash } from "node:crypto";
 import type { JsonObject } from "../../shared/json.ts";
 import type { PriceRates } from "../../shared/pricing.ts";
 import type { ParseIssue } from "../../shared/session.ts";
@@ -38,4 +39,11 @@ export function stateInfo(
     configIssues: read?.issues ?? [],
     configPrices: configPrices(config),
   };
+}
+
+/** sha256 (16 hex) of the OpenClaw config as read (export-calls' config_hash); null without a config. */
+export function configHash(config: JsonObject | null): string | null {
+  return config === null
+    ? null
+    : createHash("sha256").update(JSON.stringify(config)).digest("hex").slice(0, 16);
 }

@@ -4,8 +4,8 @@
 // its own calls priced: each reads the prefix and writes its prompt and reply). The cheapest one is recommended,
 // with the config snippet; the numbers behind it are the evidence. Pure.
 
+import { fmtDuration } from "../../../shared/format.ts";
 import type { AdviceDTO } from "../../../shared/overview.ts";
-import { formatMs } from "../../openclaw/cache/ttl.ts";
 import {
   type GapFact,
   KEEP_WARM_OUTPUT_TOKENS,
@@ -114,7 +114,7 @@ function agentRetentionAdvice(agentId: string, sessions: readonly SessionAdviceF
   const current = `cacheRetention: ${value === null ? "unset" : `"${value}"`} (${source})`;
   const histogram = `${gaps.length} idle gaps in ${sessions.length} session(s): ${gapHistogram(gaps)
     .map((b) => `${b.gaps} ${b.label} (${b.expired} expired)`)
-    .join(", ")}; cache lifetime used ${formatMs(ttlMs)}`;
+    .join(", ")}; cache lifetime used ${fmtDuration(ttlMs)}`;
   // Nothing priced: the options cannot be compared in $ (never as $0.00).
   if (!gaps.some((g) => g.keepWarmCallUsd !== null)) {
     return {
@@ -134,7 +134,7 @@ function agentRetentionAdvice(agentId: string, sessions: readonly SessionAdviceF
   const savingsLong = value === "long" ? 0 : asRun - long;
   const first = Math.min(...sessions.map((s) => s.firstMs ?? Number.POSITIVE_INFINITY));
   const last = Math.max(...sessions.map((s) => s.lastMs ?? Number.NEGATIVE_INFINITY));
-  const period = Number.isFinite(first) && Number.isFinite(last) ? ` over ${formatMs(last - first)}` : "";
+  const period = Number.isFinite(first) && Number.isFinite(last) ? ` over ${fmtDuration(last - first)}` : "";
   const be = breakEvenMs(gaps, everyMs);
   const evidence = [
     histogram.replace(" session(s):", ` session(s)${period}:`),
@@ -142,12 +142,12 @@ function agentRetentionAdvice(agentId: string, sessions: readonly SessionAdviceF
     value === "long"
       ? `cacheRetention "long" is already on`
       : `cacheRetention "long": ${usd(long)} (1 h writes at 2 × input; expired gaps ≤ 1 h read instead of re-written)`,
-    `keep-warm heartbeat every ${formatMs(everyMs)}: ${kw.heartbeats} heartbeat calls ${usd(kw.heartbeatUsd)} ` +
+    `keep-warm heartbeat every ${fmtDuration(everyMs)}: ${kw.heartbeats} heartbeat calls ${usd(kw.heartbeatUsd)} ` +
       `(ESTIMATE: each reads the prefix, writes ${KEEP_WARM_SUFFIX_TOKENS} and outputs ${KEEP_WARM_OUTPUT_TOKENS} tokens) ` +
       `against ${usd(kw.savedPremiumUsd)} of re-write premium on ${kw.expired} expired gaps → ${usd(asRun - kw.savingsUsd)}`,
     be === null
       ? "keep-warm break-even: no priced expired gap"
-      : `keep-warm break-even: a gap of ≈ ${formatMs(be)} (median expired prefix); ${kw.paysFor} of ${kw.expired} expired gaps were shorter`,
+      : `keep-warm break-even: a gap of ≈ ${fmtDuration(be)} (median expired prefix); ${kw.paysFor} of ${kw.expired} expired gaps were shorter`,
   ];
   const options = [
     {
@@ -156,7 +156,7 @@ function agentRetentionAdvice(agentId: string, sessions: readonly SessionAdviceF
     },
     {
       savings: kw.savingsUsd,
-      recommended: `keep-warm heartbeat every ${formatMs(everyMs)} — { agents: { defaults: { heartbeat: { every: "${heartbeatEveryText(everyMs)}" } } } }`,
+      recommended: `keep-warm heartbeat every ${fmtDuration(everyMs)} — { agents: { defaults: { heartbeat: { every: "${configDuration(everyMs)}" } } } }`,
     },
   ].sort((a, b) => b.savings - a.savings);
   const best = options[0];
@@ -173,7 +173,8 @@ function agentRetentionAdvice(agentId: string, sessions: readonly SessionAdviceF
 }
 
 /** OpenClaw duration text for a heartbeat interval (`4m`, `45s`). */
-function heartbeatEveryText(ms: number): string {
+/** A duration as OpenClaw config writes it ("5m", "90s"). */
+function configDuration(ms: number): string {
   return ms % MIN === 0 ? `${ms / MIN}m` : `${Math.max(1, Math.round(ms / 1000))}s`;
 }
 
@@ -186,10 +187,10 @@ function pruningTtlAdvice(agentId: string, sessions: readonly SessionAdviceFacts
   return {
     kind: "pruning-ttl",
     agentId,
-    current: `contextPruning.ttl: "${first.pruning.ttlMs !== null ? formatMs(first.pruning.ttlMs) : "?"}"`,
+    current: `contextPruning.ttl: "${first.pruning.ttlMs !== null ? configDuration(first.pruning.ttlMs) : "?"}"`,
     recommended:
       ttl !== null
-        ? `match the cache lifetime — { agents: { defaults: { contextPruning: { ttl: "${heartbeatEveryText(ttl)}" } } } }`
+        ? `match the cache lifetime — { agents: { defaults: { contextPruning: { ttl: "${configDuration(ttl)}" } } } }`
         : "match the pruning ttl to the cache lifetime",
     savingsUsd: null,
     evidence: [
