@@ -89,6 +89,7 @@ export function callRows(service: SessionService, stateDir: string): { rows: Cal
   const rows: CallRow[] = [];
   const errors: string[] = [];
   for (const s of overview.value.sessions) {
+    if (s.calls === 0) continue; // nothing to export (also: a session without transcript)
     const r = service.cost(s.agentId, s.sessionId);
     if (!r.ok) {
       errors.push(`${s.agentId}/${s.sessionId}: ${r.error.message}`);

@@ -37,6 +37,8 @@ function expectSumsOfSessionReports(stateDir: string): OverviewDTO {
   let miss = 0;
   for (const row of o.sessions) {
     const r = s.cost(row.agentId, row.sessionId);
+    // A session without transcript is a row without calls (cost says "transcript not found").
+    if (!r.ok && row.calls === 0) continue;
     if (!r.ok) throw new Error(r.error.message);
     const t = r.value.totals;
     const rowMiss = r.value.calls.reduce((a, c) => a + (c.missCostUsd ?? 0), 0);
@@ -50,7 +52,7 @@ function expectSumsOfSessionReports(stateDir: string): OverviewDTO {
     miss += rowMiss;
   }
   expect(o.totals.sessions).toBe(o.sessions.length);
-  expect(o.sessions.length).toBe(listed.filter((x) => s.load(x.agentId, x.sessionId).ok).length);
+  expect(o.sessions.length).toBe(listed.length);
   expect(o.totals.costUsd).toBeCloseTo(cost, 6);
   expect(o.totals.calls).toBe(calls);
   expect(o.totals.unpricedCalls).toBe(unpriced);
