@@ -5,6 +5,7 @@
 // shows the sessions done so far with a progress bar. The session list follows below.
 
 import { useQuery } from "@tanstack/react-query";
+import { useRef } from "react";
 import { fmtInt, fmtPct } from "../../../shared/format.ts";
 import type {
   OverviewAgentDTO,
@@ -44,12 +45,18 @@ const TOP = 10;
 export function OverviewView({ params }: { params: URLSearchParams }) {
   const p = overviewParams(params);
   const query = useQuery(overviewQuery(p));
+  // The filters stay on screen while a filter is invalid (a From after the To, half typed): the error shows
+  // below them, with the agent and model lists of the last overview that loaded.
+  const lastGood = useRef<OverviewResponseDTO | null>(null);
+  if (query.data) lastGood.current = query.data;
+  const shown = lastGood.current;
   return (
     <>
       <section className="overview-view" aria-label="Where the money went" data-testid="overview">
         <div className="toolbar">
           <h1>Where the money went</h1>
         </div>
+        {shown ? <OverviewFilters overview={shown.overview} params={params} /> : null}
         <QueryPanel query={query} label="overview">
           {(data) => <OverviewBody data={data} params={params} />}
         </QueryPanel>
@@ -63,7 +70,6 @@ function OverviewBody({ data, params }: { data: OverviewResponseDTO; params: URL
   const { overview: o, progress } = data;
   return (
     <>
-      <OverviewFilters overview={o} params={params} />
       {progress.state !== "ready" ? (
         <div className="note" role="status" data-testid="overview-progress">
           Scanning sessions: {fmtInt(progress.done)} / {fmtInt(progress.total)} — the figures below cover the
