@@ -1,5 +1,5 @@
-// Cache-TTL pruning replay DTO, shared by the server (server/reports/prune-replay.ts builds it), the CLI
-// (`prune --json` prints it) and the web UI. The first fields of each object are the stable JSON
+// Cache-TTL pruning replay DTOs, shared by the server (server/reports/prune-replay/ builds them), the CLI
+// (`prune --json` prints the linear one, `--full` the complete one) and the web UI. The first fields of each object are the stable JSON
 // contract; the rest are extras for the UI. Spec: ../shared/spec/pruning.md §5.
 
 /** Which OpenClaw pruning generation is replayed (pruning.md: ≤2026.3.2, 2026.7.1, 2026.9.x). */
@@ -180,9 +180,51 @@ export interface PruneReplayDTO {
   /**
    * `"summary"` (`GET …/prune?calls=summary`, what the UI asks for): every call's `toolResults` and `details`
    * are left empty — O(calls × tool results), tens of MB for a long session — and one call's are fetched with
-   * `GET …/prune/call?call=N` (PruneCallDetailDTO). Absent: complete (the CLI contract).
+   * `GET …/prune/call?call=N` (PruneCallDetailDTO). Absent: complete (`prune --full`, quadratic;
+   * `prune --json` prints the linear PruneLinearReplayDTO).
    */
   callsDetail?: "summary";
+}
+
+/**
+ * One call of `clawscope prune --json` (issue 18): the call's fields without the per-call maps, and only what
+ * changed at this call. O(calls + tool results) in all; `--call N` prints one call's complete maps and `--full`
+ * every call's (the old, quadratic shape: PruneReplayDTO).
+ */
+export interface PruneLinearCallDTO extends Omit<PruneCallDTO, "toolResults" | "details"> {
+  /** 1-based, in `calls[]` order (the numbering `firstCall`, `transitions[].call` and `--call N` use). */
+  call: number;
+  /** toolCallId → state from this call on, for each tool result whose wire state changed at this call. */
+  changes: Record<string, ToolResultWireState>;
+  /** Tool results in the context list at this call, by wire state. */
+  toolResultStates: Record<ToolResultWireState, number>;
+}
+
+/**
+ * A tool result's stay in the context list: `full` from `firstCall` until its first transition, then each
+ * transition's state until the next, up to `lastCall` (after it, a compaction or reset left it out). A result
+ * that leaves the list and comes back has one row per stay.
+ */
+export interface PruneToolResultHistoryDTO {
+  toolCallId: string;
+  tool: string;
+  /** Estimated chars of the stored (full) result. */
+  chars: number;
+  firstCall: number;
+  transitions: { call: number; state: ToolResultWireState }[];
+  // --- extras ---
+  lastCall: number;
+  /** Index (Transcript.entries) of the toolResult entry. */
+  entryIndex: number;
+  /** 2026.7: a `read` result capped live — its first wire form can differ from the stored text. */
+  liveFormMayDiffer?: boolean;
+}
+
+/** `clawscope prune --json`: the replay with per-call changes and per-result transitions (`callsDetail: "linear"`). */
+export interface PruneLinearReplayDTO extends Omit<PruneReplayDTO, "calls" | "callsDetail"> {
+  calls: PruneLinearCallDTO[];
+  toolResults: PruneToolResultHistoryDTO[];
+  callsDetail: "linear";
 }
 
 /** One replayed call's tool results (`GET …/prune/call?call=N`, same what-if query as …/prune). */

@@ -15,6 +15,7 @@ import {
   formatCostAll,
   formatOverview,
   formatPrune,
+  formatPruneCall,
   formatSessionsTable,
   formatTruncation,
 } from "./text-output.ts";
@@ -164,12 +165,32 @@ const truncation: Command = async ({ values }) => {
   else outText(formatTruncation(report));
 };
 
+/** `--call N`: a call number from 1 (the numbering of `prune --json`). */
+function callNumber(values: CliValues): number | null {
+  if (values.call === undefined) return null;
+  const n = Number(values.call);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError("--call must be a call number (1, 2, …)");
+  return n;
+}
+
 const prune: Command = async ({ values }) => {
+  const call = callNumber(values);
+  if (call !== null && values.full) throw new UsageError("--call and --full exclude each other");
   const rt = await runtime(values);
   const ref = requireSession(rt, values);
-  const replay = resultValue(rt.service.prune(ref.agentId, ref.sessionId, pruneQueryFromFlags(values)));
-  if (values.json) outJson(replay);
-  else outText(formatPrune(replay));
+  const query = pruneQueryFromFlags(values);
+  if (call !== null) {
+    const record = resultValue(rt.service.pruneCallRecord(ref.agentId, ref.sessionId, query, call));
+    if (values.json) outJson({ call, ...record });
+    else outText(formatPruneCall(call, record));
+  } else if (values.full && values.json) {
+    // The old contract, O(calls × tool results): kept for scripts that read every call's map.
+    outJson(resultValue(rt.service.prune(ref.agentId, ref.sessionId, query)));
+  } else {
+    const replay = resultValue(rt.service.pruneLinear(ref.agentId, ref.sessionId, query));
+    if (values.json) outJson(replay);
+    else outText(formatPrune(replay));
+  }
 };
 
 const cost: Command = async ({ values }) => {

@@ -27,6 +27,10 @@ Commands:
                                                     [--hard-clear on|off] [--placeholder S] [--allow GLOB]…
                                                     [--deny GLOB]… [--context-window N]
                                                     [--algorithm auto|2026.3|2026.7|2026.9] [--at ISO] [--json]
+                                                    [--call N] [--full]
+               --json: per call what changed, per tool result its transitions
+               (O(calls + tool results)); --call N: call N (from 1) with every tool result's
+               state; --full: every call with every state (quadratic: tens of MB per session)
   cost         per-call usage, cache verdicts, cost --session REF | --all [--json]
   map          the context at the last call: billed,  --session REF [--call N|all] [--json]
                tracked, untracked, by group (--call:
@@ -91,8 +95,9 @@ export const OPTIONS = {
   "context-window": { type: "string" },
   algorithm: { type: "string" },
   at: { type: "string" },
-  all: { type: "boolean" },
   call: { type: "string" },
+  full: { type: "boolean" },
+  all: { type: "boolean" },
   since: { type: "string" },
   until: { type: "string" },
   agent: { type: "string" },

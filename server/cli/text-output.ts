@@ -5,7 +5,7 @@ import type { CostAllDTO, CostReportDTO } from "../../shared/cost.ts";
 import { fmtDuration, fmtInt, fmtIsoSeconds, fmtPct, fmtUsd } from "../../shared/format.ts";
 import type { OverviewDTO } from "../../shared/overview.ts";
 import { promptTokensOf } from "../../shared/pricing.ts";
-import type { PruneReplayDTO } from "../../shared/prune.ts";
+import type { PruneCallDTO, PruneLinearReplayDTO } from "../../shared/prune.ts";
 import type { SessionSummary } from "../../shared/session.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
 
@@ -63,25 +63,38 @@ export function formatTruncation(r: TruncationReportDTO): string {
   ].join("\n");
 }
 
-export function formatPrune(r: PruneReplayDTO): string {
-  const rows = r.calls.map((c, i) => {
-    const states = Object.values(c.toolResults);
-    const soft = states.filter((s) => s === "soft-trim").length;
-    const hard = states.filter((s) => s === "hard-clear").length;
+export function formatPrune(r: PruneLinearReplayDTO): string {
+  const rows = r.calls.map((c) => {
+    const n = c.toolResultStates;
     return [
-      String(i + 1),
+      String(c.call),
       iso(c.timestamp),
       c.clockBack ?? fmtDuration(c.idleMs, "-"),
       c.ttlExpired ? "expired" : "",
       c.round,
       fmtInt(c.messageChars),
-      `${states.length} (${soft} soft, ${hard} hard)`,
+      `${n.full + n["soft-trim"] + n["hard-clear"]} (${n["soft-trim"]} soft, ${n["hard-clear"]} hard)`,
     ];
   });
   return [
     `algorithm ${r.algorithm} (${r.algorithmReason}); window ${fmtInt(r.contextWindowTokens)} tokens; mode ${r.settings.mode}`,
     table(["#", "time", "idle", "ttl", "round", "msg chars", "tool results"], rows),
     `next: ${r.next.prediction}`,
+  ].join("\n");
+}
+
+export function formatPruneCall(call: number, c: PruneCallDTO): string {
+  const rows = c.details.map((d) => [
+    d.toolCallId,
+    d.toolName,
+    d.state,
+    fmtInt(d.charsFull),
+    fmtInt(d.charsSent),
+    d.changedThisCall ? "changed" : "",
+  ]);
+  return [
+    `call ${call} at ${iso(c.timestamp)}: round ${c.round}, ${c.gateText}; msg chars ${fmtInt(c.messageChars)}`,
+    table(["tool call", "tool", "state", "chars", "sent", ""], rows),
   ].join("\n");
 }
 

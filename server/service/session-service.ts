@@ -10,8 +10,14 @@ import type { JsonObject } from "../../shared/json.ts";
 import type { CacheClockDTO } from "../../shared/live.ts";
 import type { OverviewDTO, OverviewResponseDTO } from "../../shared/overview.ts";
 import type { PricingOverrides } from "../../shared/pricing.ts";
-import type { PruneCallDetailDTO, PruneReplayDTO, ToolResultPreviewDTO } from "../../shared/prune.ts";
-import { lastValue, type PruneQuery, parsePruneQuery } from "../../shared/prune-params.ts";
+import type {
+  PruneCallDetailDTO,
+  PruneCallDTO,
+  PruneLinearReplayDTO,
+  PruneReplayDTO,
+  ToolResultPreviewDTO,
+} from "../../shared/prune.ts";
+import { type PruneQuery, parsePruneQuery } from "../../shared/prune-params.ts";
 import { fail, ok, type Result } from "../../shared/result.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { SentAtCallDTO, SentCallsDTO, SentViewDTO } from "../../shared/sent.ts";
@@ -22,7 +28,6 @@ import { createEventBus, type EventBus } from "../live/event-bus.ts";
 import type { LoadedSession } from "../model/session.ts";
 import type { PriceTable } from "../pricing/price-table.ts";
 import type { OverviewQuery } from "../reports/overview/overview-filter.ts";
-import { previewToolResultAtCall } from "../reports/prune-replay/preview.ts";
 import {
   type StoredContextMode,
   type StoredContextText,
@@ -38,15 +43,20 @@ import { compareSessions } from "./compare-sessions.ts";
 import { CostAll, type CostAllProgress, sessionCostRow } from "./cost-all.ts";
 import { overviewOf } from "./overview-input.ts";
 import { PriceTables } from "./price-tables.ts";
+import {
+  pruneCallDetail,
+  pruneCallRecord,
+  pruneDTO,
+  prunePreview,
+  type QueryValue,
+  type Replayed,
+} from "./prune-queries.ts";
 import { otherSessionNodes } from "./sent-env.ts";
 import { SessionReports } from "./session-reports.ts";
 import { configHash, type StateInfo, stateInfo } from "./state-info.ts";
 import { type TruncationQuery, truncationInput } from "./truncation-input.ts";
 
 export type { StateInfo, TruncationQuery };
-
-type QueryValue = string | string[];
-const firstValue = (v: QueryValue | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 export interface SessionServiceOptions {
   stateDir: string;
@@ -225,18 +235,31 @@ export class SessionService {
     );
   }
 
-  /** `calls=summary` leaves every call's `toolResults` / `details` empty (see PruneReplayDTO.callsDetail). */
+  /** The session (with its transcript) and its pruning replay under the query's what-if, answered by `f`. */
+  private onReplay<T>(agentId: string, sessionId: string, query: PruneQuery, f: (r: Replayed) => Result<T>) {
+    const s = this.loadTranscript(agentId, sessionId);
+    if (!s.ok) return s;
+    const { overrides, at } = parsePruneQuery(query);
+    return f({ session: s.value, replay: this.reports.prune(s.value, overrides, at) });
+  }
+
+  /** The replay's DTO (`calls=summary`: without per-call tool-result maps). */
   prune(
     agentId: string,
     sessionId: string,
     query: PruneQuery & { calls?: QueryValue },
   ): Result<PruneReplayDTO> {
-    const { overrides, at } = parsePruneQuery(query);
-    const summary = lastValue(query.calls) === "summary";
-    return this.withTranscript(agentId, sessionId, (s) => {
-      const replay = this.reports.prune(s, overrides, at);
-      return summary ? replay.summary() : replay.full();
-    });
+    return this.onReplay(agentId, sessionId, query, (r) => pruneDTO(r, query));
+  }
+
+  /** `clawscope prune --json`: per-call changes and per-result transitions, O(calls + tool results). */
+  pruneLinear(agentId: string, sessionId: string, query: PruneQuery): Result<PruneLinearReplayDTO> {
+    return this.onReplay(agentId, sessionId, query, (r) => ok(r.replay.linear()));
+  }
+
+  /** `clawscope prune --call N` (1-based). */
+  pruneCallRecord(agentId: string, sessionId: string, query: PruneQuery, call: number): Result<PruneCallDTO> {
+    return this.onReplay(agentId, sessionId, query, (r) => pruneCallRecord(r, call));
   }
 
   /** One call's tool-result states (`call` = index into the replay's calls; what-if query as for prune). */
@@ -245,34 +268,16 @@ export class SessionService {
     sessionId: string,
     query: PruneQuery & { call?: QueryValue },
   ): Result<PruneCallDetailDTO> {
-    const s = this.loadTranscript(agentId, sessionId);
-    if (!s.ok) return s;
-    const callIndex = Number(firstValue(query.call));
-    if (!Number.isInteger(callIndex)) return fail("bad-request", "call (index) is required", 400);
-    const { overrides, at } = parsePruneQuery(query);
-    const detail = this.reports.prune(s.value, overrides, at).callDetail(callIndex);
-    return detail ? ok(detail) : fail("not-found", `no call ${callIndex} in the replay`, 404);
+    return this.onReplay(agentId, sessionId, query, (r) => pruneCallDetail(r, query));
   }
 
-  /** Before/after text of one tool result at one call (`call` = index into the replay's calls). */
+  /** Before/after text of one tool result at one call. */
   prunePreview(
     agentId: string,
     sessionId: string,
     query: PruneQuery & { call?: QueryValue; toolCallId?: QueryValue },
   ): Result<ToolResultPreviewDTO> {
-    const s = this.loadTranscript(agentId, sessionId);
-    if (!s.ok) return s;
-    const { overrides, at } = parsePruneQuery(query);
-    const replay = this.reports.prune(s.value, overrides, at);
-    const callIndex = Number(firstValue(query.call));
-    const toolCallId = firstValue(query.toolCallId);
-    if (!Number.isInteger(callIndex) || !toolCallId) {
-      return fail("bad-request", "call (index) and toolCallId are required", 400);
-    }
-    const preview = previewToolResultAtCall({ session: s.value, replay, callIndex, toolCallId });
-    return preview
-      ? ok(preview)
-      : fail("not-found", `no tool result ${toolCallId} at call ${callIndex}`, 404);
+    return this.onReplay(agentId, sessionId, query, (r) => prunePreview(r, query));
   }
 
   /** `prices`: the in-app editor's prices in their URL form (shared/price-editor.ts). */

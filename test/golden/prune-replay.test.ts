@@ -22,7 +22,8 @@ import { type ReplayInput, runReplay } from "../../server/reports/prune-replay/r
 import { readOpenClawConfig } from "../../server/sources/openclaw-config.ts";
 import { openStateReader } from "../../server/sources/state-reader.ts";
 import { isObject, type JsonObject, str } from "../../shared/json.ts";
-import type { PruneReplayDTO } from "../../shared/prune.ts";
+import type { PruneCallDTO, PruneLinearReplayDTO, PruneReplayDTO } from "../../shared/prune.ts";
+import { statesFromLinear } from "../helpers/prune-linear.ts";
 import { loadedSession, transcriptFromJsonl } from "../helpers/transcript.ts";
 
 /** The complete replay (every call with its tool-result states: the `prune --json` contract). */
@@ -100,9 +101,12 @@ function isJ1LiveFormException(name: string, t: SlimCall["toolResults"][number])
   );
 }
 
+/** The fields of a replayed call the comparison reads (the complete shape, or maps rebuilt from the linear one). */
+type ComparedCalls = { calls: readonly Pick<PruneCallDTO, "entryId" | "responseId" | "toolResults">[] };
+
 function compareAll(
   name: string,
-  replay: PruneReplayDTO,
+  replay: ComparedCalls,
   calls: SlimCall[],
 ): { compared: number; exceptions: string[] } {
   const bySeq = new Map(calls.map((c) => [c.seq, c]));
@@ -174,6 +178,21 @@ describe.each(present)("pruning replay vs wire: %s", (name) => {
       } else {
         expect(exceptions).toEqual([]);
       }
+    });
+  }
+
+  for (const useSnapshots of [false, true]) {
+    it(`prune --json (linear): the states rebuilt from its transitions match the wire (snapshots ${useSnapshots ? "restored" : "ignored"})`, () => {
+      const result = runReplay({ session, config, sha256Base64Url, useSnapshots });
+      // What the CLI prints, read back.
+      const linear: PruneLinearReplayDTO = JSON.parse(JSON.stringify(result.linear(), null, 2));
+      expect(linear.calls.length).toBe(calls.length);
+      const rebuilt = statesFromLinear(linear);
+      const asCalls = linear.calls.map((c, i) => ({ ...c, toolResults: rebuilt[i] ?? {} }));
+      const { compared } = compareAll(name, { calls: asCalls }, calls);
+      expect(compared).toBeGreaterThan(0);
+      expect(rebuilt).toEqual(result.full().calls.map((c) => c.toolResults));
+      expect(linear.calls.map((c) => c.round)).toEqual(result.calls.map((c) => c.round));
     });
   }
 

@@ -1,15 +1,18 @@
 // A finished replay (ReplayRun.finish): plain call records plus the per-call tool-result states, derived on
 // demand. Per-call states are O(calls × tool results) — tens of MB of JSON for a long session — so the UI gets
-// the calls without them (`summary`) and asks for the selected call's (`statesAt`); the CLI contract (`full`)
-// has every call's. A result stays valid while its run continues over appended entries.
+// the calls without them (`summary`) and asks for the selected call's (`statesAt`); the CLI prints per-call
+// changes and per-result transitions (`linear`, `prune --json`), one call's maps (`callAt`, `--call N`) or
+// every call's (`full`, `--full`). A result stays valid while its run continues over appended entries.
 
 import type {
   PruneCallDetailDTO,
   PruneCallDTO,
+  PruneLinearReplayDTO,
   PruneReplayDTO,
   PruneToolResultDTO,
   ToolResultWireState,
 } from "../../../shared/prune.ts";
+import { linearReplay } from "./linear-replay.ts";
 import type { ListedToolResult } from "./pruner-list.ts";
 import type { CallChanges, WireStates } from "./wire-states.ts";
 
@@ -31,6 +34,7 @@ export type CallStates = Pick<PruneCallDetailDTO, "toolResults" | "details">;
 export class ReplayResult {
   private summaryDto: PruneReplayDTO | null = null;
   private fullDto: PruneReplayDTO | null = null;
+  private linearDto: PruneLinearReplayDTO | null = null;
   private readonly cache = new Map<number, CallStates>();
 
   /**
@@ -65,6 +69,19 @@ export class ReplayResult {
       }),
     };
     return this.fullDto;
+  }
+
+  /** Per call what changed, per tool result its transitions: O(calls + tool results) (`prune --json`). */
+  linear(): PruneLinearReplayDTO {
+    this.linearDto ??= linearReplay(this.replay, this.records, this.wire);
+    return this.linearDto;
+  }
+
+  /** One call with its tool-result states (`prune --call N`), or null for an index outside the replay. */
+  callAt(index: number): PruneCallDTO | null {
+    const c = this.replay.calls[index];
+    const s = this.statesAt(index);
+    return c && s ? { ...c, toolResults: s.toolResults, details: s.details } : null;
   }
 
   /** One call's tool-result states, or null for an index outside the replay. */

@@ -115,6 +115,37 @@ export class WireStates {
     }
   }
 
+  /**
+   * Per tool result (entry index), the calls below `calls` at which its state can differ from the call
+   * before — ascending, each once. Sticky: the calls of its transitions; stateless: each call whose round
+   * changed it and the call after (a ≤ 2026.7 round applies to one request). O(changes).
+   */
+  changePoints(calls: number): Map<number, number[]> {
+    const out = new Map<number, number[]>();
+    if (this.sticky) {
+      for (const [entryIndex, tl] of this.transitions) {
+        const points: number[] = [];
+        for (const t of tl) if (t.call < calls) points.push(t.call);
+        if (points.length > 0) out.set(entryIndex, points);
+      }
+      return out;
+    }
+    for (let call = 0; call < Math.min(calls, this.perCall.length); call++) {
+      const changes = this.perCall[call];
+      if (!changes) continue;
+      for (const entryIndex of changes.keys()) {
+        let points = out.get(entryIndex);
+        if (!points) {
+          points = [];
+          out.set(entryIndex, points);
+        }
+        if (points[points.length - 1] !== call) points.push(call);
+        if (call + 1 < calls) points.push(call + 1);
+      }
+    }
+    return out;
+  }
+
   /** The state of one tool result at call `call` (−1: before any call). */
   stateAt(entryIndex: number, call: number): WireState {
     const full = { state: "full" as const, chars: this.fullChars(entryIndex) };
