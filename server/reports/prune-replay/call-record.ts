@@ -1,5 +1,6 @@
 // One replayed call as plain data (PruneCallDTO): what the gate and the round saw and did. Its tool-result
-// states are not part of it; they are derived on demand (replay-result.ts statesAt).
+// states are not part of it; they are derived on demand from its CallRecord (replay-result.ts statesAt,
+// linear-replay.ts).
 
 import { clockBackLabel } from "../../../shared/clock-labels.ts";
 import type { PruneCallDTO } from "../../../shared/prune.ts";
@@ -8,8 +9,22 @@ import type { TranscriptEntry } from "../../model/session.ts";
 import { GATE_TEXT, type GateResult } from "../../openclaw/pruning/gate.ts";
 import type { PrunerInput, PrunerResult } from "../../openclaw/pruning/pruner-input.ts";
 import { roundOf } from "./next-call.ts";
+import type { ListedToolResult } from "./pruner-list.ts";
 import type { SnapshotCheck } from "./snapshot-check.ts";
 import type { CallChanges } from "./wire-states.ts";
+
+/** What one call needs to derive its tool-result states later. */
+export interface CallRecord {
+  /** The list's tool results (the array grows with later calls; `count` is this call's view of it). */
+  list: readonly ListedToolResult[];
+  count: number;
+  changes: CallChanges;
+  /** 2026.7: results whose first wire form may differ (a `read` capped live). */
+  liveForm: ReadonlySet<number> | null;
+  /** The round's prunable range: [start, cutoff) positions, null without a round. */
+  start: number | null;
+  cutoff: number | null;
+}
 
 /** One request as the round saw it, for its call record. */
 export interface RequestOutcome {

@@ -11,8 +11,8 @@ import type {
   PruneToolResultHistoryDTO,
   ToolResultWireState,
 } from "../../../shared/prune.ts";
+import type { CallRecord } from "./call-record.ts";
 import type { ListedToolResult } from "./pruner-list.ts";
-import type { CallRecord } from "./replay-result.ts";
 import type { WireStates } from "./wire-states.ts";
 
 /** One stay of a tool result in the context list: calls [first, last] (0-based). */

@@ -12,22 +12,9 @@ import type {
   PruneToolResultDTO,
   ToolResultWireState,
 } from "../../../shared/prune.ts";
+import type { CallRecord } from "./call-record.ts";
 import { linearReplay } from "./linear-replay.ts";
-import type { ListedToolResult } from "./pruner-list.ts";
-import type { CallChanges, WireStates } from "./wire-states.ts";
-
-/** What one call needs to derive its tool-result states later. */
-export interface CallRecord {
-  /** The list's tool results (the array grows with later calls; `count` is this call's view of it). */
-  list: readonly ListedToolResult[];
-  count: number;
-  changes: CallChanges;
-  /** 2026.7: results whose first wire form may differ (a `read` capped live). */
-  liveForm: ReadonlySet<number> | null;
-  /** The round's prunable range: [start, cutoff) positions, null without a round. */
-  start: number | null;
-  cutoff: number | null;
-}
+import type { WireStates } from "./wire-states.ts";
 
 export type CallStates = Pick<PruneCallDetailDTO, "toolResults" | "details">;
 

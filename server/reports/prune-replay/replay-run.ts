@@ -26,12 +26,12 @@ import {
   restoreProjections,
   sourceHash,
 } from "../../openclaw/pruning/sticky-2026-9.ts";
-import { callRecordDto } from "./call-record.ts";
+import { type CallRecord, callRecordDto } from "./call-record.ts";
 import { FirstSends } from "./first-sends.ts";
 import { lastEntryTime, nextCall, roundOf } from "./next-call.ts";
 import { type Prepared, prepare, type ToolResultInfo } from "./prepared.ts";
 import { PrunerList } from "./pruner-list.ts";
-import { type CallRecord, ReplayResult } from "./replay-result.ts";
+import { ReplayResult } from "./replay-result.ts";
 import { type ReplayInput, ReplaySetup } from "./setup.ts";
 import { checkSnapshot, type SnapshotCheck } from "./snapshot-check.ts";
 import { TtlClock } from "./ttl-clock.ts";
