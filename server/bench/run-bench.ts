@@ -5,8 +5,9 @@
 //
 // Options (positionals, e.g. `npm run bench -- size=10 runs=3`): size=MB (default 100), runs=N (default 5),
 //   seed=N (default 9), keep (leave the temp dir),
-//   only=startup,jsonl,sqlite,warm,append,prune,scrub,treemap,tokenizer,memory,overview
-//   (overview: overview-sessions=N, default 200; overview-size=MB, default 1024).
+//   only=startup,jsonl,sqlite,warm,append,prune,scrub,treemap,tokenizer,memory,overview,cli
+//   (overview: overview-sessions=N, default 200; overview-size=MB, default 1024; cli: whole-process rows,
+//   bench-whole.ts).
 // Internal: `rss-probe DIR AGENT SESSION` (child process that measures server RSS with one session open).
 
 import { spawnSync } from "node:child_process";
@@ -25,6 +26,7 @@ import { benchScrub } from "./bench-scrub.ts";
 import { benchStartup } from "./bench-startup.ts";
 import { benchTokenizer } from "./bench-tokenizer.ts";
 import { benchTreemap } from "./bench-treemap.ts";
+import { benchWholeJsonl, benchWholeSqlite } from "./bench-whole.ts";
 import { type WrittenSession, writeJsonlStateDir, writeSqliteStateDir } from "./generate-session.ts";
 import { add, lastCpu, log, MB, median, ms, printTable, timeRuns, verdict } from "./measure.ts";
 
@@ -286,7 +288,7 @@ export async function runBench(args: string[]): Promise<void> {
   const runs = Math.max(1, Number(get("runs") ?? 5));
   const seed = Number(get("seed") ?? 9);
   const only = new Set(
-    (get("only") ?? "startup,jsonl,sqlite,warm,append,prune,scrub,treemap,tokenizer,memory,overview")
+    (get("only") ?? "startup,jsonl,sqlite,warm,append,prune,scrub,treemap,tokenizer,memory,overview,cli")
       .split(",")
       .map((x) => x.trim()),
   );
@@ -294,13 +296,13 @@ export async function runBench(args: string[]): Promise<void> {
   const started = performance.now();
   try {
     log(`generating ${sizeMb} MB sessions (seed ${seed}) in ${tmp}…`);
-    const needJsonl = ["startup", "jsonl", "warm", "append", "memory"].some((k) => only.has(k));
+    const needJsonl = ["startup", "jsonl", "warm", "append", "memory", "cli"].some((k) => only.has(k));
     const jsonl = needJsonl
       ? writeJsonlStateDir(path.join(tmp, "jsonl"), { targetBytes: sizeMb * MB, seed })
       : null;
     if (jsonl) log(`  JSONL: ${JSON.stringify(jsonl.stats)}`);
     const sqlite =
-      only.has("sqlite") || only.has("startup")
+      only.has("sqlite") || only.has("startup") || only.has("cli")
         ? writeSqliteStateDir(path.join(tmp, "sqlite"), { targetBytes: sizeMb * MB, seed })
         : null;
     if (sqlite) log(`  SQLite: ${JSON.stringify(sqlite.stats)}`);
@@ -308,6 +310,9 @@ export async function runBench(args: string[]): Promise<void> {
     if (only.has("startup")) benchStartup(tmp, { jsonl, sqlite }, runs);
     if (sqlite && only.has("sqlite")) benchSqlite(sqlite, runs);
     if (jsonl && only.has("memory")) benchMemory(jsonl);
+    // Before the append rows, which grow the JSONL file.
+    if (jsonl && only.has("cli")) benchWholeJsonl(tmp, jsonl, runs);
+    if (sqlite && only.has("cli")) benchWholeSqlite(tmp, sqlite, runs);
     if (jsonl && (only.has("warm") || only.has("append"))) benchWarmAndAppend(jsonl, runs, "JSONL");
     if (sqlite && only.has("warm")) benchWarmAndAppend(sqlite, runs, "SQLite");
     const five = only.has("prune") || only.has("scrub") ? fiveThousandMessages(tmp, seed) : null;

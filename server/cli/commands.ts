@@ -32,7 +32,9 @@ export interface CommandInput {
 type Command = (input: CommandInput) => Promise<void>;
 
 function out(text: string): void {
-  process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+  // Two writes: appending "\n" to a report of tens of MB would copy it once more.
+  process.stdout.write(text);
+  if (!text.endsWith("\n")) process.stdout.write("\n");
 }
 
 /** Text for a terminal: stored control sequences shown escaped (terminal-text.ts). */

@@ -19,6 +19,41 @@ function locate(entry: TranscriptEntry): { line?: number; seq?: number } {
   return loc;
 }
 
+/**
+ * The last id index built per entries array: the reader builds it for the tree, and the reports that walk
+ * parent links (cost verdicts, heartbeats) reuse it instead of building their own. Transcripts are replaced,
+ * not mutated, when a file grows; the length check guards against an in-place append anyway.
+ */
+const built = new WeakMap<
+  readonly TranscriptEntry[],
+  { length: number; byId: ReadonlyMap<string, number> }
+>();
+
+/** Map id → entry index (indexById's), built once per entries array. */
+export function entryIndexById(entries: TranscriptEntry[], source: string): ReadonlyMap<string, number> {
+  const hit = built.get(entries);
+  if (hit && hit.length === entries.length) return hit.byId;
+  return indexById(entries, source).byId;
+}
+
+const parentsBuilt = new WeakMap<readonly TranscriptEntry[], Int32Array>();
+
+/**
+ * Per entry, the index of its parent (−1: a root, or a parent id not in the transcript), built once per
+ * entries array: walks up the tree become array reads.
+ */
+export function parentIndexes(entries: TranscriptEntry[], source: string): Int32Array {
+  const hit = parentsBuilt.get(entries);
+  if (hit && hit.length === entries.length) return hit;
+  const byId = entryIndexById(entries, source);
+  const parents = new Int32Array(entries.length).fill(-1);
+  for (const e of entries) {
+    if (e.parentId !== null) parents[e.index] = byId.get(e.parentId) ?? -1;
+  }
+  parentsBuilt.set(entries, parents);
+  return parents;
+}
+
 /** Map id → entry index. Later duplicates win (pi keeps the last one it read); duplicates are reported. */
 export function indexById(
   entries: TranscriptEntry[],
@@ -39,6 +74,7 @@ export function indexById(
     }
     byId.set(e.id, e.index);
   }
+  built.set(entries, { length: entries.length, byId });
   return { byId, issues };
 }
 

@@ -138,6 +138,7 @@ describe("time that runs backwards (a reset on another machine)", () => {
     const back = r.value.calls.filter((c) => c.idleMs !== null && c.idleMs < 0);
     expect(back.length).toBeGreaterThan(0);
     for (const c of back) expect(c.clockBack).toBe("clock went back 11 d");
+    // The CLI's text table is printed from the linear replay (prune --json's shape).
     const linear = service.pruneLinear("main", SID, {});
     if (!linear.ok) throw new Error(linear.error.message);
     expect(formatPrune(linear.value)).toContain("clock went back 11 d");

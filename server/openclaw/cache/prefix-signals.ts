@@ -7,7 +7,7 @@ import type { PrefixChangeCause } from "../../../shared/cost.ts";
 import { arr, isObject, type JsonObject, obj, str } from "../../../shared/json.ts";
 import type { ModelCall } from "../../model/model-calls.ts";
 import type { Transcript, TranscriptEntry } from "../../model/session.ts";
-import { indexById } from "../../model/tree.ts";
+import { parentIndexes } from "../../model/tree.ts";
 import type { ConfigFamily } from "../config/agent-settings.ts";
 import { isTranscriptOnlyAssistant } from "../transcript-only.ts";
 
@@ -63,7 +63,8 @@ function changedSnapshots(entries: readonly TranscriptEntry[]): Map<number, numb
 
 export class PrefixSignals {
   private readonly entries: readonly TranscriptEntry[];
-  private readonly byId: ReadonlyMap<string, number>;
+  /** Per entry, its parent's index (−1: none). */
+  private readonly parents: Int32Array;
   /** Snapshot entry index → how many more tool results it marks pruned. */
   private readonly snapshots: Map<number, number>;
 
@@ -75,14 +76,13 @@ export class PrefixSignals {
     private readonly family: ConfigFamily,
   ) {
     this.entries = transcript.entries;
-    this.byId = indexById(transcript.entries, "transcript").byId;
+    this.parents = parentIndexes(transcript.entries, "transcript");
     this.snapshots = changedSnapshots(this.entries);
   }
 
   private parentOf(e: TranscriptEntry): TranscriptEntry | undefined {
-    if (e.parentId === null) return undefined;
-    const i = this.byId.get(e.parentId);
-    return i === undefined ? undefined : this.entries[i];
+    const i = this.parents[e.index] ?? -1;
+    return i < 0 ? undefined : this.entries[i];
   }
 
   /** The entries on n's path since m (m = the lineage's previous call at `mIndex`). */

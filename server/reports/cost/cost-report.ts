@@ -21,9 +21,9 @@ import type {
 import type { JsonObject } from "../../../shared/json.ts";
 import { minCacheableTokens, type PricingOverrides } from "../../../shared/pricing.ts";
 import { modelCallsOf } from "../../model/model-calls.ts";
-import type { LoadedSession, SessionSummary, Transcript, TranscriptEntry } from "../../model/session.ts";
+import type { LoadedSession, SessionSummary } from "../../model/session.ts";
 import { type SystemPromptReport, storedRunReport } from "../../model/system-prompt-report.ts";
-import { indexById } from "../../model/tree.ts";
+import { entryIndexById } from "../../model/tree.ts";
 import { CacheClassifier } from "../../openclaw/cache/verdict.ts";
 import { configuredPruning } from "../../openclaw/config/agent-settings.ts";
 import { HeartbeatDetector, isCronSessionKey } from "../../openclaw/heartbeat.ts";
@@ -61,33 +61,33 @@ export interface CostReportInput {
   agentReports?: readonly SystemPromptReport[];
 }
 
-/**
- * byId per entry list (transcripts are replaced, not mutated, when a file grows; the length check guards
- * against an in-place append anyway): what-if and re-renders of one session index it once.
- */
-const byIdCache = new WeakMap<readonly TranscriptEntry[], { length: number; byId: Map<string, number> }>();
-
-function entriesById(transcript: Transcript, location: string): Map<string, number> {
-  const hit = byIdCache.get(transcript.entries);
-  if (hit && hit.length === transcript.entries.length) return hit.byId;
-  const byId = indexById(transcript.entries, location).byId;
-  byIdCache.set(transcript.entries, { length: transcript.entries.length, byId });
-  return byId;
-}
-
 /** Classify and price every billed call, in append order. */
 function priceCalls(input: CostReportInput, lifetimes: CacheLifetimes): PricedCall[] {
   const { session, config } = input;
   const transcript = session.transcript;
   const family = session.version.family;
+  // One lookup per api/model (a table scan with model-id normalisation), not one per call.
+  const minimums = new Map<string, number | null>();
+  const minimumOf = (api: string | null, model: string | null): number | null => {
+    const key = `${api}\u0000${model}`;
+    let v = minimums.get(key);
+    if (v === undefined) {
+      v = minCacheableTokens(api, model)?.tokens ?? null;
+      minimums.set(key, v);
+    }
+    return v;
+  };
   const classifier = new CacheClassifier({
     transcript,
     ttlFor: (c, previous) => lifetimes.ttlFor(c, previous),
-    minCacheableFor: (c) => minCacheableTokens(c.api, c.model)?.tokens ?? null,
+    minCacheableFor: (c) => minimumOf(c.api, c.model),
     pruningRoundCallIds: new Set((input.pruningRounds ?? []).map((r) => r.entryId)),
     family,
   });
-  const heartbeats = new HeartbeatDetector(transcript, entriesById(transcript, session.summary.location));
+  const heartbeats = new HeartbeatDetector(
+    transcript,
+    entryIndexById(transcript.entries, session.summary.location),
+  );
   const prices =
     input.prices ?? new PriceTable({ config, ...(input.pricing ? { file: input.pricing } : {}) });
   const agentId = session.summary.agentId;

@@ -1,0 +1,161 @@
+// Whole-process rows of `npm run bench` (issue 18): `clawscope <command>` spawned as a user runs it — the BUILT
+// CLI (dist/server/main.js) when a build is there, else server/bin.mjs through tsx (the row says which) —
+// alternating run by run with whole-process anchors on the same data: the issue's jq recipe, a bare Node
+// read + JSON.parse, a bare SQLite SELECT + decode, `node -e 0`. Each child's peak RSS comes from a preload
+// that prints `process.resourceUsage().maxRSS` at exit (stdout goes to a file, as `> out.json` would).
+
+import { spawnSync } from "node:child_process";
+import { closeSync, existsSync, openSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { PACKAGE_ROOT } from "../package-root.ts";
+import { jqInstalled } from "./baselines.ts";
+import { add, log, MB, median, ms } from "./measure.ts";
+
+export interface ProcessRun {
+  wallMs: number;
+  /** Peak RSS (MB) of a node child; null for other programs. */
+  peakMb: number | null;
+  stdoutBytes: number;
+  status: number | null;
+}
+
+/** The CLI a user runs: the compiled build, else the sources. */
+export function cliEntry(): { script: string; label: string } {
+  const built = path.join(PACKAGE_ROOT, "dist", "server", "main.js");
+  return existsSync(built)
+    ? { script: built, label: "built CLI (dist/server/main.js)" }
+    : {
+        script: path.join(PACKAGE_ROOT, "server", "bin.mjs"),
+        label: "sources through tsx (server/bin.mjs; no build)",
+      };
+}
+
+export class ProcessRunner {
+  private readonly preload: string;
+  private readonly out: string;
+
+  constructor(readonly tmp: string) {
+    this.preload = path.join(tmp, "peak-rss.cjs");
+    this.out = path.join(tmp, "stdout.bin");
+    writeFileSync(
+      this.preload,
+      'process.on("exit", () => { require("node:fs").writeSync(2, `\\nBENCH_PEAK_RSS_KB ${process.resourceUsage().maxRSS}\\n`); });\n',
+    );
+  }
+
+  /** `node [preload] args…`, stdout to a file. */
+  node(args: string[]): ProcessRun {
+    return this.run(process.execPath, ["-r", this.preload, ...args]);
+  }
+
+  /** A shell pipeline (the jq recipe as typed). */
+  sh(script: string, args: string[]): ProcessRun {
+    return this.run("sh", ["-c", script, "sh", ...args]);
+  }
+
+  private run(file: string, args: string[]): ProcessRun {
+    const fd = openSync(this.out, "w");
+    const t = performance.now();
+    let r: ReturnType<typeof spawnSync>;
+    try {
+      r = spawnSync(file, args, { stdio: ["ignore", fd, "pipe"], encoding: "utf8", maxBuffer: 16 * MB });
+    } finally {
+      closeSync(fd);
+    }
+    const wallMs = performance.now() - t;
+    const m = /BENCH_PEAK_RSS_KB (\d+)/.exec(String(r.stderr ?? ""));
+    if (r.status !== 0)
+      log(
+        `  ${path.basename(file)} ${args.slice(-4).join(" ")}: exit ${r.status} ${String(r.stderr).slice(0, 300)}`,
+      );
+    return {
+      wallMs,
+      peakMb: m ? Number(m[1]) / 1024 : null,
+      stdoutBytes: statSync(this.out).size,
+      status: r.status,
+    };
+  }
+}
+
+/** `runs` rounds; in each, every job once, in order (so anchors and commands share the machine's state). */
+export function alternate(
+  runs: number,
+  jobs: Record<string, () => ProcessRun>,
+): Record<string, ProcessRun[]> {
+  const out: Record<string, ProcessRun[]> = {};
+  for (let i = 0; i < runs; i++) {
+    for (const [name, job] of Object.entries(jobs)) {
+      const list = out[name] ?? [];
+      list.push(job());
+      out[name] = list;
+    }
+  }
+  return out;
+}
+
+export const wall = (rs: ProcessRun[] | undefined): number => median((rs ?? []).map((r) => r.wallMs));
+export const peak = (rs: ProcessRun[] | undefined): number =>
+  Math.max(0, ...(rs ?? []).map((r) => r.peakMb ?? 0));
+
+/** The issue's jq recipe on a JSONL file (usage sums of assistant lines). */
+export function jqJob(runner: ProcessRunner, file: string): (() => ProcessRun) | null {
+  if (!jqInstalled()) return null;
+  const q =
+    '\'select(.type=="message" and .message.role=="assistant") | .message.usage | [.input,.output,.cacheRead,.cacheWrite]\'';
+  return () => runner.sh(`jq -c ${q} "$1" | jq -s 'transpose | map(add)'`, [file]);
+}
+
+/** Bare Node: read the file, JSON.parse every line, sum assistant usage. */
+export function bareParseJob(runner: ProcessRunner, file: string): () => ProcessRun {
+  const script =
+    'const t=require("node:fs").readFileSync(process.argv[1],"utf8");let n=0;for(const l of t.split("\\n")){if(!l)continue;const v=JSON.parse(l);if(v.type==="message"&&v.message&&v.message.role==="assistant"&&v.message.usage)n+=v.message.usage.output||0}console.log(n)';
+  return () => runner.node(["-e", script, file]);
+}
+
+/** Bare SQLite: SELECT every event row of the session, zstd → UTF-8 → JSON.parse (the modules clawscope uses). */
+export function bareSqliteJob(runner: ProcessRunner, dbFile: string, sessionId: string): () => ProcessRun {
+  const script = `const {createRequire}=require("node:module");const r=createRequire(${JSON.stringify(path.join(PACKAGE_ROOT, "package.json"))});
+const D=r("better-sqlite3");const {decompress}=r("fzstd");const db=new D(process.argv[1],{readonly:true,fileMustExist:true});
+const dec=new TextDecoder();let n=0;for(const x of db.prepare("SELECT seq, event_json, event_zstd FROM transcript_events WHERE session_id = ? ORDER BY seq").iterate(process.argv[2])){
+const t=typeof x.event_json==="string"?x.event_json:dec.decode(decompress(x.event_zstd));if(JSON.parse(t))n++}console.log(n)`;
+  return () => runner.node(["-e", script, dbFile, sessionId]);
+}
+
+export const nodeE0Job = (runner: ProcessRunner) => (): ProcessRun => runner.node(["-e", "0"]);
+
+/** One "median (peak RSS)" cell. */
+export function cell(rs: ProcessRun[] | undefined): string {
+  const p = peak(rs);
+  return `${ms(wall(rs))}${p > 0 ? ` (peak RSS ${p.toFixed(0)} MB)` : ""}`;
+}
+
+/** Add a whole-process row: command vs its anchor, ratio and verdict against `limit`. */
+export function addProcessRow(o: {
+  operation: string;
+  size: string;
+  command: ProcessRun[] | undefined;
+  anchor: { label: string; runs: ProcessRun[] | undefined };
+  others: string;
+  limit: number;
+  target: string;
+  rssLimitMb?: number;
+}): void {
+  const ratio = wall(o.command) / wall(o.anchor.runs);
+  const rssOk = o.rssLimitMb === undefined || peak(o.command) <= o.rssLimitMb;
+  const failed = (o.command ?? []).some((r) => r.status !== 0);
+  add({
+    operation: o.operation,
+    size: o.size,
+    median: cell(o.command),
+    baseline: `${o.anchor.label} ${cell(o.anchor.runs)}${o.others ? `; ${o.others}` : ""}`,
+    ratio: `${ratio.toFixed(2)}×`,
+    target: o.target,
+    verdict: failed
+      ? "FAILED (exit ≠ 0)"
+      : ratio <= o.limit && rssOk
+        ? "met"
+        : rssOk
+          ? "MISSED"
+          : "MISSED (RSS)",
+  });
+}

@@ -1,0 +1,85 @@
+// The whole-process section of `npm run bench` (`only=cli`, issue 18): `cost --json` and `prune --json` on the
+// 100 MB JSONL session, `cost --json` on the SQLite one, each alternating with its anchors (bench-cli.ts).
+
+import { statSync } from "node:fs";
+import {
+  addProcessRow,
+  alternate,
+  bareParseJob,
+  bareSqliteJob,
+  cell,
+  cliEntry,
+  jqJob,
+  nodeE0Job,
+  type ProcessRun,
+  ProcessRunner,
+} from "./bench-cli.ts";
+import type { WrittenSession } from "./generate-session.ts";
+import { log, MB } from "./measure.ts";
+
+function jobsFor(runner: ProcessRunner, s: WrittenSession, script: string, command: string[]) {
+  return () =>
+    runner.node([script, ...command, "--state-dir", s.stateDir, "--session", `${s.agentId}/${s.sessionId}`]);
+}
+
+export function benchWholeJsonl(tmp: string, s: WrittenSession, runs: number): void {
+  const runner = new ProcessRunner(tmp);
+  const { script, label } = cliEntry();
+  log(`whole process, JSONL (${label})…`);
+  const size = `${(statSync(s.file).size / MB).toFixed(0)} MB JSONL`;
+  const jq = jqJob(runner, s.file);
+  const jobs: Record<string, () => ProcessRun> = {
+    ...(jq ? { jq } : {}),
+    bare: bareParseJob(runner, s.file),
+    e0: nodeE0Job(runner),
+    cost: jobsFor(runner, s, script, ["cost", "--json"]),
+    prune: jobsFor(runner, s, script, ["prune", "--json"]),
+  };
+  const r = alternate(runs, jobs);
+  const anchor = r.jq
+    ? { label: "jq recipe", runs: r.jq }
+    : { label: "bare Node read + JSON.parse", runs: r.bare };
+  const others = `bare Node read + JSON.parse ${cell(r.bare)}; node -e 0 ${cell(r.e0)}`;
+  addProcessRow({
+    operation: `\`cost --json\`, whole process (${label})`,
+    size,
+    command: r.cost,
+    anchor,
+    others,
+    limit: 1.5,
+    target: "≤ 1.5× jq (moonshot ≤ 1.0×), peak RSS ≤ 300 MB",
+    rssLimitMb: 300,
+  });
+  const out = r.prune?.[0]?.stdoutBytes ?? 0;
+  addProcessRow({
+    operation: `\`prune --json\`, whole process (${label}); output ${(out / MB).toFixed(1)} MB`,
+    size,
+    command: r.prune,
+    anchor,
+    others,
+    // No time target in the issue: it must finish, with output O(calls + tool results) (a test checks that).
+    limit: Number.POSITIVE_INFINITY,
+    target: "finishes (was: out of memory at 4.3 GB); output linear (test/unit/prune-linear.test.ts)",
+  });
+  log(`  cost --json stdout ${((r.cost?.[0]?.stdoutBytes ?? 0) / MB).toFixed(1)} MB`);
+}
+
+export function benchWholeSqlite(tmp: string, s: WrittenSession, runs: number): void {
+  const runner = new ProcessRunner(tmp);
+  const { script, label } = cliEntry();
+  log(`whole process, SQLite (${label})…`);
+  const r = alternate(runs, {
+    bare: bareSqliteJob(runner, s.file, s.sessionId),
+    cost: jobsFor(runner, s, script, ["cost", "--json"]),
+  });
+  addProcessRow({
+    operation: `\`cost --json\`, SQLite, whole process (${label})`,
+    size: `${(s.stats.bytes / MB).toFixed(0)} MB of events / ${s.stats.entries.toLocaleString("en")} rows`,
+    command: r.cost,
+    anchor: { label: "bare SELECT + zstd/UTF-8/JSON decode (node)", runs: r.bare },
+    others: "",
+    limit: 1.5,
+    target: "≤ 1.5× the bare decode, peak RSS ≤ 300 MB",
+    rssLimitMb: 300,
+  });
+}
