@@ -5,7 +5,13 @@
 
 import type { PricingOverrides } from "../../shared/pricing.ts";
 import type { Result } from "../../shared/result.ts";
-import { chooseStateDir, readEnvironment, type ServeOptions, serveOptions } from "../shell/config.ts";
+import {
+  cacheDir,
+  chooseStateDir,
+  readEnvironment,
+  type ServeOptions,
+  serveOptions,
+} from "../shell/config.ts";
 import type { Runtime } from "../shell/runtime.ts";
 import type { UserEnvironment } from "../sources/user-path.ts";
 import { type CliValues, pruneQueryFromFlags, UsageError } from "./options.ts";
@@ -70,7 +76,7 @@ async function runtime(
     pricingFile = read.prices;
   }
   const { createRuntime } = await import("../shell/runtime.ts");
-  return createRuntime(state, environment, pricingFile);
+  return createRuntime(state, environment, pricingFile, values["no-cache"] ? null : cacheDir(environment));
 }
 
 /** The one --state-dir of a command that reads one state dir. */

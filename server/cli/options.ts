@@ -52,6 +52,9 @@ Common options:
                     When none exists, the bundled demo state dir is used.
   --profile NAME    use ~/.openclaw-NAME (--dev: ~/.openclaw-dev)
   --demo            use the bundled demo state dir
+  --no-cache        do not use the persistent cache ($XDG_CACHE_HOME/clawscope, else ~/.cache/clawscope:
+                    the session list's transcript scans, keyed by path + size + mtime + inode; safe to
+                    delete; never inside the state dir)
   --pricing FILE    prices (JSON5) above the config's: { "provider/model": { input, output, cacheRead,
                     cacheWrite } } in USD per 1M tokens (cost, serve)
 REF: a sessionId, a session key (agent:main:main) or AGENT/SESSIONID.
@@ -63,6 +66,7 @@ export const OPTIONS = {
   "state-dir": { type: "string", multiple: true },
   profile: { type: "string" },
   demo: { type: "boolean" },
+  "no-cache": { type: "boolean" },
   dev: { type: "boolean" },
   json: { type: "boolean" },
   session: { type: "string" },

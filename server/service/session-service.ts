@@ -35,6 +35,7 @@ import {
 } from "../reports/stored-context.ts";
 import { buildTruncationReport } from "../reports/truncation/truncation-report.ts";
 import { agentRunReports } from "../sources/agent-run-reports.ts";
+import { ScanStore } from "../sources/jsonl/scan-store.ts";
 import { type OpenClawConfigRead, readOpenClawConfig } from "../sources/openclaw-config.ts";
 import { openStateReader, type StateReader } from "../sources/state-reader.ts";
 import { resolveHome, type UserEnvironment } from "../sources/user-path.ts";
@@ -70,10 +71,13 @@ export interface SessionServiceOptions {
   pricingFile?: PricingOverrides;
   /** The host's time zone (OpenClaw stamps user messages in its Gateway host's zone); default: this process's. */
   hostTimeZone?: string;
+  /** The persistent cache dir (outside the state dir; none: `--no-cache`, or not asked for). */
+  cacheDir?: string | null;
 }
 
 export class SessionService {
   readonly reader: StateReader;
+  private readonly scanStore: ScanStore | null;
   /** Change events for SSE (`GET /api/events`); fed by the watcher once `startWatching()` ran. */
   readonly bus: EventBus = createEventBus();
   private readonly reports = new SessionReports({
@@ -103,7 +107,8 @@ export class SessionService {
   });
 
   constructor(private readonly opts: SessionServiceOptions) {
-    this.reader = openStateReader(opts.stateDir);
+    this.scanStore = opts.cacheDir ? ScanStore.open(opts.cacheDir, opts.stateDir) : null;
+    this.reader = openStateReader(opts.stateDir, { scanStore: this.scanStore });
     this.counter = opts.tokenCounter ?? null;
     const { stateDir, pricingFile } = opts;
     this.priceTables = new PriceTables({ stateDir, pricingFile, config: () => this.config() });
@@ -137,7 +142,10 @@ export class SessionService {
   }
 
   listSessions(): { sessions: SessionSummary[]; issues: ParseIssue[] } {
-    this.listed ??= this.reader.listSessions();
+    if (!this.listed) {
+      this.listed = this.reader.listSessions();
+      this.scanStore?.flush();
+    }
     return this.listed;
   }
 

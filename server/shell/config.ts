@@ -128,6 +128,17 @@ export function readEnvironment(): UserEnvironment {
   return Object.freeze({ env: Object.freeze({ ...process.env }), homedir: osHomedir() });
 }
 
+/**
+ * clawscope's persistent cache dir (issue 18): `$XDG_CACHE_HOME/clawscope`, else `~/.cache/clawscope` (the XDG
+ * base-directory rule; a relative `$XDG_CACHE_HOME` is ignored, as the spec says). Never the state dir: the
+ * cache refuses a dir inside it (server/sources/jsonl/scan-store.ts). Safe to delete.
+ */
+export function cacheDir(environment: UserEnvironment): string {
+  const xdg = nonEmpty(environment.env.XDG_CACHE_HOME);
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(environment.homedir, ".cache");
+  return path.join(base, "clawscope");
+}
+
 /** What the state-dir flags ask for (`--state-dir`, `--profile`, `--dev`, `--demo`). */
 export interface StateDirRequest {
   stateDir?: string | undefined;

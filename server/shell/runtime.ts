@@ -10,14 +10,23 @@ export interface Runtime {
   service: SessionService;
 }
 
-/** `pricingFile`: the prices of `--pricing FILE` (issue 14 §3), above the config's. */
+/**
+ * `pricingFile`: the prices of `--pricing FILE` (issue 14 §3), above the config's. `cacheDir`: the persistent
+ * cache (config.ts cacheDir; null = `--no-cache`).
+ */
 export function createRuntime(
   state: StateChoice,
   environment: UserEnvironment,
   pricingFile?: PricingOverrides,
+  cacheDir: string | null = null,
 ): Runtime {
   return {
     state,
-    service: createSessionService({ ...state, environment, ...(pricingFile ? { pricingFile } : {}) }),
+    service: createSessionService({
+      ...state,
+      environment,
+      cacheDir,
+      ...(pricingFile ? { pricingFile } : {}),
+    }),
   };
 }

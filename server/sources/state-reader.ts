@@ -14,6 +14,7 @@ import path from "node:path";
 import type { LoadedSession, ParseIssue, SessionRef, SessionSummary } from "../model/session.ts";
 import { type DiscoveredAgent, type DiscoveredState, discoverState, isSafeId } from "./discover.ts";
 import { JsonlEra } from "./jsonl/jsonl-era.ts";
+import type { ScanStore } from "./jsonl/scan-store.ts";
 import { type AgentRows, resolveRefInRows } from "./resolve-ref.ts";
 import {
   fail,
@@ -51,6 +52,8 @@ export interface StateReader {
 export interface StateReaderOptions {
   /** Parsed transcripts kept in memory (LRU). Default 8. */
   cacheSize?: number;
+  /** Persistent cache of the session list's transcript scans (outside the state dir; scan-store.ts). */
+  scanStore?: ScanStore | null;
 }
 
 const LEGACY_PREFIX = "legacy:";
@@ -81,7 +84,12 @@ class Reader implements StateReader {
     this.stateDir = path.resolve(stateDir);
     const cache = new TranscriptCache(opts.cacheSize ?? 8);
     const install = new InstallSignalsReader(this.stateDir);
-    this.jsonl = new JsonlEra(this.stateDir, cache, () => install.read(this.discover().agents));
+    this.jsonl = new JsonlEra(
+      this.stateDir,
+      cache,
+      () => install.read(this.discover().agents),
+      opts.scanStore ?? null,
+    );
     this.sqlite = new SqliteEra(this.stateDir, cache);
   }
 

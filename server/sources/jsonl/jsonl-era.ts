@@ -23,6 +23,7 @@ import {
 import type { TranscriptCache } from "../transcript-cache.ts";
 import { type InstallSignals, installVersion } from "../version-fallback.ts";
 import { asFinishedFile, countLineErrors } from "./read-transcript.ts";
+import type { ScanStore } from "./scan-store.ts";
 import {
   type JsonlSessionRow,
   listJsonlSessions,
@@ -62,6 +63,8 @@ export class JsonlEra implements SessionEra {
     private readonly cache: TranscriptCache,
     /** The install's release signals, for sessions without their own (version-fallback.ts). */
     private readonly installSignals: () => InstallSignals,
+    /** The persistent scan cache of the session list (scan-store.ts), when the process has one. */
+    private readonly scanStore: ScanStore | null = null,
   ) {}
 
   list(agent: DiscoveredAgent, scan: boolean, issues: ParseIssue[]): ListedRow[] {
@@ -144,7 +147,10 @@ export class JsonlEra implements SessionEra {
   private rows(agent: DiscoveredAgent, scan: boolean, issues: ParseIssue[]): JsonlSessionRow[] {
     if (!agent.sessionsDir) return [];
     try {
-      const listing = listJsonlSessions(this.stateDir, agent.agentId, agent.sessionsDir, { scan });
+      const listing = listJsonlSessions(this.stateDir, agent.agentId, agent.sessionsDir, {
+        scan,
+        scanStore: this.scanStore,
+      });
       issues.push(...listing.issues);
       for (const r of listing.rows) issues.push(...r.issues);
       return listing.rows;

@@ -6,18 +6,9 @@ import { isObject, type JsonObject, num, obj, str, tryParseJson } from "../../..
 import type { SessionSummary, Transcript } from "../../model/session.ts";
 import { isTranscriptOnlyAssistant as isTranscriptOnly } from "../../openclaw/transcript-only.ts";
 import { readRegularFileSync } from "../regular-file.ts";
+import { ScanStore, type TranscriptQuickScan } from "./scan-store.ts";
 
-export interface TranscriptQuickScan {
-  sizeBytes: number;
-  mtimeMs: number;
-  /** Non-empty lines (header included); a trailing line without `\n` counts too. */
-  lineCount: number;
-  /** Envelope timestamp of the last line that parses, epoch ms. */
-  lastTimestamp: number | null;
-  /** provider/model of the last model assistant (transcript-only assistants skipped). */
-  provider: string | null;
-  model: string | null;
-}
+export type { TranscriptQuickScan } from "./scan-store.ts";
 
 const scanCache = new Map<string, TranscriptQuickScan>();
 const SCAN_CACHE_MAX = 4096;
@@ -72,20 +63,31 @@ export function quickScanBuffer(buf: Buffer): Omit<TranscriptQuickScan, "sizeByt
   return { lineCount: lines.length, lastTimestamp, provider, model };
 }
 
-/** Quick scan of a transcript file, cached by path + size + mtime. Null when unreadable. */
-export function quickScanTranscript(absPath: string): TranscriptQuickScan | null {
+/**
+ * Quick scan of a transcript file, cached by path + size + mtime + inode: in memory, and across processes in
+ * `store` (scan-store.ts) when one is given. Null when unreadable.
+ */
+export function quickScanTranscript(
+  absPath: string,
+  store: ScanStore | null = null,
+): TranscriptQuickScan | null {
   let size: number;
   let mtimeMs: number;
+  let ino: number;
   try {
     const st = statSync(absPath);
     size = st.size;
     mtimeMs = st.mtimeMs;
+    ino = st.ino;
   } catch {
     return null;
   }
-  const key = `${absPath}\u0000${size}\u0000${mtimeMs}`;
-  const hit = scanCache.get(key);
-  if (hit) return hit;
+  const key = ScanStore.key(absPath, size, mtimeMs, ino);
+  const hit = scanCache.get(key) ?? store?.get(key);
+  if (hit) {
+    scanCache.set(key, hit);
+    return hit;
+  }
   let buf: Buffer;
   try {
     buf = readRegularFileSync(absPath);
@@ -98,6 +100,7 @@ export function quickScanTranscript(absPath: string): TranscriptQuickScan | null
     if (oldest !== undefined) scanCache.delete(oldest);
   }
   scanCache.set(key, scan);
+  store?.set(key, scan);
   return scan;
 }
 

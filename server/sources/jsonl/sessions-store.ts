@@ -33,6 +33,7 @@ import { isInside, realpathOrNull } from "../fs-safety.ts";
 import { newestArchives, resolveEntryFile } from "./entry-file.ts";
 import { classifyTranscriptFileName } from "./file-names.ts";
 import { quickScanTranscript, summaryTimesAndModel, type TranscriptQuickScan } from "./quick-scan.ts";
+import type { ScanStore } from "./scan-store.ts";
 import { readSessionsStore } from "./sessions-json.ts";
 
 export { classifyTranscriptFileName, parseArchiveTimestamp, type TranscriptFileKind } from "./file-names.ts";
@@ -65,6 +66,8 @@ export interface ListJsonlOptions {
    * files: enough to resolve ids and load one session without reading all of them.
    */
   scan?: boolean;
+  /** The persistent scan cache (scan-store.ts), when the process has one. */
+  scanStore?: ScanStore | null;
 }
 
 export interface JsonlSessionsListing {
@@ -130,6 +133,7 @@ class SessionsDirListing {
     private readonly agentId: string,
     private readonly sessionsDir: string,
     private readonly scan: boolean,
+    private readonly scanStore: ScanStore | null = null,
   ) {
     this.realStateDir = realpathOrNull(stateDir) ?? path.resolve(stateDir);
     this.storeSource = relPosix(stateDir, path.join(sessionsDir, "sessions.json"));
@@ -218,7 +222,7 @@ class SessionsDirListing {
       if (isNotRegular(g.file)) {
         rowIssues.push(this.fileIssue(g.file, "not-a-file", NOT_A_FILE, "error"));
       } else {
-        scan = this.scan ? quickScanTranscript(g.file) : null;
+        scan = this.scan ? quickScanTranscript(g.file, this.scanStore) : null;
         facts = scan ?? statFacts(g.file);
         if (!facts)
           rowIssues.push(
@@ -277,7 +281,7 @@ class SessionsDirListing {
       }
       if (kind.kind === "other" || this.consumedFiles.has(name)) continue;
       const file = path.join(this.sessionsDir, name);
-      const scan = this.scan ? quickScanTranscript(file) : null;
+      const scan = this.scan ? quickScanTranscript(file, this.scanStore) : null;
       const facts = scan ?? statFacts(file);
       const rowIssues: ParseIssue[] = [];
       if (!facts) rowIssues.push(this.fileIssue(file, "read-failed", "transcript cannot be read", "error"));
@@ -373,7 +377,7 @@ export function listJsonlSessions(
   sessionsDir: string,
   opts: ListJsonlOptions = {},
 ): JsonlSessionsListing {
-  const listing = new SessionsDirListing(stateDir, agentId, sessionsDir, opts.scan ?? true);
+  const listing = new SessionsDirListing(stateDir, agentId, sessionsDir, opts.scan ?? true, opts.scanStore);
   const entries = listing.readStore();
   const existing = listing.existingFiles();
   for (const g of listing.groupEntries(entries, existing)) listing.addEntryRow(g);

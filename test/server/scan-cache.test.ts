@@ -1,0 +1,117 @@
+// The persistent cache of the session list (issue 18, big state dirs): `sessions --json` run as a user runs it,
+// with $XDG_CACHE_HOME pointing at a temp dir. The cache file lands there and never in the state dir (whose
+// every file keeps its bytes and mtime); a later process reads it (a planted scan shows up), a changed
+// transcript is scanned again, `--no-cache` bypasses it, a corrupt or other-version file is ignored, and a
+// cache dir inside the state dir is refused.
+
+import { spawnSync } from "node:child_process";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ScanStore } from "../../server/sources/jsonl/scan-store.ts";
+import { isObject } from "../../shared/json.ts";
+import { TranscriptBuilder } from "../helpers/transcript.ts";
+
+const REPO = path.resolve(__dirname, "../..");
+const tmp = mkdtempSync(path.join(os.tmpdir(), "clawscope-scan-cache-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const stateDir = path.join(tmp, "state");
+const b = new TranscriptBuilder();
+b.user("hello");
+b.assistant({ text: "hi" });
+const transcript = b.writeJsonlStateDir(stateDir);
+const cacheHome = path.join(tmp, "xdg");
+const cacheFile = path.join(cacheHome, "clawscope", "transcript-scans-v1.json");
+
+/** Every file of the state dir with its size and mtime. */
+function snapshot(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const p = path.join(e.parentPath, e.name);
+    const st = statSync(p);
+    out.push(`${path.relative(dir, p)} ${e.isDirectory() ? "dir" : st.size} ${st.mtimeMs}`);
+  }
+  return out.sort();
+}
+
+function sessions(
+  env: Record<string, string>,
+  ...flags: string[]
+): { status: number | null; rows: unknown[] } {
+  const r = spawnSync(
+    process.execPath,
+    [path.join(REPO, "server/bin.mjs"), "sessions", "--json", "--state-dir", stateDir, ...flags],
+    { encoding: "utf8", env: { ...process.env, ...env } },
+  );
+  const rows: unknown = r.status === 0 ? JSON.parse(r.stdout) : [];
+  return { status: r.status, rows: Array.isArray(rows) ? rows : [] };
+}
+
+const entryCount = (rows: unknown[]): unknown => {
+  const first = rows[0];
+  return isObject(first) ? first.entryCount : undefined;
+};
+
+/** Rewrite every cached scan's line count (a planted value only a read of the cache can produce). */
+function plant(lineCount: number): void {
+  const body: unknown = JSON.parse(readFileSync(cacheFile, "utf8"));
+  if (!isObject(body) || !isObject(body.scans)) throw new Error("cache shape");
+  for (const v of Object.values(body.scans)) if (isObject(v)) v.lineCount = lineCount;
+  writeFileSync(cacheFile, JSON.stringify(body));
+}
+
+describe("persistent scan cache (sessions --json)", () => {
+  it("lives outside the state dir, is read back, follows the file, and --no-cache bypasses it", {
+    timeout: 120_000,
+  }, () => {
+    const before = snapshot(stateDir);
+    const env = { XDG_CACHE_HOME: cacheHome };
+    const first = sessions(env);
+    expect(first.status).toBe(0);
+    expect(entryCount(first.rows)).toBe(3);
+    expect(existsSync(cacheFile)).toBe(true);
+    expect(snapshot(stateDir)).toEqual(before);
+
+    plant(777);
+    expect(entryCount(sessions(env).rows)).toBe(777);
+    expect(entryCount(sessions(env, "--no-cache").rows)).toBe(3);
+
+    // Same bytes, new mtime: a new key, scanned again.
+    const t = statSync(transcript).mtimeMs / 1000 + 5;
+    utimesSync(transcript, t, t);
+    expect(entryCount(sessions(env).rows)).toBe(3);
+
+    // Corrupt, then another version: ignored (and replaced).
+    writeFileSync(cacheFile, "{not json");
+    expect(entryCount(sessions(env).rows)).toBe(3);
+    plant(555);
+    const body: unknown = JSON.parse(readFileSync(cacheFile, "utf8"));
+    writeFileSync(cacheFile, JSON.stringify({ ...(isObject(body) ? body : {}), version: 0 }));
+    expect(entryCount(sessions(env).rows)).toBe(3);
+    expect(snapshot(stateDir).filter((l) => !l.startsWith("agents/main/sessions/0a1b"))).toEqual(
+      before.filter((l) => !l.startsWith("agents/main/sessions/0a1b")),
+    );
+  });
+
+  it("refuses a cache dir inside the state dir (and a link into it)", () => {
+    expect(ScanStore.open(path.join(stateDir, "cache"), stateDir)).toBeNull();
+    expect(ScanStore.open(stateDir, stateDir)).toBeNull();
+    // a symlink from outside that resolves into the state dir
+    const link = path.join(tmp, "link-into-state");
+    symlinkSync(stateDir, link);
+    expect(ScanStore.open(path.join(link, "clawscope"), stateDir)).toBeNull();
+    expect(ScanStore.open(path.join(tmp, "elsewhere"), stateDir)).not.toBeNull();
+  });
+});
