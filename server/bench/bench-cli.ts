@@ -43,9 +43,9 @@ export class ProcessRunner {
     );
   }
 
-  /** `node [preload] args…`, stdout to a file. */
-  node(args: string[]): ProcessRun {
-    return this.run(process.execPath, ["-r", this.preload, ...args]);
+  /** `node [preload] args…`, stdout to a file; `env` adds to the bench's environment. */
+  node(args: string[], env?: Record<string, string>): ProcessRun {
+    return this.run(process.execPath, ["-r", this.preload, ...args], env);
   }
 
   /** A shell pipeline (the jq recipe as typed). */
@@ -53,12 +53,17 @@ export class ProcessRunner {
     return this.run("sh", ["-c", script, "sh", ...args]);
   }
 
-  private run(file: string, args: string[]): ProcessRun {
+  private run(file: string, args: string[], env?: Record<string, string>): ProcessRun {
     const fd = openSync(this.out, "w");
     const t = performance.now();
     let r: ReturnType<typeof spawnSync>;
     try {
-      r = spawnSync(file, args, { stdio: ["ignore", fd, "pipe"], encoding: "utf8", maxBuffer: 16 * MB });
+      r = spawnSync(file, args, {
+        stdio: ["ignore", fd, "pipe"],
+        encoding: "utf8",
+        maxBuffer: 16 * MB,
+        ...(env ? { env: { ...process.env, ...env } } : {}),
+      });
     } finally {
       closeSync(fd);
     }
@@ -139,8 +144,11 @@ export function addProcessRow(o: {
   limit: number;
   target: string;
   rssLimitMb?: number;
+  /** A target in ms of wall clock (the ratio is then only shown). */
+  absoluteLimitMs?: number;
 }): void {
   const ratio = wall(o.command) / wall(o.anchor.runs);
+  const inTime = o.absoluteLimitMs === undefined || wall(o.command) <= o.absoluteLimitMs;
   const rssOk = o.rssLimitMb === undefined || peak(o.command) <= o.rssLimitMb;
   const failed = (o.command ?? []).some((r) => r.status !== 0);
   add({
@@ -152,7 +160,7 @@ export function addProcessRow(o: {
     target: o.target,
     verdict: failed
       ? "FAILED (exit ≠ 0)"
-      : ratio <= o.limit && rssOk
+      : ratio <= o.limit && inTime && rssOk
         ? "met"
         : rssOk
           ? "MISSED"

@@ -1,7 +1,8 @@
 // The whole-process section of `npm run bench` (`only=cli`, issue 18): `cost --json` and `prune --json` on the
 // 100 MB JSONL session, `cost --json` on the SQLite one, each alternating with its anchors (bench-cli.ts).
 
-import { statSync } from "node:fs";
+import { rmSync, statSync } from "node:fs";
+import path from "node:path";
 import {
   addProcessRow,
   alternate,
@@ -14,7 +15,7 @@ import {
   type ProcessRun,
   ProcessRunner,
 } from "./bench-cli.ts";
-import type { WrittenSession } from "./generate-session.ts";
+import { type WrittenSession, writeBigStateDir } from "./generate-session.ts";
 import { log, MB } from "./measure.ts";
 
 function jobsFor(runner: ProcessRunner, s: WrittenSession, script: string, command: string[]) {
@@ -81,5 +82,53 @@ export function benchWholeSqlite(tmp: string, s: WrittenSession, runs: number): 
     limit: 1.5,
     target: "≤ 1.5× the bare decode, peak RSS ≤ 300 MB",
     rssLimitMb: 300,
+  });
+}
+
+/**
+ * `sessions --json` on a big state dir (500 sessions / 1 GB by default: one generated session copied under 500
+ * ids): cold = the persistent cache dir removed first, warm = the next process.
+ */
+export function benchWholeSessions(
+  tmp: string,
+  runs: number,
+  o: { sessions: number; mbEach: number; seed: number },
+) {
+  log(`big state dir: ${o.sessions} sessions × ${o.mbEach} MB…`);
+  const big = writeBigStateDir(path.join(tmp, "big"), o);
+  const runner = new ProcessRunner(tmp);
+  const { script, label } = cliEntry();
+  const cache = path.join(tmp, "xdg-cache");
+  const env = { XDG_CACHE_HOME: cache };
+  const list = () => runner.node([script, "sessions", "--json", "--state-dir", big.stateDir], env);
+  const r = alternate(runs, {
+    e0: nodeE0Job(runner),
+    cold: () => {
+      rmSync(cache, { recursive: true, force: true });
+      return list();
+    },
+    warm: list,
+  });
+  const size = `${o.sessions} sessions / ${((o.sessions * o.mbEach) / 1024).toFixed(2)} GB`;
+  const anchor = { label: "node -e 0", runs: r.e0 };
+  addProcessRow({
+    operation: `\`sessions --json\`, cold (no persistent cache), whole process (${label})`,
+    size,
+    command: r.cold,
+    anchor,
+    others: "",
+    limit: Number.POSITIVE_INFINITY,
+    target: "≤ 2 s",
+    absoluteLimitMs: 2000,
+  });
+  addProcessRow({
+    operation: `\`sessions --json\`, warm (persistent cache), whole process (${label})`,
+    size,
+    command: r.warm,
+    anchor,
+    others: "",
+    limit: Number.POSITIVE_INFINITY,
+    target: "≤ 100 ms",
+    absoluteLimitMs: 100,
   });
 }

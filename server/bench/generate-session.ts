@@ -91,6 +91,42 @@ export function writeJsonlStateDir(
   return { stateDir, agentId: "main", sessionId, file, stats: gen.stats };
 }
 
+/**
+ * A JSONL state dir with `sessions` sessions of agent `main`: one generated session of `mbEach` MB copied under
+ * `sessions` ids, all in one sessions.json (the session list's cost is reading and listing them, not content).
+ */
+export function writeBigStateDir(
+  dir: string,
+  o: { sessions: number; mbEach: number; seed: number },
+): { stateDir: string } {
+  const seed = writeJsonlStateDir(path.join(dir, "seed"), {
+    targetBytes: o.mbEach * 1024 * 1024,
+    seed: o.seed,
+  });
+  const stateDir = path.join(dir, "state");
+  const sessionsDir = path.join(stateDir, "agents", "main", "sessions");
+  mkdirSync(sessionsDir, { recursive: true });
+  copyFileSync(path.join(seed.stateDir, "openclaw.json"), path.join(stateDir, "openclaw.json"));
+  const stored: unknown = JSON.parse(
+    readFileSync(path.join(path.dirname(seed.file), "sessions.json"), "utf8"),
+  );
+  const first = isObject(stored) ? Object.values(stored)[0] : undefined;
+  const store: JsonObject = {};
+  for (let i = 0; i < o.sessions; i++) {
+    const sessionId = `b16d0000-0000-4000-8000-${String(i).padStart(12, "0")}`;
+    const file = path.join(sessionsDir, `${sessionId}.jsonl`);
+    copyFileSync(seed.file, file);
+    store[`agent:main:s${i}`] = {
+      ...(isObject(first) ? first : {}),
+      sessionId,
+      sessionFile: file,
+      updatedAt: Date.now() - i * 60_000,
+    };
+  }
+  writeFileSync(path.join(sessionsDir, "sessions.json"), `${JSON.stringify(store, null, 2)}\n`);
+  return { stateDir };
+}
+
 /** RFC 8878 frame of raw blocks: magic, FHD (4-byte FCS, single segment, checksum), blocks ≤ 128 KiB, XXH64. */
 export function rawZstdFrame(data: Uint8Array): Uint8Array {
   const BLOCK = 128 * 1024;

@@ -5,9 +5,9 @@
 //
 // Options (positionals, e.g. `npm run bench -- size=10 runs=3`): size=MB (default 100), runs=N (default 5),
 //   seed=N (default 9), keep (leave the temp dir),
-//   only=startup,jsonl,sqlite,warm,append,prune,scrub,treemap,tokenizer,memory,overview,cli
-//   (overview: overview-sessions=N, default 200; overview-size=MB, default 1024; cli: whole-process rows,
-//   bench-whole.ts).
+//   only=startup,jsonl,sqlite,warm,append,prune,scrub,treemap,tokenizer,memory,overview,cli,sessions
+//   (overview: overview-sessions=N, default 200; overview-size=MB, default 1024. cli, sessions: whole-process
+//   rows, bench-whole.ts; sessions=N bigdir=MB size the big state dir, default 500 sessions / 1000 MB).
 // Internal: `rss-probe DIR AGENT SESSION` (child process that measures server RSS with one session open).
 
 import { spawnSync } from "node:child_process";
@@ -26,7 +26,7 @@ import { benchScrub } from "./bench-scrub.ts";
 import { benchStartup } from "./bench-startup.ts";
 import { benchTokenizer } from "./bench-tokenizer.ts";
 import { benchTreemap } from "./bench-treemap.ts";
-import { benchWholeJsonl, benchWholeSqlite } from "./bench-whole.ts";
+import { benchWholeJsonl, benchWholeSessions, benchWholeSqlite } from "./bench-whole.ts";
 import { type WrittenSession, writeJsonlStateDir, writeSqliteStateDir } from "./generate-session.ts";
 import { add, lastCpu, log, MB, median, ms, printTable, timeRuns, verdict } from "./measure.ts";
 
@@ -288,7 +288,10 @@ export async function runBench(args: string[]): Promise<void> {
   const runs = Math.max(1, Number(get("runs") ?? 5));
   const seed = Number(get("seed") ?? 9);
   const only = new Set(
-    (get("only") ?? "startup,jsonl,sqlite,warm,append,prune,scrub,treemap,tokenizer,memory,overview,cli")
+    (
+      get("only") ??
+      "startup,jsonl,sqlite,warm,append,prune,scrub,treemap,tokenizer,memory,overview,cli,sessions"
+    )
       .split(",")
       .map((x) => x.trim()),
   );
@@ -313,6 +316,10 @@ export async function runBench(args: string[]): Promise<void> {
     // Before the append rows, which grow the JSONL file.
     if (jsonl && only.has("cli")) benchWholeJsonl(tmp, jsonl, runs);
     if (sqlite && only.has("cli")) benchWholeSqlite(tmp, sqlite, runs);
+    if (only.has("sessions")) {
+      const sessions = Number(get("sessions") ?? 500);
+      benchWholeSessions(tmp, runs, { sessions, mbEach: Number(get("bigdir") ?? 1000) / sessions, seed });
+    }
     if (jsonl && (only.has("warm") || only.has("append"))) benchWarmAndAppend(jsonl, runs, "JSONL");
     if (sqlite && only.has("warm")) benchWarmAndAppend(sqlite, runs, "SQLite");
     const five = only.has("prune") || only.has("scrub") ? fiveThousandMessages(tmp, seed) : null;
