@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, openSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PACKAGE_ROOT } from "../package-root.ts";
+import { readEnvironment } from "../shell/config.ts";
 import { jqInstalled } from "./baselines.ts";
 import { add, log, MB, median, ms } from "./measure.ts";
 
@@ -62,7 +63,7 @@ export class ProcessRunner {
         stdio: ["ignore", fd, "pipe"],
         encoding: "utf8",
         maxBuffer: 16 * MB,
-        ...(env ? { env: { ...process.env, ...env } } : {}),
+        ...(env ? { env: { ...readEnvironment().env, ...env } } : {}),
       });
     } finally {
       closeSync(fd);
