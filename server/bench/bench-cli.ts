@@ -8,7 +8,6 @@ import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, openSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PACKAGE_ROOT } from "../package-root.ts";
-import { readEnvironment } from "../shell/config.ts";
 import { jqInstalled } from "./baselines.ts";
 import { add, log, MB, median, ms } from "./measure.ts";
 
@@ -44,8 +43,8 @@ export class ProcessRunner {
     );
   }
 
-  /** `node [preload] args…`, stdout to a file; `env` adds to the bench's environment. */
-  node(args: string[], env?: Record<string, string>): ProcessRun {
+  /** `node [preload] args…`, stdout to a file; `env`: the child's whole environment (default: the bench's). */
+  node(args: string[], env?: Readonly<Record<string, string | undefined>>): ProcessRun {
     return this.run(process.execPath, ["-r", this.preload, ...args], env);
   }
 
@@ -54,7 +53,7 @@ export class ProcessRunner {
     return this.run("sh", ["-c", script, "sh", ...args]);
   }
 
-  private run(file: string, args: string[], env?: Record<string, string>): ProcessRun {
+  private run(file: string, args: string[], env?: Readonly<Record<string, string | undefined>>): ProcessRun {
     const fd = openSync(this.out, "w");
     const t = performance.now();
     let r: ReturnType<typeof spawnSync>;
@@ -63,7 +62,7 @@ export class ProcessRunner {
         stdio: ["ignore", fd, "pipe"],
         encoding: "utf8",
         maxBuffer: 16 * MB,
-        ...(env ? { env: { ...readEnvironment().env, ...env } } : {}),
+        ...(env ? { env } : {}),
       });
     } finally {
       closeSync(fd);

@@ -93,13 +93,14 @@ export function benchWholeSessions(
   tmp: string,
   runs: number,
   o: { sessions: number; mbEach: number; seed: number },
-) {
+  baseEnv: Readonly<Record<string, string | undefined>>,
+): void {
   log(`big state dir: ${o.sessions} sessions × ${o.mbEach} MB…`);
   const big = writeBigStateDir(path.join(tmp, "big"), o);
   const runner = new ProcessRunner(tmp);
   const { script, label } = cliEntry();
   const cache = path.join(tmp, "xdg-cache");
-  const env = { XDG_CACHE_HOME: cache };
+  const env = { ...baseEnv, XDG_CACHE_HOME: cache };
   const list = () => runner.node([script, "sessions", "--json", "--state-dir", big.stateDir], env);
   const r = alternate(runs, {
     e0: nodeE0Job(runner),

@@ -268,7 +268,11 @@ function rssProbe(stateDir: string, agentId: string, sessionId: string): void {
   );
 }
 
-export async function runBench(args: string[]): Promise<void> {
+/** `env`: the process environment (the CLI reads it; children of whole-process rows inherit it). */
+export async function runBench(
+  args: string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): Promise<void> {
   // The CLI parses options strictly before dispatching, so bench options are positionals: `size=10`
   // (also `-- --size 10` after a `--`).
   const get = (name: string): string | undefined => {
@@ -318,7 +322,12 @@ export async function runBench(args: string[]): Promise<void> {
     if (sqlite && only.has("cli")) benchWholeSqlite(tmp, sqlite, runs);
     if (only.has("sessions")) {
       const sessions = Number(get("sessions") ?? 500);
-      benchWholeSessions(tmp, runs, { sessions, mbEach: Number(get("bigdir") ?? 1000) / sessions, seed });
+      benchWholeSessions(
+        tmp,
+        runs,
+        { sessions, mbEach: Number(get("bigdir") ?? 1000) / sessions, seed },
+        env,
+      );
     }
     if (jsonl && (only.has("warm") || only.has("append"))) benchWarmAndAppend(jsonl, runs, "JSONL");
     if (sqlite && only.has("warm")) benchWarmAndAppend(sqlite, runs, "SQLite");

@@ -289,7 +289,7 @@ const exportCalls: Command = async ({ values }) => {
 
 const bench: Command = async ({ rest }) => {
   const { runBench } = await import("../bench/run-bench.ts");
-  await runBench(rest);
+  await runBench(rest, readEnvironment().env);
 };
 
 const COMMANDS: Readonly<Record<string, Command>> = {
