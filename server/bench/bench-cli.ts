@@ -39,6 +39,7 @@ export class ProcessRunner {
     this.out = path.join(tmp, "stdout.bin");
     writeFileSync(
       this.preload,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the child's preload source, a template literal there
       'process.on("exit", () => { require("node:fs").writeSync(2, `\\nBENCH_PEAK_RSS_KB ${process.resourceUsage().maxRSS}\\n`); });\n',
     );
   }

@@ -161,8 +161,9 @@ export class SessionService {
     return ok(r);
   }
 
-  private with<T>(agentId: string, sessionId: string, f: (s: LoadedSession) => T): Result<T> {
-    const s = this.load(agentId, sessionId);
+  /** `f` of the loaded session; `transcript`: of one with a transcript to read (loadTranscript). */
+  private with<T>(agent: string, id: string, f: (s: LoadedSession) => T, transcript = false): Result<T> {
+    const s = transcript ? this.loadTranscript(agent, id) : this.load(agent, id);
     return s.ok ? ok(f(s.value)) : s;
   }
 
@@ -175,11 +176,6 @@ export class SessionService {
     if (s.ok && s.value.summary.missing)
       return fail("transcript-not-found", `transcript not found: ${s.value.summary.location}`, 404);
     return s;
-  }
-
-  private withTranscript<T>(agentId: string, sessionId: string, f: (s: LoadedSession) => T): Result<T> {
-    const s = this.loadTranscript(agentId, sessionId);
-    return s.ok ? ok(f(s.value)) : s;
   }
 
   runReport(agentId: string, sessionId: string): Result<RunReportDTO> {
@@ -290,7 +286,7 @@ export class SessionService {
 
   /** `prices`: the in-app editor's prices in their URL form (shared/price-editor.ts). */
   cost(agentId: string, sessionId: string, prices = ""): Result<CostReportDTO> {
-    return this.withTranscript(agentId, sessionId, (s) => this.reports.cost(s, prices));
+    return this.with(agentId, sessionId, (s) => this.reports.cost(s, prices), true);
   }
 
   /** The context as sent at every agent call (issue 16: `map --call all`). */
