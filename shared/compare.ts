@@ -36,7 +36,7 @@ export interface CompareSideDTO {
   causes: CompareCauseDTO[] | null;
 }
 
-/** One cause of a side's spend: the calls the cost report gave that verdict. */
+/** One cause of a side's spend: a row of the cost report's `breakdown` (issue 14 §2). */
 export interface CompareCauseDTO {
   cause: string;
   calls: number;

@@ -77,6 +77,20 @@ describe("GET /api/compare: two sessions", () => {
     const causeSum = (k: "aUsd" | "bUsd") => dto.diff.causes.reduce((s, c) => s + (c[k] ?? 0), 0);
     expect(causeSum("aUsd")).toBeCloseTo(ca.totals.costUsd, 9);
     expect(causeSum("bUsd")).toBeCloseTo(cb.totals.costUsd, 9);
+    // …and is the cost report's own "where the money went" breakdown, row for row
+    for (const [side, c] of [
+      [dto.a, ca],
+      [dto.b, cb],
+    ] as const)
+      expect(side.causes).toEqual(
+        c.breakdown.map((r) => ({
+          cause: r.cause,
+          calls: r.calls,
+          tokens: r.tokens,
+          costUsd: r.costUsd,
+          unpricedCalls: r.unpricedCalls,
+        })),
+      );
   });
 
   it("takes AGENT/SESSION, a session key or a session id; an unknown one is a located 404", async () => {

@@ -2,12 +2,12 @@
 // (Σ = the cost report's total), the what-if's parse (one parser for the route, the web and the CLI) and words.
 
 import { describe, expect, it } from "vitest";
-import { type CauseCall, causeDiff, spendByCause } from "../../server/reports/compare/causes.ts";
+import { causeDiff, spendByCause } from "../../server/reports/compare/causes.ts";
 import { whatIfLabel } from "../../server/reports/compare/compare.ts";
 import { composition, compositionDiff, stablePath } from "../../server/reports/compare/composition.ts";
 import { parseCompareWhatIf, whatIfQueryOf } from "../../shared/compare-params.ts";
 import type { MapNode } from "../../shared/context-map.ts";
-import type { CacheVerdict } from "../../shared/cost.ts";
+import type { CostBreakdownRowDTO, SpendCause } from "../../shared/cost.ts";
 
 const leaf = (id: string, chars: number): MapNode => ({
   id,
@@ -67,28 +67,28 @@ describe("composition", () => {
 });
 
 describe("spend per cause", () => {
-  const call = (verdict: CacheVerdict, costUsd: number | null): CauseCall => ({
-    verdict,
+  const row = (cause: SpendCause, costUsd: number, unpricedCalls = 0): CostBreakdownRowDTO => ({
+    cause,
+    calls: 2,
+    tokens: 270,
     costUsd,
-    input: 10,
-    output: 5,
-    cacheRead: 100,
-    cacheWrite: 20,
+    unpricedCalls,
+    missCostUsd: 0,
+    shareOfSpend: null,
   });
-  const calls = [call("hit", 0.1), call("ttl-expired", 0.5), call("hit", 0.2), call("hit", null)];
+  const breakdown = [row("ttl-expired", 0.5), row("hit", 0.3, 1)];
 
-  it("groups the calls by verdict, costliest first; unpriced calls are counted, not priced", () => {
-    const rows = spendByCause(calls);
-    expect(rows.map((r) => r.cause)).toEqual(["ttl-expired", "hit"]);
-    expect(rows[1]).toEqual({ cause: "hit", calls: 3, tokens: 405, costUsd: 0.1 + 0.2, unpricedCalls: 1 });
-    expect(rows.reduce((s, r) => s + r.costUsd, 0)).toBeCloseTo(0.8, 12);
+  it("is the cost report's breakdown, in its order, without the cost tab's extras", () => {
+    expect(spendByCause(breakdown)).toEqual([
+      { cause: "ttl-expired", calls: 2, tokens: 270, costUsd: 0.5, unpricedCalls: 0 },
+      { cause: "hit", calls: 2, tokens: 270, costUsd: 0.3, unpricedCalls: 1 },
+    ]);
   });
 
   it("a what-if side has none: null, not zero", () => {
-    const rows = spendByCause(calls);
-    expect(causeDiff(rows, null)).toEqual([
+    expect(causeDiff(spendByCause(breakdown), null)).toEqual([
       { cause: "ttl-expired", aUsd: 0.5, bUsd: null },
-      { cause: "hit", aUsd: 0.1 + 0.2, bUsd: null },
+      { cause: "hit", aUsd: 0.3, bUsd: null },
     ]);
   });
 });

@@ -1,30 +1,20 @@
-// A side's spend per cause (issue 16 compare): the cost report's calls grouped by their cache verdict — the one
-// cause per call clawscope's cost report assigns (openclaw/cache/); Σ costUsd over the rows = totals.costUsd.
-// Only for a session as run: a what-if changes which calls hit, and no per-call model of that exists (null). Pure.
+// A side's spend per cause (issue 16 compare): the cost report's own breakdown (reports/cost/breakdown.ts, issue 14
+// §2: one cause per call, Σ costUsd over the rows = totals.costUsd), so compare and the Cache & cost tab's "Where
+// the money went" print the same rows. Only for a session as run: a what-if changes which calls hit, and no
+// per-call model of that exists (null). Pure.
 
 import type { CompareCauseDiffDTO, CompareCauseDTO } from "../../../shared/compare.ts";
-import type { CostCallDTO } from "../../../shared/cost.ts";
+import type { CostBreakdownRowDTO } from "../../../shared/cost.ts";
 
-export type CauseCall = Pick<
-  CostCallDTO,
-  "verdict" | "costUsd" | "input" | "output" | "cacheRead" | "cacheWrite"
->;
-
-/** The cost report's calls (`cost.calls`) by cause. */
-export function spendByCause(calls: readonly CauseCall[]): CompareCauseDTO[] {
-  const rows = new Map<string, CompareCauseDTO>();
-  for (const c of calls) {
-    let row = rows.get(c.verdict);
-    if (!row) {
-      row = { cause: c.verdict, calls: 0, tokens: 0, costUsd: 0, unpricedCalls: 0 };
-      rows.set(c.verdict, row);
-    }
-    row.calls++;
-    row.tokens += c.input + c.output + c.cacheRead + c.cacheWrite;
-    if (c.costUsd === null) row.unpricedCalls++;
-    else row.costUsd += c.costUsd;
-  }
-  return [...rows.values()].sort((x, y) => y.costUsd - x.costUsd || y.calls - x.calls);
+/** The cost report's `breakdown`, in compare's row shape. */
+export function spendByCause(breakdown: readonly CostBreakdownRowDTO[]): CompareCauseDTO[] {
+  return breakdown.map(({ cause, calls, tokens, costUsd, unpricedCalls }) => ({
+    cause,
+    calls,
+    tokens,
+    costUsd,
+    unpricedCalls,
+  }));
 }
 
 /** Both sides' spend per cause, a's order first; null where a side has no breakdown. */

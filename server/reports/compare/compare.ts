@@ -87,7 +87,7 @@ export function compareSide(input: CompareSideInput): CompareSideDTO {
     pruningRounds: replay.summary().rounds,
     trackedChars: map.trackedChars,
     groups: composition(map.root),
-    causes: input.whatIf ? null : spendByCause(input.cost.calls),
+    causes: input.whatIf ? null : spendByCause(input.cost.breakdown),
   };
 }
 
