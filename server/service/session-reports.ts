@@ -200,16 +200,18 @@ export class SessionReports {
     });
   }
 
-  clock(s: LoadedSession, now: number): CacheClockDTO {
+  /** `prices`: the editor's list, as for cost — the re-write line prices the call the way the cost tab does. */
+  clock(s: LoadedSession, now: number, prices = ""): CacheClockDTO {
     // The replay whose `next` is the first call after the pruning TTL expires (constant between calls).
     const at = clockReplayAt(this.prune(s, {}, undefined).summary());
     const replay = this.prune(s, {}, at ?? undefined);
     const lastCallToolResults = replay.statesAt(replay.calls.length - 1)?.toolResults ?? {};
-    const prices = this.inputs.prices("");
+    const table = this.inputs.prices(prices);
     const agentId = s.summary.agentId;
     const priceOf = (provider: string | null, model: string | null, atMs: number | null) =>
-      prices.priceFor(agentId, provider, model, atMs).price;
-    return cacheClock({ replay: replay.summary(), lastCallToolResults, cost: this.cost(s), now, priceOf });
+      table.priceFor(agentId, provider, model, atMs).price;
+    const cost = this.cost(s, prices);
+    return cacheClock({ replay: replay.summary(), lastCallToolResults, cost, now, priceOf });
   }
 
   /**

@@ -331,8 +331,8 @@ export class SessionService {
   }
 
   /** Live TTL countdown data for the open session ("cache warm for 3m12s" / "expired: …"). */
-  clock(agentId: string, sessionId: string, now: number): Result<CacheClockDTO> {
-    return this.with(agentId, sessionId, (s) => this.reports.clock(s, now));
+  clock(agentId: string, sessionId: string, now: number, prices = ""): Result<CacheClockDTO> {
+    return this.with(agentId, sessionId, (s) => this.reports.clock(s, now, prices));
   }
 
   /** Every session's cost totals: now (the CLI), or in slices off the request path, shared (the server). */

@@ -63,3 +63,41 @@ describe("price editor prices via the cost route", () => {
     expect(JSON.stringify(bad.body)).toContain("expected provider/model=input,output,cacheRead,cacheWrite");
   });
 });
+
+describe("price editor prices via the cache clock route", () => {
+  // The last call is the unpriced model's: the clock's "the next call will re-write …" line has no price
+  // without the editor, and the editor's with it — the same price the cost tab uses.
+  const dir2 = mkdtempSync(path.join(os.tmpdir(), "clawscope-price-editor-clock-"));
+  afterAll(() => rmSync(dir2, { recursive: true, force: true }));
+  const t = new TranscriptBuilder();
+  t.user("hi");
+  t.assistant({
+    provider: "acme-proxy",
+    model: "house-model-1",
+    usage: { input: 10, output: 0, cacheWrite: 100_000 },
+  });
+  t.writeJsonlStateDir(dir2, { sessionId: SESSION });
+  const app2 = createApp({
+    service: createSessionService({ stateDir: dir2, demo: false, reason: "test" }),
+    boundHost: "127.0.0.1",
+    port: 4471,
+  });
+  const clock = async (query: string) => {
+    const res = await app2.request(`/api/sessions/main/${SESSION}/clock${query}`, { headers: H });
+    const body: unknown = await res.json();
+    if (!isObject(body)) throw new Error("not an object");
+    return { status: res.status, body };
+  };
+
+  it("prices the re-write with the editor's list; a malformed list is a 400", async () => {
+    const before = await clock("");
+    expect(before.status).toBe(200);
+    expect(before.body.rewriteUsd).toBeNull();
+    const after = await clock(`?prices=${encodeURIComponent("acme-proxy/house-model-1=2,8,0.2,2.5")}`);
+    expect(after.status).toBe(200);
+    expect(typeof after.body.rewriteUsd).toBe("number");
+    expect(after.body.rewriteUsd).toBeGreaterThan(0);
+    const bad = await clock(`?prices=${encodeURIComponent("acme-proxy/house-model-1=2")}`);
+    expect(bad.status).toBe(400);
+  });
+});

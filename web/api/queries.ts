@@ -158,11 +158,16 @@ export const overviewQuery = (p: OverviewParams) =>
  * The cache / pruning TTL countdown. No polling: the UI ticks locally from `msLeft`; the DTO is re-fetched when
  * the session changes (live.ts invalidates the session's key prefix) or when the local countdown crosses zero.
  */
-export const clockQuery = (agentId: string, sessionId: string) =>
+export const clockQuery = (agentId: string, sessionId: string, prices = "") =>
   queryOptions({
-    queryKey: [...keys.session(agentId, sessionId), "clock"] as const,
+    queryKey: [...keys.session(agentId, sessionId), "clock", prices] as const,
     queryFn: async ({ signal }) =>
-      body(await session.clock.$get(sessionParam(agentId, sessionId), { init: { signal } })),
+      body(
+        await session.clock.$get(
+          { ...sessionParam(agentId, sessionId), query: prices === "" ? {} : { prices } },
+          { init: { signal } },
+        ),
+      ),
     retry: false,
   });
 

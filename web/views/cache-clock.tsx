@@ -22,14 +22,17 @@ export function CacheClock({
   agentId,
   sessionId,
   archived = false,
+  prices = "",
 }: {
   agentId: string;
   sessionId: string;
   /** An archived transcript never gets a next call: no "the next call will re-write" line. */
   archived?: boolean;
+  /** The price editor's list (cost/price-editor.tsx): the re-write line prices what the Cache & cost tab does. */
+  prices?: string;
 }) {
   const client = useQueryClient();
-  const options = clockQuery(agentId, sessionId);
+  const options = clockQuery(agentId, sessionId, prices);
   const q = useQuery(options);
   const now = useNow(1000);
   const c = q.data;

@@ -10,6 +10,7 @@ import { IssueList } from "../ui/status.tsx";
 import { Tabs } from "../ui/tabs.tsx";
 import { CacheClock } from "./cache-clock.tsx";
 import { CompareView } from "./compare/compare-view.tsx";
+import { editorPrices } from "./cost/price-editor.tsx";
 import type { SessionTabProps } from "./session-tab.ts";
 import { ShareToolbar } from "./share-toolbar.tsx";
 import { TAB_DEFS, TAB_VIEWS } from "./tabs.tsx";
@@ -70,7 +71,12 @@ export function SessionView({ agentId, sessionId, params }: SessionTabProps) {
         redactParam={params.get("redact")}
         r={r}
       />
-      <CacheClock agentId={agentId} sessionId={sessionId} archived={Boolean(summary?.archived)} />
+      <CacheClock
+        agentId={agentId}
+        sessionId={sessionId}
+        archived={Boolean(summary?.archived)}
+        prices={editorPrices(params.get("prices"))}
+      />
       {summary && sessions.data && !r.on ? (
         <IssueList
           issues={sessions.data.issues.filter(

@@ -10,6 +10,13 @@ import type { SessionService } from "../../service/session-service.ts";
 import { queryOne } from "../query.ts";
 import { respond } from "../respond.ts";
 
+/** `prices=` (the in-app price editor's list, shared/price-editor.ts) checked, then `f` of it; a bad list is a 400. */
+function withEditorPrices<T>(value: string | undefined, f: (prices: string) => Result<T>): Result<T> {
+  const prices = value ?? "";
+  const { errors } = parseEditorPrices(prices);
+  return errors.length > 0 ? fail("bad-request", `prices: ${errors.join("; ")}`, 400) : f(prices);
+}
+
 export function sessionRoutes(service: SessionService) {
   return (
     new Hono()
@@ -29,16 +36,18 @@ export function sessionRoutes(service: SessionService) {
       )
       // `prices`: the in-app price editor's list (shared/price-editor.ts), below every recorded and configured price.
       .get("/sessions/:agent/:session/cost", queryOne(["prices"]), (c) => {
-        const prices = c.req.valid("query").prices ?? "";
-        const { errors } = parseEditorPrices(prices);
-        const r: Result<CostReportDTO> =
-          errors.length > 0
-            ? fail("bad-request", `prices: ${errors.join("; ")}`, 400)
-            : service.cost(c.req.param("agent"), c.req.param("session"), prices);
+        const r: Result<CostReportDTO> = withEditorPrices(c.req.valid("query").prices, (prices) =>
+          service.cost(c.req.param("agent"), c.req.param("session"), prices),
+        );
         return respond(c, r);
       })
-      .get("/sessions/:agent/:session/clock", (c) =>
-        respond(c, service.clock(c.req.param("agent"), c.req.param("session"), Date.now())),
+      .get("/sessions/:agent/:session/clock", queryOne(["prices"]), (c) =>
+        respond(
+          c,
+          withEditorPrices(c.req.valid("query").prices, (prices) =>
+            service.clock(c.req.param("agent"), c.req.param("session"), Date.now(), prices),
+          ),
+        ),
       )
       // Computed in slices off the request path (service/cost-all.ts): other requests are answered meanwhile.
       .get("/cost", queryOne(["archived"]), async (c) =>
