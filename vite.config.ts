@@ -1,3 +1,5 @@
+import os from "node:os";
+import path from "node:path";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
 
@@ -10,6 +12,9 @@ export default defineConfig({
   server: { proxy: { "/api": "http://127.0.0.1:4470" } },
   test: {
     root: ".",
+    // The CLI's scan cache ($XDG_CACHE_HOME/clawscope) of every state dir the tests read goes to a temp dir of
+    // this run, never into the developer's ~/.cache (a test that checks the cache sets its own).
+    env: { XDG_CACHE_HOME: path.join(os.tmpdir(), `clawscope-test-cache-${process.pid}`) },
     projects: [
       {
         extends: true,
