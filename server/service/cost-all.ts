@@ -12,6 +12,7 @@
 import type { CostAllDTO, LeftOutCopyDTO } from "../../shared/cost.ts";
 import type { JsonObject } from "../../shared/json.ts";
 import type { LoadedSession } from "../model/session.ts";
+import { storedRunReport } from "../model/system-prompt-report.ts";
 import type { PriceTable } from "../pricing/price-table.ts";
 import { type SessionAdviceFacts, sessionAdviceFacts } from "../reports/advice/session-facts.ts";
 import {
@@ -49,7 +50,7 @@ export function sessionCostRow(
     row: costTotalsRow(session, report),
     calls: report.calls.map(overviewCallOf),
     transcriptOnlyExcluded: report.totals.transcriptOnlyExcluded,
-    advice: sessionAdviceFacts(report, prices ?? null),
+    advice: sessionAdviceFacts(report, prices ?? null, storedRunReport(session.entry).report?.files ?? []),
     updatedAt: session.summary.updatedAt,
   };
 }

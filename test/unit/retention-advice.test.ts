@@ -35,6 +35,7 @@ function facts(
     flags: [],
     pruning: { mode: "cache-ttl", ttlMs: 5 * MIN },
     heartbeatEveryMs: 0,
+    bootstrap: { files: [], rewrites: 0, writeUsdPerToken: null, unpricedRewrites: 0 },
   };
 }
 

@@ -6,6 +6,7 @@
 
 import { fmtDuration } from "../../../shared/format.ts";
 import type { AdviceDTO } from "../../../shared/overview.ts";
+import { bootstrapAdvice } from "./bootstrap-advice.ts";
 import {
   type GapFact,
   KEEP_WARM_OUTPUT_TOKENS,
@@ -215,6 +216,8 @@ export function retentionAdvice(facts: readonly SessionAdviceFacts[]): AdviceDTO
     if (r) out.push(r);
     const p = pruningTtlAdvice(agentId, sessions);
     if (p) out.push(p);
+    const b = bootstrapAdvice(agentId, sessions);
+    if (b) out.push(b);
   }
   return out;
 }

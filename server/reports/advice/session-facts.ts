@@ -1,9 +1,11 @@
 // What the retention / heartbeat advisor needs of one session, taken from its cost report (one price, one verdict,
 // one miss premium per call) while the session is loaded: its real idle gaps, what each miss cost over a read, what
-// one keep-warm call reading that prefix would have cost, and the 1-hour-retention counterfactual.
+// one keep-warm call reading that prefix would have cost, the 1-hour-retention counterfactual, and what re-writing
+// each bootstrap file on a full cache write cost.
 
 import type { CostReportDTO } from "../../../shared/cost.ts";
 import { ratesFor } from "../../../shared/pricing.ts";
+import type { BootstrapFileRow } from "../../model/system-prompt-report.ts";
 import type { PriceTable } from "../../pricing/price-table.ts";
 
 /**
@@ -38,9 +40,57 @@ export interface SessionAdviceFacts {
   flags: { kind: string; message: string }[];
   pruning: { mode: string | null; ttlMs: number | null };
   heartbeatEveryMs: number | null;
+  bootstrap: BootstrapFacts;
 }
 
-export function sessionAdviceFacts(r: CostReportDTO, prices: PriceTable | null): SessionAdviceFacts {
+/**
+ * The bootstrap advisor's facts (issue 14 §4): the injected workspace files of the session's stored run report, and
+ * its full cache re-writes — calls that read nothing from the cache and wrote the prompt (usage cacheRead = 0,
+ * cacheWrite > 0): each re-wrote every bootstrap file, which sits at the front of the system prompt.
+ */
+export interface BootstrapFacts {
+  files: { name: string; injectedChars: number }[];
+  /** Full re-write calls. */
+  rewrites: number;
+  /** Σ over the priced re-writes of their cache-write rate, USD per token (null: none priced). */
+  writeUsdPerToken: number | null;
+  /** Re-writes without a price. */
+  unpricedRewrites: number;
+}
+
+function bootstrapFacts(
+  r: CostReportDTO,
+  prices: PriceTable | null,
+  files: readonly BootstrapFileRow[],
+): BootstrapFacts {
+  let rewrites = 0;
+  let unpricedRewrites = 0;
+  let writeUsdPerToken: number | null = null;
+  for (const c of r.calls) {
+    if (c.cacheRead !== 0 || c.cacheWrite <= 0) continue;
+    rewrites++;
+    const at = c.timestamp === null ? null : Date.parse(c.timestamp);
+    const price = prices?.priceFor(r.agentId, c.provider, c.model, at).price ?? null;
+    if (!price) {
+      unpricedRewrites++;
+      continue;
+    }
+    writeUsdPerToken = (writeUsdPerToken ?? 0) + ratesFor(price, c.input + c.cacheWrite).cacheWrite / 1e6;
+  }
+  const injected = files.filter((f) => !f.missing && f.nativeUnverified !== true && f.injectedChars > 0);
+  return {
+    files: injected.map((f) => ({ name: f.name, injectedChars: f.injectedChars })),
+    rewrites,
+    writeUsdPerToken,
+    unpricedRewrites,
+  };
+}
+
+export function sessionAdviceFacts(
+  r: CostReportDTO,
+  prices: PriceTable | null,
+  files: readonly BootstrapFileRow[] = [],
+): SessionAdviceFacts {
   const premiums = new Map(r.gapCosts.map((g) => [g.callEntryId, g.premiumUsd]));
   const gaps: GapFact[] = [];
   let firstMs: number | null = null;
@@ -85,5 +135,6 @@ export function sessionAdviceFacts(r: CostReportDTO, prices: PriceTable | null):
     flags: r.heartbeat.flags.map((f) => ({ kind: f.kind, message: f.message })),
     pruning: { mode: r.heartbeat.pruningMode, ttlMs: r.heartbeat.pruningTtlMs },
     heartbeatEveryMs: r.heartbeat.heartbeatEveryMs,
+    bootstrap: bootstrapFacts(r, prices, files),
   };
 }
