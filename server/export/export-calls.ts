@@ -34,7 +34,7 @@ export interface CallRow {
   price_source: string | null;
   miss_cost_usd: number | null;
   verdict: string;
-  /** The prefix-change cause when the verdict has one, else the verdict. */
+  /** Where the call's money went: its one cause of the cost report's breakdown (`cost --json` calls[].cause). */
   cause: string;
   /** The call is a pruning round (soft-trim / hard-clear rewrote the prefix it sent). */
   pruning_round: boolean;
@@ -123,7 +123,7 @@ export function callRows(service: SessionService, stateDir: string): { rows: Cal
         price_source: c.priceSource,
         miss_cost_usd: c.missCostUsd,
         verdict: c.verdict,
-        cause: c.evidence.cause ?? c.verdict,
+        cause: c.cause.cause,
         pruning_round: c.entryId !== null && rounds.has(c.entryId),
         heartbeat: c.heartbeat,
         on_active_branch: c.onActiveBranch,

@@ -76,6 +76,26 @@ describe("export-calls", () => {
     expectOverviewSums(sums);
   });
 
+  it("ndjson: each row's cause is the cost report's (Σ cost by cause = every session's breakdown)", () => {
+    const file = path.join(tmp, "calls-causes.ndjson");
+    exportTo("ndjson", file);
+    const exported = new Map<string, number>();
+    for (const line of readFileSync(file, "utf8").trimEnd().split("\n")) {
+      const r = JSON.parse(line) as CallRow;
+      if (r.state_dir !== DEMO) continue;
+      exported.set(r.cause, (exported.get(r.cause) ?? 0) + (r.cost_usd ?? 0));
+    }
+    const service = createSessionService({ stateDir: DEMO, demo: false, reason: "test" });
+    const expected = new Map<string, number>();
+    for (const s of service.listSessions().sessions) {
+      const c = service.cost(s.agentId, s.sessionId);
+      if (!c.ok) continue;
+      for (const b of c.value.breakdown) expected.set(b.cause, (expected.get(b.cause) ?? 0) + b.costUsd);
+    }
+    expect([...exported.keys()].sort()).toEqual([...expected.keys()].sort());
+    for (const [cause, usd] of expected) expect(exported.get(cause)).toBeCloseTo(usd, 9);
+  });
+
   it("csv: the same rows; nulls empty, RFC 4180 quoting, formula-looking text guarded", () => {
     const file = path.join(tmp, "calls.csv");
     exportTo("csv", file);
