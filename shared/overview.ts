@@ -103,7 +103,10 @@ export interface AdviceDTO {
   current: string;
   /** The recommended setting (the config snippet to paste, when there is one). */
   recommended: string;
-  /** What the recommendation would have saved over the analysed period (USD; null: not priced). */
+  /**
+   * What the recommendation would have saved over the analysed period (USD; null: not priced, or a card that
+   * prices a cost rather than a saving — the bootstrap card's $ are in its text).
+   */
   savingsUsd: number | null;
   /** The numbers behind it, one line each. */
   evidence: string[];

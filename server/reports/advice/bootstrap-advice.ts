@@ -37,7 +37,8 @@ export function bootstrapAdvice(agentId: string, sessions: readonly SessionAdvic
     agentId,
     current: `${files.length} bootstrap file(s), ~${fmtInt(totalTokens)} tokens, re-written on ${fmtInt(rewrites)} full cache write(s)`,
     recommended: `Trim or split ${top.name}: ~${fmtInt(top.tokens)} tokens, ${fmtUsd(top.perRewriteUsd)} per full re-write, ${fmtUsd(top.periodUsd)} over the period — or lower agents.defaults.bootstrapMaxChars to cap it`,
-    savingsUsd: top.periodUsd,
+    // A cost, not a saving: what trimming the file saves depends on how much of it is cut.
+    savingsUsd: null,
     evidence: [
       ...files
         .slice(0, LISTED)
@@ -51,7 +52,7 @@ export function bootstrapAdvice(agentId: string, sessions: readonly SessionAdvic
           ]
         : []),
       `full re-write = a call with cache read 0 and cache write > 0 (the whole prompt written again; the bootstrap files lead the system prompt), priced at that call's cache-write rate${unpriced > 0 ? `; ${fmtInt(unpriced)} re-write(s) without a price are left out` : ""}`,
-      "ESTIMATE: tokens = ceil(chars / 4), OpenClaw's own estimate; savings = the top file's re-write cost, i.e. what not injecting it would have saved",
+      "ESTIMATE: tokens = ceil(chars / 4), OpenClaw's own estimate; a file's cost is what not injecting it would have saved — trimming saves its share of the cut",
       `files of the latest session with a stored run report (${sessions.length} session(s) analysed)`,
     ],
   };
