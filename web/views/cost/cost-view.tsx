@@ -3,7 +3,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import type { CostCallDTO, CostReportDTO } from "../../../shared/cost.ts";
+import type { CostCallDTO, CostReportDTO, CostTotalsDTO } from "../../../shared/cost.ts";
 import { fmtDuration } from "../../../shared/format.ts";
 import { costQuery } from "../../api/queries.ts";
 import { setParams } from "../../router.ts";
@@ -66,10 +66,15 @@ function CostPanel({
     <div className="cost-view">
       <BreakdownCard dto={dto} selected={selected} onOpen={open} />
       <PriceEditor key={prices} dto={dto} text={prices} onApply={onPrices} />
-      <div className="grid-2">
-        <Totals t={dto.totals} label="Session totals" testId="cost-totals" />
-        <Totals t={dto.activeBranchTotals} label="Active branch" testId="cost-branch-totals" />
-      </div>
+      {sameTotals(dto.totals, dto.activeBranchTotals) ? (
+        // Every call is on the active branch: one card, not two identical ones (issue 15).
+        <Totals t={dto.totals} label="Totals (every call is on the active branch)" testId="cost-totals" />
+      ) : (
+        <div className="grid-2">
+          <Totals t={dto.totals} label="Session totals (every branch)" testId="cost-totals" />
+          <Totals t={dto.activeBranchTotals} label="Active branch" testId="cost-branch-totals" />
+        </div>
+      )}
       <p className="muted small" data-testid="cost-retention">
         Cache retention: {dto.retention.value ?? "unknown"} ({dto.retention.source}); lifetime{" "}
         {fmtDuration(dto.retention.cacheTtlMs)} ({dto.retention.ttlSource})
@@ -99,5 +104,18 @@ function CostPanel({
         <PruningRoundCosts dto={dto} />
       </div>
     </div>
+  );
+}
+
+/** The active branch's totals are the session's (no call off the active branch). */
+function sameTotals(a: CostTotalsDTO, b: CostTotalsDTO): boolean {
+  return (
+    a.calls === b.calls &&
+    a.input === b.input &&
+    a.output === b.output &&
+    a.cacheRead === b.cacheRead &&
+    a.cacheWrite === b.cacheWrite &&
+    a.costUsd === b.costUsd &&
+    a.unpricedCalls === b.unpricedCalls
   );
 }
