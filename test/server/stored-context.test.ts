@@ -11,21 +11,11 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { createSessionService } from "../../server/service/session-service.ts";
 import { jsonlFamilyWithoutParse } from "../../server/sources/jsonl/stored-family.ts";
 import { TranscriptCache } from "../../server/sources/transcript-cache.ts";
+import { stateDirs } from "../helpers/state-dirs.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(here, "../..");
 const SHARED = path.resolve(REPO, "../shared");
-
-/** Every folder holding an `agents/` dir, up to three levels below `root`. */
-function stateDirs(root: string, depth = 3): string[] {
-  if (!fs.existsSync(root)) return [];
-  if (fs.existsSync(path.join(root, "agents"))) return [root];
-  if (depth === 0) return [];
-  return fs
-    .readdirSync(root, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .flatMap((d) => stateDirs(path.join(root, d.name), depth - 1));
-}
 
 const sharedDirs = [...stateDirs(path.join(SHARED, "fixtures")), ...stateDirs(path.join(SHARED, "corpus"))];
 if (sharedDirs.length === 0)
