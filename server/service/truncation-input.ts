@@ -79,6 +79,7 @@ export function truncationInput(
     session: { sessionId: s.summary.sessionId, entrySessionId: str(s.entry, "sessionId") ?? null },
     family: s.version.family,
     release,
+    version: { decidedBy: v.decidedBy ?? "session", reason: v.reason },
     workspace: {
       dir: files.dir,
       files: files.files,

@@ -298,3 +298,39 @@ describe("release family of sessions without a version signal of their own", () 
     expect(installVersion(own, "ops", { configVersion: "2026.9.6", agentFamilies: families })).toBe(own);
   });
 });
+
+describe("the truncation report of a session without a stored report says which signal decided its release", () => {
+  const notes = (dir: string, agentId: string, sessionId: string) => {
+    const service = createSessionService({ stateDir: dir, demo: false, reason: "test" });
+    const r = service.truncation(agentId, sessionId, {});
+    service.close();
+    if (!r.ok) throw new Error(r.error.message);
+    return r.value.notes.join("\n");
+  };
+  const MAIN = "6666ffff-0000-4000-8000-000000000066";
+
+  it("the config's meta.lastTouchedVersion, also when no workspace was found", () => {
+    const n = notes(state("install-family"), "main", MAIN);
+    expect(n).toContain("No workspace was found");
+    expect(n).toContain("decided by config");
+    expect(n).toContain("meta.lastTouchedVersion 2026.7.1");
+  });
+
+  it("without a config: the agent's other sessions, else the state dir's — with or without a workspace", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-install-signal-"));
+    try {
+      fs.cpSync(state("install-family"), dir, { recursive: true });
+      fs.rmSync(path.join(dir, "openclaw.json"));
+      const ops = notes(dir, "ops", "8888bbbb-0000-4000-8000-000000000088");
+      expect(ops).toContain("Rules of the 2026.7 family (decided by agent-sessions:");
+      expect(notes(dir, "main", MAIN)).toContain("Rules of the 2026.7 family (decided by state-dir:");
+      fs.mkdirSync(path.join(dir, "workspace"));
+      fs.writeFileSync(path.join(dir, "workspace", "AGENTS.md"), "a".repeat(100));
+      const withWorkspace = notes(dir, "main", MAIN);
+      expect(withWorkspace).toContain("would inject from them");
+      expect(withWorkspace).toContain("decided by state-dir: ");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
