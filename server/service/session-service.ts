@@ -189,10 +189,11 @@ export class SessionService {
     if (text) return ok(text);
     const r = this.runReport(agentId, sessionId);
     if (!r.ok) return r;
-    const { texts } = r.value;
+    const { texts, reportOwner: owner } = r.value;
     return ok({
       available: texts.available,
       text: mode === "json" ? texts.json : texts.available ? texts.list : texts.notice,
+      ...(owner ? { owner } : {}),
     });
   }
 
