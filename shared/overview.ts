@@ -3,6 +3,8 @@
 // Every number is a sum over the per-call rows of the per-session cost reports (server/reports/cost/): one price
 // and one miss cost per call, so `totals` equal the sum of the per-session `cost --json` totals.
 
+import type { LeftOutCopyDTO } from "./cost.ts";
+
 /**
  * What a priced call's cost was spent on (the day chart's stack): fresh (uncached) input, cache reads, cache
  * writes of a call that read the previous prefix (`hit`: the new suffix), cache writes of any other call (a miss
@@ -141,6 +143,11 @@ export interface OverviewDTO {
   /** Every agent and model of the unfiltered sessions (the filter choices). */
   agents: string[];
   models: string[];
+  /**
+   * Backup / checkpoint copies listed by `sessions` but never counted: their calls are another transcript's
+   * (issue 13). Every one of the state dir whatever the filter; none when archived sessions are hidden.
+   */
+  leftOut: LeftOutCopyDTO[];
 }
 
 /** GET /api/overview: the overview of the sessions scanned so far and how far the scan is. */

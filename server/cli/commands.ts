@@ -138,6 +138,15 @@ const sessions: Command = async ({ values }) => {
   else outText(formatSessionsTable(sessions));
 };
 
+/**
+ * A stored report of another session id (issue 13), said on stderr beside `context` and `map`: stdout stays
+ * OpenClaw's reply / the JSON. From the stored entry (no transcript load; memoised).
+ */
+function noteReportOwner(rt: Runtime, ref: { agentId: string; sessionId: string }): void {
+  const r = rt.service.storedContextText(ref.agentId, ref.sessionId, "list");
+  if (r.ok && r.value.owner) process.stderr.write(`note: ${escapeControls(r.value.owner.note)}\n`);
+}
+
 const context: Command = async ({ values }) => {
   const rt = await runtime(values);
   const ref = requireSession(rt, values);
@@ -146,12 +155,14 @@ const context: Command = async ({ values }) => {
     throw new UsageError("--mode must be list|detail|json");
   if (mode === "detail") {
     const text = resultValue(rt.service.contextText(ref.agentId, ref.sessionId, mode));
+    noteReportOwner(rt, ref);
     process.stdout.write(escapeControls(text));
     return;
   }
   // list and json print the stored report: the transcript is not loaded (issue 17).
   // `--mode json` is OpenClaw's JSON reply (exact); list and detail are text for a terminal.
   const { text, available } = resultValue(rt.service.storedContextText(ref.agentId, ref.sessionId, mode));
+  noteReportOwner(rt, ref);
   process.stdout.write(mode === "json" ? text : escapeControls(text));
   // No stored run report: `--mode json` printed {"available": false, …}; the exit code says so (see --help).
   if (mode === "json" && !available) process.exitCode = 3;
@@ -254,6 +265,7 @@ const map: Command = async ({ values }) => {
   const result = mapOutput(rt.service, ref, values.call, (message) => {
     throw new CommandError(message);
   });
+  noteReportOwner(rt, ref);
   if (values.json) outJson(result.json);
   else outText(result.text());
 };

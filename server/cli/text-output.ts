@@ -1,7 +1,7 @@
 // Plain-text renderings of the CLI results (without --json). Columns are padded for a terminal;
 // the JSON form is the contract, this is for eyes.
 
-import type { CostAllDTO, CostReportDTO } from "../../shared/cost.ts";
+import type { CostAllDTO, CostReportDTO, LeftOutCopyDTO } from "../../shared/cost.ts";
 import { fmtDuration, fmtInt, fmtIsoSeconds, fmtPct, fmtUsd } from "../../shared/format.ts";
 import type { OverviewDTO } from "../../shared/overview.ts";
 import { promptTokensOf } from "../../shared/pricing.ts";
@@ -163,7 +163,7 @@ export function formatCostAll(r: CostAllDTO): string {
     table(["agent", "session", "archived", "calls", "prompt tok", "output", "cost", "hit"], rows),
     `all sessions: ${t.calls} calls, cost ${usd(t.costUsd)}, hit rate ${pct(t.hitRate)}`,
     ...(missing > 0 ? [`${missing} session(s) without transcript: no numbers, not counted`] : []),
-    ...r.leftOut.map((c) => `left out: ${c.location} (${c.reason})`),
+    ...leftOutLines(r.leftOut),
   ].join("\n");
 }
 
@@ -172,6 +172,11 @@ function usdWithUnpriced(costUsd: number, unpricedCalls: number, calls: number):
   if (unpricedCalls === 0) return usd(costUsd);
   const unpriced = `unpriced (${unpricedCalls} calls)`;
   return unpricedCalls === calls ? unpriced : `${usd(costUsd)} + ${unpriced}`;
+}
+
+/** The copies left out of the totals, with why (issue 13). */
+function leftOutLines(copies: readonly LeftOutCopyDTO[]): string[] {
+  return copies.map((c) => `left out: ${c.location} (${c.reason})`);
 }
 
 function missCost(t: OverviewDTO["totals"]): string {
@@ -223,5 +228,6 @@ export function formatOverview(r: OverviewDTO): string {
         ]),
     ),
     ...(r.advice.length > 0 ? ["", ...r.advice.map((a) => `advice (${a.agentId}): ${a.recommended}`)] : []),
+    ...leftOutLines(r.leftOut),
   ].join("\n");
 }

@@ -3,7 +3,8 @@
 // run report's texts (run-report.ts) come from the same function for these modes, so the CLI's stored path and
 // the full report cannot disagree. `detail` counts transcript messages (context-report.md §5.2): it needs a load.
 
-import type { JsonObject } from "../../shared/json.ts";
+import { type JsonObject, str } from "../../shared/json.ts";
+import type { ReportOwnerDTO } from "../../shared/run-report.ts";
 import { storedRunReport } from "../model/system-prompt-report.ts";
 import {
   NO_RUN_REPORT_NOTICE,
@@ -11,6 +12,7 @@ import {
   renderContextText,
 } from "../openclaw/context-text/context-text.ts";
 import type { ContextFamily } from "../openclaw/context-text/types.ts";
+import { reportOwner } from "./report-owner.ts";
 
 export type StoredContextMode = "list" | "json";
 
@@ -18,6 +20,8 @@ export interface StoredContextText {
   /** A `source:"run"` report is stored: the text is OpenClaw's reply; else clawscope's notice / JSON. */
   available: boolean;
   text: string;
+  /** Set when the stored report is another session id's (issue 13): said beside the text, never inside it. */
+  owner?: ReportOwnerDTO;
 }
 
 /**
@@ -43,9 +47,15 @@ export function storedContextText(
   family: ContextFamily | null,
   session: { sessionKey: string | null; sessionId: string },
 ): StoredContextText | null {
-  if (!entry || storedRunReport(entry).report === null) {
+  const { report } = storedRunReport(entry);
+  if (!entry || report === null) {
     return { available: false, text: mode === "json" ? noRunReportJson(session) : NO_RUN_REPORT_NOTICE };
   }
   if (family === null) return null;
-  return { available: true, text: renderContextText({ mode, family, entry }) };
+  const text = renderContextText({ mode, family, entry });
+  const owner = reportOwner(report, {
+    sessionId: session.sessionId,
+    entrySessionId: str(entry, "sessionId") ?? null,
+  });
+  return owner ? { available: true, text, owner } : { available: true, text };
 }

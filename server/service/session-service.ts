@@ -203,10 +203,11 @@ export class SessionService {
     if (text) return ok(text);
     const r = this.runReport(agentId, sessionId);
     if (!r.ok) return r;
-    const { texts } = r.value;
+    const { texts, reportOwner: owner } = r.value;
     return ok({
       available: texts.available,
       text: mode === "json" ? texts.json : texts.available ? texts.list : texts.notice,
+      ...(owner ? { owner } : {}),
     });
   }
 
@@ -353,13 +354,13 @@ export class SessionService {
 
   /** `overview --json`: every session scanned now (archived ones computed always; the filter may drop them). */
   overview(query: OverviewQuery): Result<OverviewDTO> {
-    return overviewOf(this.costs.rowsSync(true), query);
+    return overviewOf(this.costs.rowsSync(true), query, this.listSessions().sessions);
   }
 
   /** GET /api/overview: the sessions scanned so far (the scan runs off the request path) and the progress. */
   overviewNow(query: OverviewQuery): Result<OverviewResponseDTO> {
     const { rows, progress } = this.costs.rowsNow(true);
-    const overview = overviewOf(rows, query);
+    const overview = overviewOf(rows, query, this.listSessions().sessions);
     return overview.ok ? ok({ overview: overview.value, progress }) : overview;
   }
 

@@ -12,7 +12,7 @@ import { releaseBootstrapDefaults } from "../openclaw/bootstrap/release-defaults
 import { configuredBootstrapLimits, workspaceCandidates } from "../openclaw/bootstrap/workspace-dir.ts";
 import type { TruncationReportInput } from "../reports/truncation/truncation-report.ts";
 import { expandUserPath } from "../sources/user-path.ts";
-import { readWorkspaceFiles } from "../sources/workspace-files.ts";
+import { readWorkspaceFiles, rebaseConfiguredWorkspace } from "../sources/workspace-files.ts";
 
 /** The what-if of /truncation (absent = the report's own caps and family); `workspace` only from the CLI. */
 export type TruncationQuery = Partial<Record<"maxPerFile" | "maxTotal" | "family" | "workspace", string>>;
@@ -58,16 +58,20 @@ export function truncationInput(
   const tried: string[] = [];
   // No report names the workspace (cron runs, orphans, archives): the one OpenClaw would use for this agent.
   if (files.dir === null && !override && !decoded?.workspaceDir) {
-    for (const c of workspaceCandidates(config, stateDir, s.summary.agentId, s.version.family)) {
+    search: for (const c of workspaceCandidates(config, stateDir, s.summary.agentId, s.version.family)) {
       // OpenClaw resolves `~/…` against its home dir (resolveUserPath, spec storage.md §1)
       const dir = home !== null && /^~(?:$|[\\/])/u.test(c.dir) ? expandUserPath(c.dir, home) : c.dir;
-      const f = read(null, dir);
-      if (f.dir !== null) {
-        files = f;
-        source = c.source;
-        break;
+      // a config written on another machine (Windows `D:\.openclaw\workspace`): its path under this state dir
+      const rebased = rebaseConfiguredWorkspace(dir, stateDir);
+      for (const d of rebased && rebased !== dir ? [dir, rebased] : [dir]) {
+        const f = read(null, d);
+        if (f.dir !== null) {
+          files = f;
+          source = d === dir ? c.source : `${c.source}, rebased`;
+          break search;
+        }
+        tried.push(d);
       }
-      tried.push(dir);
     }
   }
   const family = query.family;
@@ -79,6 +83,7 @@ export function truncationInput(
     session: { sessionId: s.summary.sessionId, entrySessionId: str(s.entry, "sessionId") ?? null },
     family: s.version.family,
     release,
+    version: { decidedBy: v.decidedBy ?? "session", reason: v.reason },
     workspace: {
       dir: files.dir,
       files: files.files,

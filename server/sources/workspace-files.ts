@@ -195,7 +195,8 @@ function candidatesFor(
   rebase: (p: string) => string | null,
 ) {
   if (opts.workspaceOverride) return [path.join(dir, w.name)];
-  const recorded = w.recordedPath && path.isAbsolute(w.recordedPath) ? w.recordedPath : null;
+  // Absolute on either OS: a Windows recording (`C:\…\AGENTS.md`) is the recorded path too, rebased below.
+  const recorded = w.recordedPath && recordedPosix(w.recordedPath) !== null ? w.recordedPath : null;
   const candidates = recorded ? [recorded] : [path.join(opts.recordedWorkspaceDir ?? dir, w.name)];
   const reb = rebase(candidates[0] ?? "");
   if (reb) candidates.push(reb);
@@ -242,7 +243,8 @@ export function readWorkspaceFiles(opts: ReadWorkspaceOptions): WorkspaceFilesRe
     let content: string | null = null;
     let refused: string | null = null;
     for (const [i, p] of candidates.entries()) {
-      if (!existsSync(p)) continue;
+      // A path absolute only on the other OS names nothing here (never resolved against the cwd).
+      if (!path.isAbsolute(p) || !existsSync(p)) continue;
       const real = realpathOrNull(p);
       // Realpath'd under the root: a recorded `/etc/passwd`, a `../` name or a symlink leaving is never opened.
       if (real === null || !isInside(real, root.real) || !isPlainName(w.name)) {
@@ -327,40 +329,23 @@ export function readWorkspaceForReport(
   };
 }
 
-export interface ResolvedWorkspace {
-  /** The workspace directory found, null when none of the candidates exists. */
-  dir: string | null;
-  /** Which rule found it. */
-  source: "configured" | "state-dir-workspace" | "agent-workspace" | null;
-  /** Every directory looked at, in order (for "nothing was recorded; looked in …"). */
-  tried: string[];
-}
+/** The state-dir folder names OpenClaw uses (`~/.openclaw`, `~/.openclaw-<profile>`, the legacy names). */
+const STATE_DIR_NAME = /^\.(?:openclaw|clawdbot|moldbot|moltbot)(?:-[^/]+)?$/i;
 
 /**
- * The workspace of a session without a stored report (cron runs, orphans, archives: OpenClaw recorded no
- * workspaceDir), for reading what the caps WOULD inject now (spec storage.md §1 "Workspaces"): the configured
- * one (`agents.defaults.workspace` or the agent's own — the caller reads the config), else
- * `<stateDir>/workspace`, else `<stateDir>/workspace-<agentId>`; the first that exists here. A recorded
- * configured path is rebased like any recorded path when it does not exist here.
+ * A configured workspace (`agents.*.workspace` of an openclaw.json written on another machine, e.g. Windows
+ * `D:\.openclaw\workspace`) rebased onto the state dir being read, for a session without a stored report: the
+ * part below the recorded state dir — the prefix through its last `.openclaw[-<profile>]` segment (any case),
+ * else the prefix before a last `workspace[-<id>]` — under `stateDir`. Null when the path exists here, is not
+ * absolute on either OS, or names no state dir.
  */
-export function resolveWorkspaceDir(opts: {
-  stateDir: string;
-  agentId: string;
-  configured?: string | null;
-}): ResolvedWorkspace {
-  const candidates: { dir: string; source: NonNullable<ResolvedWorkspace["source"]> }[] = [];
-  if (opts.configured) {
-    candidates.push({ dir: opts.configured, source: "configured" });
-    const recordedState = recordedStateDirOf(opts.configured);
-    const rebased = recordedState ? rebaseRecordedPath(opts.configured, recordedState, opts.stateDir) : null;
-    if (rebased) candidates.push({ dir: rebased, source: "configured" });
-  }
-  candidates.push({ dir: path.join(opts.stateDir, "workspace"), source: "state-dir-workspace" });
-  candidates.push({ dir: path.join(opts.stateDir, `workspace-${opts.agentId}`), source: "agent-workspace" });
-  const tried: string[] = [];
-  for (const c of candidates) {
-    tried.push(c.dir);
-    if (isDir(c.dir)) return { dir: c.dir, source: c.source, tried };
-  }
-  return { dir: null, source: null, tried };
+export function rebaseConfiguredWorkspace(configured: string, stateDir: string): string | null {
+  const norm = recordedPosix(configured);
+  if (norm === null || isDir(configured)) return null;
+  const parts = norm.split("/");
+  let recordedState: string | null = null;
+  for (let i = parts.length - 2; i > 0 && recordedState === null; i--)
+    if (STATE_DIR_NAME.test(parts[i] ?? "")) recordedState = parts.slice(0, i + 1).join("/");
+  recordedState ??= recordedStateDirOf(configured);
+  return recordedState ? rebaseRecordedPath(configured, recordedState, stateDir) : null;
 }

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { formatCostAll, formatPrune } from "../../server/cli/text-output.ts";
+import { formatCostAll, formatOverview, formatPrune } from "../../server/cli/text-output.ts";
 import { createApp } from "../../server/http/app.ts";
 import { writeAwareHitRate } from "../../server/reports/cost/hit-rates.ts";
 import { createSessionService } from "../../server/service/session-service.ts";
@@ -102,6 +102,21 @@ describe("cost --all: backup and checkpoint copies", () => {
     expect(hidden.leftOut).toEqual([]);
     expect(formatCostAll(all)).toContain(
       `left out: agents/main/sessions/${id}.jsonl.bak-4242-1775000000000 (a backup copy of ${id}.jsonl`,
+    );
+  });
+
+  it("the overview says which copies were left out and why (JSON and text), none with archived hidden", () => {
+    const service = createSessionService({ stateDir: state("copies"), demo: false, reason: "test" });
+    const o = service.overview({});
+    const hidden = service.overview({ archived: "false" });
+    const all = service.costAll(true);
+    service.close();
+    if (!o.ok || !hidden.ok) throw new Error("overview failed");
+    expect(o.value.leftOut).toEqual(all.leftOut);
+    expect(o.value.sessions.map((s) => s.sessionId)).toEqual(["eeee5555-0000-4000-8000-000000000005"]);
+    expect(hidden.value.leftOut).toEqual([]);
+    expect(formatOverview(o.value)).toContain(
+      `left out: ${all.leftOut[1]?.location} (${all.leftOut[1]?.reason})`,
     );
   });
 });

@@ -10,7 +10,7 @@ import { createSessionService } from "../../server/service/session-service.ts";
 import { classifyTranscriptFileName } from "../../server/sources/jsonl/file-names.ts";
 import { type LoadError, openStateReader } from "../../server/sources/state-reader.ts";
 import { installVersion } from "../../server/sources/version-fallback.ts";
-import { resolveWorkspaceDir } from "../../server/sources/workspace-files.ts";
+import { rebaseConfiguredWorkspace } from "../../server/sources/workspace-files.ts";
 
 const FIX = path.resolve(__dirname, "../fixtures/real-world");
 const state = (name: string) => path.join(FIX, name, "state");
@@ -192,6 +192,23 @@ describe("Windows-recorded paths and missing transcripts", () => {
     expectAllAddressable(dir);
   });
 
+  it("truncation reads a Windows-recorded file path rebased, and names it as recorded", () => {
+    const dir = state("windows-paths");
+    const service = createSessionService({ stateDir: dir, demo: false, reason: "test" });
+    const r = service.truncation("main", "1111aaaa-0000-4000-8000-000000000011", {});
+    service.close();
+    if (!r.ok) throw new Error(r.error.message);
+    const actual = path.join(dir, "workspace", "AGENTS.md");
+    expect(r.value.workspace.rebasedPaths).toEqual([
+      { recorded: "C:\\Users\\me\\.openclaw\\workspace", actual: path.join(dir, "workspace") },
+      { recorded: "C:\\Users\\me\\.openclaw\\workspace\\AGENTS.md", actual },
+    ]);
+    expect(r.value.files[0]).toMatchObject({
+      name: "AGENTS.md",
+      current: { readPath: actual, rawChars: 17 },
+    });
+  });
+
   it("flags a session whose transcript is missing, with the path it was looked for at", () => {
     const rows = byId(openStateReader(state("windows-paths")).listSessions().sessions);
     expect(rows.get("3333cccc-0000-4000-8000-000000000033")).toMatchObject({
@@ -201,24 +218,56 @@ describe("Windows-recorded paths and missing transcripts", () => {
     });
   });
 
-  it("finds the workspace of a session without a stored report: configured, else <state>/workspace, else workspace-<id>", () => {
-    const dir = state("windows-paths");
-    expect(resolveWorkspaceDir({ stateDir: dir, agentId: "main" })).toMatchObject({
-      dir: path.join(dir, "workspace"),
-      source: "state-dir-workspace",
-    });
-    expect(
-      resolveWorkspaceDir({ stateDir: dir, agentId: "ops", configured: "D:\\.openclaw\\workspace" }),
-    ).toMatchObject({
-      dir: path.join(dir, "workspace"),
-      source: "configured",
-    });
-    const none = resolveWorkspaceDir({ stateDir: state("copies"), agentId: "ops" });
-    expect(none).toEqual({
-      dir: null,
-      source: null,
-      tried: [path.join(state("copies"), "workspace"), path.join(state("copies"), "workspace-ops")],
-    });
+  it("finds the workspace of a session without a stored report: configured (a Windows path rebased), else <state>/workspace, else workspace-<id>", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-windows-config-"));
+    const workspaceOf = (sessionId: string) => {
+      const service = createSessionService({ stateDir: dir, demo: false, reason: "test" });
+      const r = service.truncation("main", sessionId, {});
+      service.close();
+      if (!r.ok) throw new Error(r.error.message);
+      return { ...r.value.workspace, notes: r.value.notes.join("\n") };
+    };
+    const CRON = "3333cccc-0000-4000-8000-000000000033";
+    try {
+      fs.cpSync(state("windows-paths"), dir, { recursive: true });
+      expect(workspaceOf(CRON)).toMatchObject({
+        dir: path.join(dir, "workspace"),
+        source: "<stateDir>/workspace",
+      });
+      // openclaw.json copied from the Windows install: a custom workspace below D:\.OpenClaw
+      fs.renameSync(path.join(dir, "workspace"), path.join(dir, "ws-custom"));
+      fs.writeFileSync(
+        path.join(dir, "openclaw.json"),
+        JSON.stringify({ agents: { defaults: { workspace: "D:\\.OpenClaw\\ws-custom" } } }),
+      );
+      expect(workspaceOf(CRON)).toMatchObject({
+        dir: path.join(dir, "ws-custom"),
+        source: "agents.defaults.workspace, rebased",
+      });
+      fs.renameSync(path.join(dir, "ws-custom"), path.join(dir, "workspace-main"));
+      const none = workspaceOf(CRON);
+      expect(none).toMatchObject({
+        dir: path.join(dir, "workspace-main"),
+        source: "<stateDir>/workspace-main",
+      });
+      fs.rmSync(path.join(dir, "workspace-main"), { recursive: true });
+      expect(workspaceOf(CRON).notes).toContain(
+        `looked in: D:\\.OpenClaw\\ws-custom, ${path.join(dir, "ws-custom")}, ${path.join(dir, "workspace")}, ${path.join(dir, "workspace-main")}`,
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("rebases a configured absolute path of either OS below its .openclaw segment (any case), else before workspace", () => {
+    expect(rebaseConfiguredWorkspace("C:\\Users\\me\\.OpenClaw-work\\my ws", "/s")).toBe(
+      path.join("/s", "my ws"),
+    );
+    expect(rebaseConfiguredWorkspace("/home/u/.openclaw/a/b", "/s")).toBe(path.join("/s", "a", "b"));
+    expect(rebaseConfiguredWorkspace("E:\\data\\workspace-ops", "/s")).toBe(path.join("/s", "workspace-ops"));
+    expect(rebaseConfiguredWorkspace("E:\\data\\mine", "/s")).toBeNull();
+    expect(rebaseConfiguredWorkspace("relative\\.openclaw\\workspace", "/s")).toBeNull();
+    expect(rebaseConfiguredWorkspace(os.tmpdir(), "/s")).toBeNull();
   });
 });
 
@@ -296,5 +345,41 @@ describe("release family of sessions without a version signal of their own", () 
     expect(installVersion(none, "main", { configVersion: null, agentFamilies: new Map() })).toBe(none);
     const own: VersionInfo = { ...none, decidedBy: "session" };
     expect(installVersion(own, "ops", { configVersion: "2026.9.6", agentFamilies: families })).toBe(own);
+  });
+});
+
+describe("the truncation report of a session without a stored report says which signal decided its release", () => {
+  const notes = (dir: string, agentId: string, sessionId: string) => {
+    const service = createSessionService({ stateDir: dir, demo: false, reason: "test" });
+    const r = service.truncation(agentId, sessionId, {});
+    service.close();
+    if (!r.ok) throw new Error(r.error.message);
+    return r.value.notes.join("\n");
+  };
+  const MAIN = "6666ffff-0000-4000-8000-000000000066";
+
+  it("the config's meta.lastTouchedVersion, also when no workspace was found", () => {
+    const n = notes(state("install-family"), "main", MAIN);
+    expect(n).toContain("No workspace was found");
+    expect(n).toContain("decided by config");
+    expect(n).toContain("meta.lastTouchedVersion 2026.7.1");
+  });
+
+  it("without a config: the agent's other sessions, else the state dir's — with or without a workspace", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-install-signal-"));
+    try {
+      fs.cpSync(state("install-family"), dir, { recursive: true });
+      fs.rmSync(path.join(dir, "openclaw.json"));
+      const ops = notes(dir, "ops", "8888bbbb-0000-4000-8000-000000000088");
+      expect(ops).toContain("Rules of the 2026.7 family (decided by agent-sessions:");
+      expect(notes(dir, "main", MAIN)).toContain("Rules of the 2026.7 family (decided by state-dir:");
+      fs.mkdirSync(path.join(dir, "workspace"));
+      fs.writeFileSync(path.join(dir, "workspace", "AGENTS.md"), "a".repeat(100));
+      const withWorkspace = notes(dir, "main", MAIN);
+      expect(withWorkspace).toContain("would inject from them");
+      expect(withWorkspace).toContain("decided by state-dir: ");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -11,21 +11,11 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { createSessionService } from "../../server/service/session-service.ts";
 import { jsonlFamilyWithoutParse } from "../../server/sources/jsonl/stored-family.ts";
 import { TranscriptCache } from "../../server/sources/transcript-cache.ts";
+import { stateDirs } from "../helpers/state-dirs.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(here, "../..");
 const SHARED = path.resolve(REPO, "../shared");
-
-/** Every folder holding an `agents/` dir, up to three levels below `root`. */
-function stateDirs(root: string, depth = 3): string[] {
-  if (!fs.existsSync(root)) return [];
-  if (fs.existsSync(path.join(root, "agents"))) return [root];
-  if (depth === 0) return [];
-  return fs
-    .readdirSync(root, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .flatMap((d) => stateDirs(path.join(root, d.name), depth - 1));
-}
 
 const sharedDirs = [...stateDirs(path.join(SHARED, "fixtures")), ...stateDirs(path.join(SHARED, "corpus"))];
 if (sharedDirs.length === 0)
@@ -53,7 +43,10 @@ describe("the stored path prints what the loaded run report prints", () => {
         }
         const texts = report.value.texts;
         const want = mode === "json" ? texts.json : texts.available ? texts.list : texts.notice;
-        expect(r).toEqual({ ok: true, value: { available: texts.available, text: want } });
+        // and the same owner: a report of another session id is said either way (issue 13)
+        const owner = report.value.reportOwner;
+        const value = { available: texts.available, text: want, ...(owner ? { owner } : {}) };
+        expect(r).toEqual({ ok: true, value });
         compared += 1;
       }
     }

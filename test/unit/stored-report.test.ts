@@ -65,4 +65,26 @@ describe("a stored report of another session id", () => {
       "This is the run report of session 56c4e0d1…, an earlier session of this key (no run of this session has stored a report yet), not of the session shown (0c7f1a55…).",
     );
   });
+
+  it("the CLI's context (every mode) and map say so on stderr; stdout stays OpenClaw's reply / the JSON", () => {
+    const note = "note: This is the run report of session 56c4e0d1…, an earlier session of this key";
+    for (const args of [
+      ["context", "--mode", "list"],
+      ["context", "--mode", "detail"],
+      ["context", "--mode", "json"],
+      ["map"],
+    ]) {
+      const r = cli(...args, "--session", "agent:main:main");
+      expect(r.status, args.join(" ")).toBe(0);
+      expect(r.stderr, args.join(" ")).toContain(note);
+      if (args.includes("json")) expect(JSON.parse(r.stdout)).toHaveProperty("report");
+      else expect(r.stdout, args.join(" ")).not.toContain("56c4e0d1");
+    }
+    expect(service.storedContextText("main", MAIN, "json")).toMatchObject({
+      ok: true,
+      value: { owner: { reportSessionId: "56c4e0d1-3333-4c3c-ae3e-000000000003" } },
+    });
+    const cron = cli("context", "--mode", "list", "--session", "agent:main:cron:nightly");
+    expect(cron.stderr).not.toContain("note: This is the run report");
+  });
 });

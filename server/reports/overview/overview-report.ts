@@ -2,6 +2,7 @@
 // agent, model and session. Pure: the sessions' rows in, the DTO out. Buckets are summed before rates
 // (cache-and-cost.md §5), and an unpriced call adds to `unpricedCalls`, never $0 to a cost.
 
+import type { LeftOutCopyDTO } from "../../../shared/cost.ts";
 import type {
   AdviceDTO,
   OverviewAgentDTO,
@@ -62,6 +63,7 @@ export function buildOverview(
   sessions: readonly OverviewSession[],
   filter: OverviewFilter,
   advice: AdviceDTO[] = [],
+  leftOut: LeftOutCopyDTO[] = [],
 ): OverviewDTO {
   const days = new DayKeys(filter.timeZone);
   const narrowsCalls = filter.since !== null || filter.until !== null || filter.model !== null;
@@ -154,6 +156,7 @@ export function buildOverview(
     filter,
     agents: [...agents].sort(),
     models: [...models].sort(),
+    leftOut,
   };
 }
 

@@ -27,6 +27,8 @@ export interface TruncationReportInput {
    * defaults (caps, cut) apply where the report records none (release-defaults.ts).
    */
   release?: { defaults: ReleaseDefaultsLookup; decidedBy: string; reason: string } | null;
+  /** Which signal decided `family` (VersionInfo.decidedBy / reason), printed when no report is stored (issue 13). */
+  version?: { decidedBy: string; reason: string } | null;
   workspace: {
     /** Workspace directory the files were read from; null = unavailable (nothing readable). */
     dir: string | null;

@@ -237,7 +237,7 @@ function noReportNote(input: TruncationReportInput, caps: Caps): string {
   const ws = input.workspace;
   if (ws.dir === null) {
     const tried = ws.tried?.length ? ` (looked in: ${ws.tried.join(", ")})` : "";
-    return `${head} No workspace was found to show what OpenClaw would inject${tried}.`;
+    return `${head} No workspace was found to show what OpenClaw would inject${tried}.${decidedNote(input, caps)}`;
   }
   const src = input.configuredLimits?.sources;
   const from = (key: "maxPerFile" | "maxTotal") => (src ? ` (${src[key]})` : "");
@@ -246,9 +246,20 @@ function noReportNote(input: TruncationReportInput, caps: Caps): string {
   return (
     `${head} The rows are the workspace files as they are now, read from ${ws.dir}${ws.source ? ` (${ws.source})` : ""}, ` +
     `and what OpenClaw ${who} would inject from them with bootstrapMaxChars ${fmtInt(caps.maxPerFile)}${from("maxPerFile")} ` +
-    `and bootstrapTotalMaxChars ${fmtInt(caps.maxTotal)}${from("maxTotal")}.` +
-    (release ? ` ${releaseNote(release, caps.maxTotal)}` : "")
+    `and bootstrapTotalMaxChars ${fmtInt(caps.maxTotal)}${from("maxTotal")}.${decidedNote(input, caps)}`
   );
+}
+
+/**
+ * Which signal decided the session's release (issue 13: the session's own, the config's meta.lastTouchedVersion,
+ * the agent's other sessions, the state dir's): the release's note when the release is known, else the family's.
+ * Nothing when `--family` chose the rules.
+ */
+function decidedNote(input: TruncationReportInput, caps: Caps): string {
+  if (caps.family !== input.family) return "";
+  if (input.release) return ` ${releaseNote(input.release, caps.maxTotal)}`;
+  const v = input.version;
+  return v ? ` Rules of the ${caps.family} family (decided by ${v.decidedBy}: ${v.reason}).` : "";
 }
 
 /** Which release's rules the table applies, which signal named it, and whether its defaults were checked. */

@@ -78,6 +78,21 @@ function OverviewBody({ data, params }: { data: OverviewResponseDTO; params: URL
         </div>
       ) : null}
       <Headline o={o} />
+      {o.leftOut.length > 0 ? (
+        <details className="note small" data-testid="overview-left-out">
+          <summary>
+            {fmtInt(o.leftOut.length)} backup / checkpoint cop{o.leftOut.length === 1 ? "y" : "ies"} left out
+            of the totals: their calls are another transcript's
+          </summary>
+          <ul>
+            {o.leftOut.map((c) => (
+              <li key={`${c.agentId}/${c.sessionId}`}>
+                <code>{c.location}</code> — {c.reason}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
       <AdviceCards advice={o.advice} />
       <div className="card">
         <h2>Spend by day ({o.filter.timeZone})</h2>

@@ -1,0 +1,16 @@
+// The state dirs of a tree of fixtures: every folder holding an `agents/` dir (the folder itself counts).
+
+import fs from "node:fs";
+import path from "node:path";
+
+/** Every folder holding an `agents/` dir, up to `depth` levels below `root`, sorted; [] when `root` is absent. */
+export function stateDirs(root: string, depth = 3): string[] {
+  if (!fs.existsSync(root)) return [];
+  if (fs.existsSync(path.join(root, "agents"))) return [root];
+  if (depth === 0) return [];
+  return fs
+    .readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) => stateDirs(path.join(root, d.name), depth - 1))
+    .sort();
+}
