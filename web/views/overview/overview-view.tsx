@@ -58,7 +58,7 @@ export function OverviewView({ params }: { params: URLSearchParams }) {
         </div>
         {shown ? <OverviewFilters overview={shown.overview} params={params} /> : null}
         <QueryPanel query={query} label="overview">
-          {(data) => <OverviewBody data={data} params={params} />}
+          {(data) => <OverviewBody data={data} />}
         </QueryPanel>
       </section>
       <SessionsView params={params} />
@@ -66,7 +66,7 @@ export function OverviewView({ params }: { params: URLSearchParams }) {
   );
 }
 
-function OverviewBody({ data, params }: { data: OverviewResponseDTO; params: URLSearchParams }) {
+function OverviewBody({ data }: { data: OverviewResponseDTO }) {
   const { overview: o, progress } = data;
   return (
     <>
