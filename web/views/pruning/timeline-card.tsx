@@ -32,6 +32,10 @@ function AxisSwitch({ axis }: { axis: AxisMode }) {
   );
 }
 
+function Dot({ color }: { color: string }) {
+  return <span className="legend-dot" style={{ background: color }} aria-hidden="true" />;
+}
+
 export function TimelineCard(props: { dto: PruneReplayDTO; axis: AxisMode; selected: number | null }) {
   const { dto, axis, selected } = props;
   const box = useRef<HTMLDivElement>(null);
@@ -41,9 +45,10 @@ export function TimelineCard(props: { dto: PruneReplayDTO; axis: AxisMode; selec
       <div className="toolbar">
         <h3>Timeline</h3>
         <AxisSwitch axis={axis} />
+        {/* The colours are swatches, the words stay in the muted text colour (a coloured word was 2.7:1). */}
         <span className="muted small">
-          ● none <span style={{ color: "rgb(214,140,40)" }}>● soft-trim</span>{" "}
-          <span style={{ color: "rgb(196,64,64)" }}>● hard-clear</span> ◯ TTL expired — click a call
+          <Dot color="currentColor" /> none <Dot color="rgb(214,140,40)" /> soft-trim{" "}
+          <Dot color="rgb(196,64,64)" /> hard-clear ◯ TTL expired — click a call
         </span>
       </div>
       {dto.calls.length === 0 ? (
