@@ -1,6 +1,7 @@
 // The keyboard path through the context map (issue 15), with page.keyboard only: Tab reaches the map (one tab
 // stop: roving tabindex), Enter zooms into a group, the arrow keys walk to a leaf, Enter pins its details (focused,
 // next to the tile), Escape closes them with focus back on the leaf, Escape again zooms out onto the group left.
+// And search hits keep their labels (drawn again above the dimming veil).
 
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -98,6 +99,30 @@ describe("treemap keyboard path (e2e)", () => {
     await page.keyboard.press("Shift+Tab");
     expect((await focused(page)).id).toBe(next.id);
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("search hits keep their labels above the veil", async () => {
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${e2e.server.url}${PAGE}?q=exec`);
+    await expect.poll(() => page.getByTestId("treemap-match").count(), POLL).toBeGreaterThan(0);
+    const labels = await page.evaluate(() => {
+      const hits = new Set(
+        [...document.querySelectorAll('[data-testid="treemap-match"]')].map(
+          (e) => e.id || e.getAttribute("data-id"),
+        ),
+      );
+      const under = [...document.querySelectorAll('[data-testid="treemap-svg"] > g > rect[tabindex]')]
+        .filter((r) => hits.has(r.getAttribute("data-id")))
+        .map((r) => r.parentElement?.querySelector("text")?.textContent ?? "");
+      const over = [...document.querySelectorAll('[data-testid="treemap-search-overlay"] text')].map(
+        (t) => t.textContent ?? "",
+      );
+      return { under: under.sort(), over: over.sort() };
+    });
+    expect(labels.over.length).toBeGreaterThan(0);
+    expect(labels.over).toEqual(labels.under);
+    await screenshot(page, "map-search-labels");
     await page.close();
   });
 });

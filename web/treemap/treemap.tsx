@@ -173,14 +173,16 @@ const Tiles = memo(function Tiles({
 
 /**
  * Search highlight without re-rendering the tiles: a veil dims everything, then the matching leaves are
- * drawn again above it with a yellow outline (matching groups get the outline only).
+ * drawn again above it with a yellow outline (matching groups get the outline only), their labels drawn again too
+ * so a hit keeps its name and size (issue 15).
  */
 const SearchOverlay = memo(function SearchOverlay({
   layout,
   mode,
   colors,
+  exact,
   matches,
-}: Pick<TreemapProps, "layout" | "mode" | "colors"> & { matches: Set<string> }) {
+}: Pick<TreemapProps, "layout" | "mode" | "colors" | "exact"> & { matches: Set<string> }) {
   const hits = layout.rects.filter((r) => matches.has(r.id));
   return (
     <g data-testid="treemap-search-overlay">
@@ -194,25 +196,34 @@ const SearchOverlay = memo(function SearchOverlay({
         pointerEvents="none"
       />
       {hits.map((r) => (
-        <rect
-          key={r.id}
-          x={r.x}
-          y={r.y}
-          width={r.w}
-          height={r.h}
-          fill={r.isGroup ? "none" : css(fillOf(r, mode, colors))}
-          stroke="rgb(255,190,0)"
-          strokeWidth={2.5}
-          pointerEvents={r.isGroup ? "none" : undefined}
-          data-id={r.id}
-          data-testid="treemap-match"
-        >
-          <title>{r.name}</title>
-        </rect>
+        <SearchHit key={r.id} r={r} fill={fillOf(r, mode, colors)} size={formatSize(r.value, mode, exact)} />
       ))}
     </g>
   );
 });
+
+function SearchHit({ r, fill, size }: { r: TileRect; fill: Rgb; size: string }) {
+  const spec = tileLabel(r, size);
+  return (
+    <>
+      <rect
+        x={r.x}
+        y={r.y}
+        width={r.w}
+        height={r.h}
+        fill={r.isGroup ? "none" : css(fill)}
+        stroke="rgb(255,190,0)"
+        strokeWidth={2.5}
+        pointerEvents={r.isGroup ? "none" : undefined}
+        data-id={r.id}
+        data-testid="treemap-match"
+      >
+        <title>{r.name}</title>
+      </rect>
+      {spec ? <TileText r={r} label={spec} color={r.isGroup ? "rgb(17,24,39)" : textOn(fill)} /> : null}
+    </>
+  );
+}
 
 export function Treemap(props: TreemapProps) {
   const { layout, mode, colors, grandTotal, search, onZoom, viewRootId, title, exact } = props;
@@ -277,7 +288,7 @@ export function Treemap(props: TreemapProps) {
       >
         <Tiles layout={layout} mode={mode} colors={colors} exact={exact} activeId={focus.activeId} />
         {search ? (
-          <SearchOverlay layout={layout} mode={mode} colors={colors} matches={search.matches} />
+          <SearchOverlay layout={layout} mode={mode} colors={colors} exact={exact} matches={search.matches} />
         ) : null}
         {hover ? (
           <rect
