@@ -36,8 +36,14 @@ function Dot({ color }: { color: string }) {
   return <span className="legend-dot" style={{ background: color }} aria-hidden="true" />;
 }
 
-export function TimelineCard(props: { dto: PruneReplayDTO; axis: AxisMode; selected: number | null }) {
-  const { dto, axis, selected } = props;
+export function TimelineCard(props: {
+  dto: PruneReplayDTO;
+  axis: AxisMode;
+  selected: number | null;
+  /** A call was clicked on the timeline (its details then open under the timeline). */
+  onPick?: () => void;
+}) {
+  const { dto, axis, selected, onPick } = props;
   const box = useRef<HTMLDivElement>(null);
   const width = useElementWidth(box);
   return (
@@ -59,7 +65,10 @@ export function TimelineCard(props: { dto: PruneReplayDTO; axis: AxisMode; selec
           width={width - 28}
           axis={axis}
           selected={selected}
-          onSelect={(i) => setParams({ call: i === selected ? null : String(i) }, { replace: true })}
+          onSelect={(i) => {
+            onPick?.();
+            setParams({ call: i === selected ? null : String(i) }, { replace: true });
+          }}
         />
       )}
     </div>
