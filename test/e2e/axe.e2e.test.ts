@@ -18,10 +18,25 @@ interface View {
   path: string;
   /** A selector that shows the view has loaded its data. */
   ready: string;
+  /** Puts the view in the state to check (e.g. a panel opened from the keyboard). */
+  prepare?: (page: Page) => Promise<void>;
+}
+
+/** Map with a search active and a leaf's details pinned open from the keyboard. */
+async function pinLeafDetails(page: Page): Promise<void> {
+  await page.focus('[data-testid="treemap-leaf"]');
+  await page.keyboard.press("Enter");
+  await expect.poll(() => page.getByTestId("treemap-detail").count(), POLL).toBe(1);
 }
 const VIEWS: View[] = [
   { name: "overview", path: "", ready: '[data-testid="overview-total-cost"]' },
   { name: "map", path: `${SESSION}?tab=map`, ready: '[data-testid="treemap-leaf"]' },
+  {
+    name: "map-search-detail",
+    path: `${SESSION}?tab=map&q=exec`,
+    ready: '[data-testid="treemap-match"]',
+    prepare: pinLeafDetails,
+  },
   { name: "cost", path: `${SESSION}?tab=cost`, ready: '[data-testid^="cost-call-row-"]' },
   { name: "pruning", path: `${SESSION}?tab=pruning`, ready: '[data-testid="prune-timeline"]' },
   {
@@ -67,6 +82,7 @@ describe("accessibility: axe-core on the main views (e2e)", () => {
         const sep = view.path.includes("?") ? "&" : "?";
         await page.goto(`${e2e.server.url}${view.path}${sep}dark=${theme}`);
         await expect.poll(() => page.locator(view.ready).count(), POLL).toBeGreaterThan(0);
+        await view.prepare?.(page);
         await screenshot(page, `axe-${view.name}-${theme === "1" ? "dark" : "light"}`);
         expect(await axeViolations(page)).toEqual([]);
         await page.close();
