@@ -3,15 +3,16 @@
 // so the PNG export can serialise the SVG as it is. Hover uses one delegated handler (no per-tile state) so a
 // 10,000-leaf map does not re-render its tiles on every mouse move.
 
-import { type MouseEvent, memo, type ReactNode, useCallback, useMemo, useState } from "react";
-import type { MapNode, SizeMode } from "../../shared/context-map.ts";
-import { fmtInt, fmtPct } from "../../shared/format.ts";
+import { type MouseEvent, memo, type ReactNode, useCallback, useMemo, useRef, useState } from "react";
+import type { SizeMode } from "../../shared/context-map.ts";
+import { fmtInt } from "../../shared/format.ts";
 import { css, type Rgb, textOn } from "../../shared/openclaw-colors.ts";
 import type { TileRect, TreemapLayout } from "../../shared/treemap-layout.ts";
 import { TILE_FONT, type TileLabel, tileFill, tileLabel, tileStroke } from "../../shared/treemap-style.ts";
 import { FloatingTooltip } from "../ui/tooltip.tsx";
-import { useRedactor } from "../ui/use-redact.ts";
-import { CACHE_COLORS, CACHE_GROUP_FILL, CACHE_LABELS } from "./colors.ts";
+import { CACHE_COLORS, CACHE_GROUP_FILL } from "./colors.ts";
+import { PinnedDetails, TileDetails } from "./tile-details.tsx";
+import { useTileFocus } from "./use-tile-focus.ts";
 
 export const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 
@@ -119,7 +120,8 @@ const Tiles = memo(function Tiles({
   mode,
   colors,
   exact,
-}: Pick<TreemapProps, "layout" | "mode" | "colors" | "exact">) {
+  activeId,
+}: Pick<TreemapProps, "layout" | "mode" | "colors" | "exact"> & { activeId: string | null }) {
   const out: ReactNode[] = [];
   for (const r of layout.rects) {
     const fill = fillOf(r, mode, colors);
@@ -130,6 +132,7 @@ const Tiles = memo(function Tiles({
     const parts = mode === "cache" && !r.isGroup ? cacheParts(r) : null;
     const bare = parts === null && text === null;
     const rect = (
+      // biome-ignore lint/a11y/useSemanticElements: an SVG tile cannot be a <button>; it has role, roving tabIndex and Enter.
       <rect
         key={r.id}
         x={r.x}
@@ -143,9 +146,10 @@ const Tiles = memo(function Tiles({
         data-value={r.value}
         data-group={r.isGroup ? "1" : undefined}
         data-testid={r.isGroup ? "treemap-group" : "treemap-leaf"}
-        tabIndex={r.isGroup ? 0 : undefined}
-        role={r.isGroup ? "button" : undefined}
-        aria-label={r.isGroup ? `Zoom into ${r.name}` : undefined}
+        tabIndex={r.id === activeId ? 0 : -1}
+        role="button"
+        aria-label={r.isGroup ? `${label}, group (Enter zooms in)` : label}
+        aria-haspopup={r.isGroup ? undefined : "dialog"}
       >
         <title>{label}</title>
       </rect>
@@ -169,14 +173,16 @@ const Tiles = memo(function Tiles({
 
 /**
  * Search highlight without re-rendering the tiles: a veil dims everything, then the matching leaves are
- * drawn again above it with a yellow outline (matching groups get the outline only).
+ * drawn again above it with a yellow outline (matching groups get the outline only), their labels drawn again too
+ * so a hit keeps its name and size (issue 15).
  */
 const SearchOverlay = memo(function SearchOverlay({
   layout,
   mode,
   colors,
+  exact,
   matches,
-}: Pick<TreemapProps, "layout" | "mode" | "colors"> & { matches: Set<string> }) {
+}: Pick<TreemapProps, "layout" | "mode" | "colors" | "exact"> & { matches: Set<string> }) {
   const hits = layout.rects.filter((r) => matches.has(r.id));
   return (
     <g data-testid="treemap-search-overlay">
@@ -190,25 +196,34 @@ const SearchOverlay = memo(function SearchOverlay({
         pointerEvents="none"
       />
       {hits.map((r) => (
-        <rect
-          key={r.id}
-          x={r.x}
-          y={r.y}
-          width={r.w}
-          height={r.h}
-          fill={r.isGroup ? "none" : css(fillOf(r, mode, colors))}
-          stroke="rgb(255,190,0)"
-          strokeWidth={2.5}
-          pointerEvents={r.isGroup ? "none" : undefined}
-          data-id={r.id}
-          data-testid="treemap-match"
-        >
-          <title>{r.name}</title>
-        </rect>
+        <SearchHit key={r.id} r={r} fill={fillOf(r, mode, colors)} size={formatSize(r.value, mode, exact)} />
       ))}
     </g>
   );
 });
+
+function SearchHit({ r, fill, size }: { r: TileRect; fill: Rgb; size: string }) {
+  const spec = tileLabel(r, size);
+  return (
+    <>
+      <rect
+        x={r.x}
+        y={r.y}
+        width={r.w}
+        height={r.h}
+        fill={r.isGroup ? "none" : css(fill)}
+        stroke="rgb(255,190,0)"
+        strokeWidth={2.5}
+        pointerEvents={r.isGroup ? "none" : undefined}
+        data-id={r.id}
+        data-testid="treemap-match"
+      >
+        <title>{r.name}</title>
+      </rect>
+      {spec ? <TileText r={r} label={spec} color={r.isGroup ? "rgb(17,24,39)" : textOn(fill)} /> : null}
+    </>
+  );
+}
 
 export function Treemap(props: TreemapProps) {
   const { layout, mode, colors, grandTotal, search, onZoom, viewRootId, title, exact } = props;
@@ -246,35 +261,34 @@ export function Treemap(props: TreemapProps) {
     const z = zoomTarget(r);
     if (z !== null && z !== viewRootId) onZoom(z);
   };
-  const onKeyDown = (e: React.KeyboardEvent<SVGSVGElement>) => {
-    if (e.key !== "Enter" && e.key !== " ") return;
-    const r = tileAt(e.target);
-    if (r?.isGroup) {
-      e.preventDefault();
-      onZoom(r.id);
-    }
-  };
+  const svgRef = useRef<SVGSVGElement>(null);
+  const focus = useTileFocus({ svgRef, layout, byId, viewRootId, tileAt, onZoom });
 
   return (
     <div className="treemap" data-testid="treemap">
+      {/* biome-ignore lint/a11y/useSemanticElements: an <svg> cannot be a <fieldset>; it groups the focusable tiles. */}
       <svg
         xmlns="http://www.w3.org/2000/svg"
         width={layout.width}
         height={layout.height}
         viewBox={`0 0 ${layout.width} ${layout.height}`}
-        role="img"
+        ref={svgRef}
+        role="group"
         aria-label={title}
+        aria-describedby="treemap-keys"
         onMouseMove={onMove}
         onMouseLeave={() => setHover(null)}
         onClick={onClick}
-        onKeyDown={onKeyDown}
+        onKeyDown={focus.onKeyDown}
+        onFocus={(e) => focus.onFocus(e.target)}
+        onPointerDown={focus.onPointerDown}
         data-testid="treemap-svg"
         data-culled={layout.culled}
         fontFamily={FONT}
       >
-        <Tiles layout={layout} mode={mode} colors={colors} exact={exact} />
+        <Tiles layout={layout} mode={mode} colors={colors} exact={exact} activeId={focus.activeId} />
         {search ? (
-          <SearchOverlay layout={layout} mode={mode} colors={colors} matches={search.matches} />
+          <SearchOverlay layout={layout} mode={mode} colors={colors} exact={exact} matches={search.matches} />
         ) : null}
         {hover ? (
           <rect
@@ -290,76 +304,26 @@ export function Treemap(props: TreemapProps) {
           />
         ) : null}
       </svg>
+      <p id="treemap-keys" className="sr-only">
+        Arrow keys move between tiles; Enter zooms into a group or opens a tile's details; Escape closes them
+        or zooms out.
+      </p>
+      {focus.pinned ? (
+        <PinnedDetails
+          key={focus.pinned.id}
+          r={focus.pinned}
+          mode={mode}
+          viewTotal={layout.total}
+          grandTotal={grandTotal}
+          mapWidth={layout.width}
+          onClose={focus.closePinned}
+        />
+      ) : null}
       {hover ? (
         <FloatingTooltip x={hover.x} y={hover.y} testId="treemap-tooltip">
           <TileDetails r={hover.r} mode={mode} viewTotal={layout.total} grandTotal={grandTotal} />
         </FloatingTooltip>
       ) : null}
-    </div>
-  );
-}
-
-function TileDetails({
-  r,
-  mode,
-  viewTotal,
-  grandTotal,
-}: {
-  r: TileRect;
-  mode: SizeMode;
-  viewTotal: number;
-  grandTotal: number;
-}) {
-  const n: MapNode = r.node;
-  // The id addresses the zoom level (URL); in redacted mode it is shown with its data segments hashed.
-  const red = useRedactor();
-  return (
-    <div className="tile-details">
-      <div className="tile-name">{n.name}</div>
-      <div className="mono small muted">{red.mapId(n.id)}</div>
-      <table>
-        <tbody>
-          <tr>
-            <th>chars</th>
-            <td>{fmtInt(n.chars)}</td>
-          </tr>
-          <tr>
-            <th>est. tokens</th>
-            <td>~{fmtInt(n.estTokens)}</td>
-          </tr>
-          <tr>
-            <th>tokenizer</th>
-            <td>{n.tiktokenTokens === null ? "pending / n.a." : fmtInt(n.tiktokenTokens)}</td>
-          </tr>
-          {n.cache ? (
-            <tr>
-              <th>cache</th>
-              <td>{CACHE_LABELS[n.cache]}</td>
-            </tr>
-          ) : null}
-          {r.depth > 1 ? (
-            <tr>
-              <th>share of group</th>
-              <td>{fmtPct(r.parentValue > 0 ? r.value / r.parentValue : null)}</td>
-            </tr>
-          ) : null}
-          {viewTotal !== grandTotal ? (
-            <tr>
-              <th>share of view</th>
-              <td>{fmtPct(viewTotal > 0 ? r.value / viewTotal : null)}</td>
-            </tr>
-          ) : null}
-          <tr>
-            <th>share of total</th>
-            <td>{fmtPct(grandTotal > 0 ? r.value / grandTotal : null)}</td>
-          </tr>
-        </tbody>
-      </table>
-      <div className="small">
-        <span className="muted">source: </span>
-        {n.source}
-      </div>
-      {r.isGroup ? <div className="small muted">{mode === "cache" ? "" : "Click to zoom in"}</div> : null}
     </div>
   );
 }

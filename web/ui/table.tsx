@@ -1,4 +1,4 @@
-import { type ReactNode, useMemo, useState } from "react";
+import { Fragment, type ReactNode, useMemo, useState } from "react";
 import { fmtInt } from "../../shared/format.ts";
 
 export interface Column<R> {
@@ -32,6 +32,7 @@ export function Table<R>({
   caption,
   empty = "Nothing to show.",
   selectedKey,
+  renderDetail,
 }: {
   columns: Column<R>[];
   rows: R[];
@@ -44,6 +45,8 @@ export function Table<R>({
   caption?: string;
   empty?: string;
   selectedKey?: string | null;
+  /** The selected row's details, drawn in a full-width row right under it (issue 15: details where the click was). */
+  renderDetail?: (row: R) => ReactNode;
 }) {
   const [sort, setSort] = useState(initialSort ?? null);
   const [limit, setLimit] = useState(TABLE_PAGE_ROWS);
@@ -63,6 +66,7 @@ export function Table<R>({
     });
   }, [rows, columns, sort]);
   const selectedAt = selectedKey ? sorted.findIndex((r) => rowKey(r) === selectedKey) : -1;
+  const rowProps = { columns, rowTestId, rowClass, onRowClick, selectedKey, renderDetail };
   const shown = sorted.length > limit ? sorted.slice(0, Math.max(limit, selectedAt + 1)) : sorted;
   return (
     <table className="table" data-testid={testId}>
@@ -107,33 +111,7 @@ export function Table<R>({
             </td>
           </tr>
         ) : (
-          shown.map((r) => {
-            const k = rowKey(r);
-            const cls = [
-              rowClass?.(r),
-              onRowClick ? "clickable" : undefined,
-              selectedKey === k ? "selected" : undefined,
-            ]
-              .filter(Boolean)
-              .join(" ");
-            return (
-              <tr
-                key={k}
-                className={cls || undefined}
-                data-testid={rowTestId?.(r)}
-                onClick={onRowClick ? () => onRowClick(r) : undefined}
-                onKeyDown={onRowClick ? (e) => (e.key === "Enter" ? onRowClick(r) : undefined) : undefined}
-                tabIndex={onRowClick ? 0 : undefined}
-                aria-selected={selectedKey !== undefined ? selectedKey === k : undefined}
-              >
-                {columns.map((c) => (
-                  <td key={c.key} className={c.align ? `align-${c.align}` : undefined}>
-                    {c.render(r)}
-                  </td>
-                ))}
-              </tr>
-            );
-          })
+          shown.map((r) => <BodyRow key={rowKey(r)} row={r} rowKey={rowKey(r)} {...rowProps} />)
         )}
       </tbody>
       {shown.length < sorted.length ? (
@@ -156,5 +134,45 @@ export function Table<R>({
         </tfoot>
       ) : null}
     </table>
+  );
+}
+
+function BodyRow<R>(props: {
+  row: R;
+  rowKey: string;
+  columns: Column<R>[];
+  rowTestId?: (row: R) => string;
+  rowClass?: (row: R) => string | undefined;
+  onRowClick?: (row: R) => void;
+  selectedKey?: string | null;
+  renderDetail?: (row: R) => ReactNode;
+}) {
+  const { row: r, rowKey: k, columns, rowTestId, rowClass, onRowClick, selectedKey, renderDetail } = props;
+  const selected = selectedKey === k;
+  const cls = [rowClass?.(r), onRowClick ? "clickable" : undefined, selected ? "selected" : undefined]
+    .filter(Boolean)
+    .join(" ");
+  return (
+    <Fragment>
+      <tr
+        className={cls || undefined}
+        data-testid={rowTestId?.(r)}
+        onClick={onRowClick ? () => onRowClick(r) : undefined}
+        onKeyDown={onRowClick ? (e) => (e.key === "Enter" ? onRowClick(r) : undefined) : undefined}
+        tabIndex={onRowClick ? 0 : undefined}
+        aria-selected={selectedKey !== undefined ? selected : undefined}
+      >
+        {columns.map((c) => (
+          <td key={c.key} className={c.align ? `align-${c.align}` : undefined}>
+            {c.render(r)}
+          </td>
+        ))}
+      </tr>
+      {selected && renderDetail ? (
+        <tr className="row-detail" data-testid="table-row-detail">
+          <td colSpan={columns.length}>{renderDetail(r)}</td>
+        </tr>
+      ) : null}
+    </Fragment>
   );
 }

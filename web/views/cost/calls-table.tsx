@@ -1,6 +1,7 @@
 // One row per model call: gap, cache verdict, tokens by bucket, hit rate, cost and miss cost; a click opens the
 // verdict's evidence (URL `ccall=<entry index>`).
 
+import type { ReactNode } from "react";
 import { writeAwareText } from "../../../shared/clock-labels.ts";
 import type { CostCallDTO, CostReportDTO } from "../../../shared/cost.ts";
 import { fmtDuration, fmtInt, fmtPct, fmtUsd } from "../../../shared/format.ts";
@@ -129,7 +130,16 @@ function callColumns(dto: CostReportDTO): Column<CostCallDTO>[] {
   ];
 }
 
-export function CostCallsTable({ dto, selected }: { dto: CostReportDTO; selected: string | null }) {
+/** `detail`: the selected call's evidence, drawn in a row right under it (issue 15: details where the click was). */
+export function CostCallsTable({
+  dto,
+  selected,
+  detail,
+}: {
+  dto: CostReportDTO;
+  selected: string | null;
+  detail?: (c: CostCallDTO) => ReactNode;
+}) {
   return (
     <Table
       testId="cost-calls-table"
@@ -140,6 +150,7 @@ export function CostCallsTable({ dto, selected }: { dto: CostReportDTO; selected
       rowClass={(c) => (c.onActiveBranch ? undefined : "archived")}
       onRowClick={(c) => setParams({ ccall: callKey(c) === selected ? null : callKey(c) }, { replace: true })}
       selectedKey={selected}
+      renderDetail={detail}
       caption="Model calls — click a row for the verdict's evidence"
       empty="No model calls with usage."
     />

@@ -48,7 +48,6 @@ function CostPanel({
   prices: string;
   onPrices: (text: string) => void;
 }) {
-  const sel = dto.calls.find((c) => callKey(c) === selected) ?? null;
   // A call opened from the breakdown card: its evidence scrolls into view and takes focus once rendered.
   const evidence = useRef<HTMLDivElement>(null);
   const [reveal, setReveal] = useState<string | null>(null);
@@ -96,8 +95,7 @@ function CostPanel({
           ))}
         </ul>
       ) : null}
-      <CostCallsTable dto={dto} selected={selected} />
-      {sel ? <Evidence call={sel} ref={evidence} /> : null}
+      <CostCallsTable dto={dto} selected={selected} detail={(c) => <Evidence call={c} ref={evidence} />} />
       <Counterfactuals rows={dto.counterfactuals} />
       <div className="grid-2">
         <GapCosts dto={dto} />

@@ -1,5 +1,6 @@
 // Every replayed model call as a table row (paged for long sessions); a click selects the call.
 
+import type { ReactNode } from "react";
 import { fmtDate, fmtDuration, fmtInt } from "../../../shared/format.ts";
 import type { PruneCallDTO, PruneReplayDTO } from "../../../shared/prune.ts";
 import { setParams } from "../../router.ts";
@@ -76,7 +77,14 @@ const COLUMNS: Column<Row>[] = [
   },
 ];
 
-export function CallsTable({ dto, selected }: { dto: PruneReplayDTO; selected: number | null }) {
+/** `detail`: the selected call's details in a row right under it; `onPick`: a row was clicked (issue 15). */
+export function CallsTable(props: {
+  dto: PruneReplayDTO;
+  selected: number | null;
+  detail?: (i: number) => ReactNode;
+  onPick?: () => void;
+}) {
+  const { dto, selected, detail, onPick } = props;
   const rows: Row[] = dto.calls.map((c, i) => ({ ...c, i }));
   return (
     <Table
@@ -85,8 +93,12 @@ export function CallsTable({ dto, selected }: { dto: PruneReplayDTO; selected: n
       rows={rows}
       rowKey={(r) => String(r.i)}
       rowTestId={(r) => `prune-call-row-${r.i}`}
-      onRowClick={(r) => setParams({ call: r.i === selected ? null : String(r.i) }, { replace: true })}
+      onRowClick={(r) => {
+        onPick?.();
+        setParams({ call: r.i === selected ? null : String(r.i) }, { replace: true });
+      }}
       selectedKey={selected === null ? null : String(selected)}
+      renderDetail={detail ? (r) => detail(r.i) : undefined}
       caption="Model calls"
     />
   );

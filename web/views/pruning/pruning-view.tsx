@@ -3,6 +3,7 @@
 // URL state: every PRUNE_PARAM_KEYS entry, axis=time|index, call=<index>, tr=<toolCallId>.
 
 import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import type { PruneReplayDTO } from "../../../shared/prune.ts";
 import { PRUNE_PARAM_KEYS, type PruneParams } from "../../../shared/prune-params.ts";
 import type { AxisMode } from "../../../shared/timeline-scales.ts";
@@ -68,23 +69,34 @@ function PrunePanel(props: {
   previewId: string | null;
 }) {
   const { dto, selected } = props;
-  const call = selected !== null ? (dto.calls[selected] ?? null) : null;
+  // Details open where the click was (issue 15): under the timeline for a timeline click (and a permalink),
+  // in a row right under the clicked row for a table click.
+  const [from, setFrom] = useState<"timeline" | "table">("timeline");
+  const details = (i: number) => {
+    const call = dto.calls[i];
+    return call ? (
+      <CallDetails
+        call={call}
+        index={i}
+        agentId={props.agentId}
+        sessionId={props.sessionId}
+        whatIf={props.p}
+        previewId={props.previewId}
+      />
+    ) : null;
+  };
   return (
     <>
       <PruneSummary dto={dto} />
       <NextCall dto={dto} />
-      <TimelineCard dto={dto} axis={props.axis} selected={selected} />
-      {call && selected !== null ? (
-        <CallDetails
-          call={call}
-          index={selected}
-          agentId={props.agentId}
-          sessionId={props.sessionId}
-          whatIf={props.p}
-          previewId={props.previewId}
-        />
-      ) : null}
-      <CallsTable dto={dto} selected={selected} />
+      <TimelineCard dto={dto} axis={props.axis} selected={selected} onPick={() => setFrom("timeline")} />
+      {selected !== null && from === "timeline" ? details(selected) : null}
+      <CallsTable
+        dto={dto}
+        selected={selected}
+        detail={from === "table" ? details : undefined}
+        onPick={() => setFrom("table")}
+      />
     </>
   );
 }

@@ -32,8 +32,18 @@ function AxisSwitch({ axis }: { axis: AxisMode }) {
   );
 }
 
-export function TimelineCard(props: { dto: PruneReplayDTO; axis: AxisMode; selected: number | null }) {
-  const { dto, axis, selected } = props;
+function Dot({ color }: { color: string }) {
+  return <span className="legend-dot" style={{ background: color }} aria-hidden="true" />;
+}
+
+export function TimelineCard(props: {
+  dto: PruneReplayDTO;
+  axis: AxisMode;
+  selected: number | null;
+  /** A call was clicked on the timeline (its details then open under the timeline). */
+  onPick?: () => void;
+}) {
+  const { dto, axis, selected, onPick } = props;
   const box = useRef<HTMLDivElement>(null);
   const width = useElementWidth(box);
   return (
@@ -41,9 +51,10 @@ export function TimelineCard(props: { dto: PruneReplayDTO; axis: AxisMode; selec
       <div className="toolbar">
         <h3>Timeline</h3>
         <AxisSwitch axis={axis} />
+        {/* The colours are swatches, the words stay in the muted text colour (a coloured word was 2.7:1). */}
         <span className="muted small">
-          ● none <span style={{ color: "rgb(214,140,40)" }}>● soft-trim</span>{" "}
-          <span style={{ color: "rgb(196,64,64)" }}>● hard-clear</span> ◯ TTL expired — click a call
+          <Dot color="currentColor" /> none <Dot color="rgb(214,140,40)" /> soft-trim{" "}
+          <Dot color="rgb(196,64,64)" /> hard-clear ◯ TTL expired — click a call
         </span>
       </div>
       {dto.calls.length === 0 ? (
@@ -54,7 +65,10 @@ export function TimelineCard(props: { dto: PruneReplayDTO; axis: AxisMode; selec
           width={width - 28}
           axis={axis}
           selected={selected}
-          onSelect={(i) => setParams({ call: i === selected ? null : String(i) }, { replace: true })}
+          onSelect={(i) => {
+            onPick?.();
+            setParams({ call: i === selected ? null : String(i) }, { replace: true });
+          }}
         />
       )}
     </div>

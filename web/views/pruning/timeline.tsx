@@ -284,10 +284,11 @@ export function Timeline(props: {
   const seriesBefore = calls.map((c, i) => `${s.xOf(i)},${s.charsY(c.totalCharsBefore)}`).join(" ");
   const seriesSent = calls.map((c, i) => `${s.xOf(i)},${s.charsY(c.messageChars)}`).join(" ");
   return (
+    // biome-ignore lint/a11y/useSemanticElements: an <svg> cannot be a <fieldset>; role=img would hide its focusable rounds (axe nested-interactive).
     <svg
       width={W}
       height={H}
-      role="img"
+      role="group"
       aria-label="Pruning timeline"
       data-testid="prune-timeline"
       className="timeline"

@@ -86,7 +86,6 @@ export function TruncationView({ agentId, sessionId, params }: SessionTabProps) 
 }
 
 function TruncationPanel({ dto, selected }: { dto: TruncationReportDTO; selected: string | null }) {
-  const sel = dto.files.find((f) => f.name === selected) ?? null;
   return (
     <>
       <TruncationSummary dto={dto} />
@@ -99,6 +98,7 @@ function TruncationPanel({ dto, selected }: { dto: TruncationReportDTO; selected
         rowClass={(f) => (f.truncated ? "truncated" : undefined)}
         onRowClick={(f) => setParams({ file: f.name === selected ? null : f.name }, { replace: true })}
         selectedKey={selected}
+        renderDetail={(f) => <FileDiff file={f} />}
         caption="Bootstrap files in injection order — click a row for the dropped text"
       />
       {dto.signature ? (
@@ -107,7 +107,6 @@ function TruncationPanel({ dto, selected }: { dto: TruncationReportDTO; selected
         </p>
       ) : null}
       <Waterfall dto={dto} />
-      {sel ? <FileDiff file={sel} /> : null}
     </>
   );
 }

@@ -1,0 +1,127 @@
+// What the treemap says about one tile: the hover tooltip's body, and the same table in the pinned detail panel
+// a keyboard user opens with Enter on a tile (closed with Escape, focus back on the tile).
+
+import { type KeyboardEvent, useEffect, useRef } from "react";
+import type { MapNode, SizeMode } from "../../shared/context-map.ts";
+import { fmtInt, fmtPct } from "../../shared/format.ts";
+import type { TileRect } from "../../shared/treemap-layout.ts";
+import { useRedactor } from "../ui/use-redact.ts";
+import { CACHE_LABELS } from "./colors.ts";
+
+export function TileDetails({
+  r,
+  mode,
+  viewTotal,
+  grandTotal,
+}: {
+  r: TileRect;
+  mode: SizeMode;
+  viewTotal: number;
+  grandTotal: number;
+}) {
+  const n: MapNode = r.node;
+  // The id addresses the zoom level (URL); in redacted mode it is shown with its data segments hashed.
+  const red = useRedactor();
+  return (
+    <div className="tile-details">
+      <div className="tile-name">{n.name}</div>
+      <div className="mono small muted">{red.mapId(n.id)}</div>
+      <table>
+        <tbody>
+          <tr>
+            <th>chars</th>
+            <td>{fmtInt(n.chars)}</td>
+          </tr>
+          <tr>
+            <th>est. tokens</th>
+            <td>~{fmtInt(n.estTokens)}</td>
+          </tr>
+          <tr>
+            <th>tokenizer</th>
+            <td>{n.tiktokenTokens === null ? "pending / n.a." : fmtInt(n.tiktokenTokens)}</td>
+          </tr>
+          {n.cache ? (
+            <tr>
+              <th>cache</th>
+              <td>{CACHE_LABELS[n.cache]}</td>
+            </tr>
+          ) : null}
+          {r.depth > 1 ? (
+            <tr>
+              <th>share of group</th>
+              <td>{fmtPct(r.parentValue > 0 ? r.value / r.parentValue : null)}</td>
+            </tr>
+          ) : null}
+          {viewTotal !== grandTotal ? (
+            <tr>
+              <th>share of view</th>
+              <td>{fmtPct(viewTotal > 0 ? r.value / viewTotal : null)}</td>
+            </tr>
+          ) : null}
+          <tr>
+            <th>share of total</th>
+            <td>{fmtPct(grandTotal > 0 ? r.value / grandTotal : null)}</td>
+          </tr>
+        </tbody>
+      </table>
+      <div className="small">
+        <span className="muted">source: </span>
+        {n.source}
+      </div>
+      {r.isGroup ? <div className="small muted">{mode === "cache" ? "" : "Click to zoom in"}</div> : null}
+    </div>
+  );
+}
+
+/** Panel width used to keep the pinned panel inside the map. */
+const PANEL_WIDTH = 300;
+
+/**
+ * The details of one tile, pinned next to it (inside the map, positioned from the tile's layout box). It takes
+ * focus when it opens so a screen reader reads it; Escape or Close calls onClose (which returns focus to the tile).
+ */
+export function PinnedDetails({
+  r,
+  mode,
+  viewTotal,
+  grandTotal,
+  mapWidth,
+  onClose,
+}: {
+  r: TileRect;
+  mode: SizeMode;
+  viewTotal: number;
+  grandTotal: number;
+  mapWidth: number;
+  onClose: () => void;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, []);
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== "Escape") return;
+    e.preventDefault();
+    e.stopPropagation();
+    onClose();
+  };
+  const left = Math.max(0, Math.min(r.x + 8, mapWidth - PANEL_WIDTH));
+  const top = r.y + Math.min(r.h, 24);
+  return (
+    <div
+      ref={ref}
+      className="tile-popover"
+      role="dialog"
+      aria-label={`Details of ${r.name}`}
+      tabIndex={-1}
+      style={{ left, top, width: PANEL_WIDTH }}
+      onKeyDown={onKeyDown}
+      data-testid="treemap-detail"
+    >
+      <TileDetails r={r} mode={mode} viewTotal={viewTotal} grandTotal={grandTotal} />
+      <button type="button" className="small" onClick={onClose} data-testid="treemap-detail-close">
+        Close (Esc)
+      </button>
+    </div>
+  );
+}
