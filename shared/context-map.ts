@@ -60,7 +60,17 @@ export interface ContextMapDTO {
   /** The headline numbers every view prints (server/reports/context-numbers.ts). */
   numbers: ContextNumbersDTO;
   /** Tokenizer state for the tiktoken size mode. */
-  tokenizer: { state: "pending" | "ready" | "unavailable"; encoding: string | null; progress: number };
+  tokenizer: {
+    state: "pending" | "ready" | "unavailable";
+    encoding: string | null;
+    progress: number;
+    /**
+     * Names of the groups (MAP_GROUPS order) whose tiles are still OpenClaw's chars/4 estimate, in whole or in
+     * part, in the Tokenizer size mode: leaves with no text to count (the run report stores sizes, not the system
+     * prompt's or the tool schemas' text) and non-text parts (images). Empty: every tile is counted.
+     */
+    estimatedGroups: string[];
+  };
   /** How the cache states / cacheTokens were derived (an estimate), or why they are unknown. */
   cacheBasis?: string;
   /** OpenClaw's own `/context map` picture for side-by-side trust, or its exact "unavailable" reply. */

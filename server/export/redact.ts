@@ -185,6 +185,7 @@ const MAP_POLICY: Policy = {
     "groups[].color": colorRule,
     "tokenizer.state": enumRule,
     "tokenizer.encoding": enumRule,
+    "tokenizer.estimatedGroups[]": labelRule,
     ...under("numbers", NUMBERS_RULES),
   },
   records: {},

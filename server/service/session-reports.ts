@@ -278,6 +278,7 @@ export class SessionReports {
       state: unavailable ? "unavailable" : counted.pending > 0 ? "pending" : "ready",
       encoding: counter.encoding,
       progress: counted.total === 0 ? 1 : (counted.total - counted.pending) / counted.total,
+      estimatedGroups: map.tokenizer.estimatedGroups,
     };
     return map;
   }

@@ -325,7 +325,13 @@ describe("context map (e2e)", () => {
     if (strAt(counted, "tokenizer", "state") === "ready") {
       await expect
         .poll(() => page.getByTestId("tokenizer-note").textContent(), { timeout: 30_000 })
-        .toContain("Exact tokenizer counts");
+        .toContain("Tokenizer counts");
+      // Never "exact"; and every group still at chars/4 is named.
+      const note = (await page.getByTestId("tokenizer-note").textContent()) ?? "";
+      expect(note).not.toMatch(/exact/i);
+      const estimated = at(counted, "tokenizer", "estimatedGroups");
+      if (!Array.isArray(estimated)) throw new Error("no estimatedGroups");
+      for (const g of estimated) expect(note).toContain(String(g));
       expect([...exactNodes.values()].some((n) => n.tiktoken !== null)).toBe(true);
     }
     // Every tile is its tokenizer count, or OpenClaw's estimate where no text could be counted.

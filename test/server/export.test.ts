@@ -501,6 +501,8 @@ describe("redaction is an allow-list", () => {
       // s3 has hard-clear rounds: their enum states survive.
       expect(red.prune.calls.map((c) => c.round)).toEqual(d.prune.calls.map((c) => c.round));
       expect(red.cost.calls.map((c) => c.verdict)).toEqual(d.cost.calls.map((c) => c.verdict));
+      // The map's fixed group names (the Tokenizer note's chars/4 groups) are clawscope's labels: kept.
+      expect(red.map.tokenizer.estimatedGroups).toEqual(d.map.tokenizer.estimatedGroups);
       // A field nobody allow-listed (a future DTO addition) is redacted, at any depth.
       const future = {
         ...d.cost,

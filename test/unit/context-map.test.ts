@@ -612,7 +612,12 @@ describe("buildContextMap (clawscope's complete map)", () => {
         windowTokens: 100_000,
         tiktoken: counts,
       });
-      expect(dto.tokenizer).toEqual({ state: "ready", encoding: "cl100k_base", progress: 1 });
+      expect(dto.tokenizer).toMatchObject({ state: "ready", encoding: "cl100k_base", progress: 1 });
+      // The report stores sizes, not text: its groups are named as still chars/4; the conversation is counted.
+      expect(dto.tokenizer.estimatedGroups).toEqual(
+        expect.arrayContaining(["Workspace files", "System prompt", "Tool schemas"]),
+      );
+      expect(dto.tokenizer.estimatedGroups).not.toContain("Conversation");
       const all = leaves(dto.root);
       const sample = texts.find((t) => t.id.startsWith("conversation/tool-results/"));
       expect(all.find((l) => l.id === sample?.id)?.tiktokenTokens).toBe(counts.get(sample?.id ?? ""));

@@ -7,6 +7,7 @@ import { tokensFromChars } from "../../openclaw/token-estimate.ts";
 import type { TokenTextItem } from "../../tokens/tokenizer.ts";
 import { IdAllocator, type LeafSpec } from "./leaf-spec.ts";
 import { conversationLeaves } from "./leaves.ts";
+import { MAP_GROUPS } from "./nodes.ts";
 
 /**
  * The texts to count for the tiktoken size mode, keyed by the node ids `buildContextMap` gives the conversation
@@ -83,9 +84,18 @@ export function tokenizerState(
   const pending = new Set(leaves.filter((l) => isPending(l, tiktoken)).map((l) => l.id));
   if (tiktoken !== undefined) fillGroupTiktoken(root, pending);
   const counted = tokenizable.length - pending.size;
+  // A leaf counts as chars/4 when there is no text to count (and no count given) or it has non-text parts.
+  const estimated = new Set(
+    leaves
+      .filter(
+        (l) => l.nonTextChars > 0 || tiktoken === undefined || ((l.text ?? "") === "" && !tiktoken.has(l.id)),
+      )
+      .map((l) => l.group),
+  );
   return {
     state: tiktoken === undefined ? "unavailable" : counted === tokenizable.length ? "ready" : "pending",
     encoding: tiktoken === undefined ? null : (encoding ?? "cl100k_base"),
     progress: tokenizable.length > 0 ? counted / tokenizable.length : 1,
+    estimatedGroups: MAP_GROUPS.filter((g) => estimated.has(g.key)).map((g) => g.name),
   };
 }

@@ -85,10 +85,16 @@ export function LegendPanel({ legend, mode, exact, targetOf, onZoom }: LegendPan
 
 export function TokenizerNote({ dto }: { dto: ContextMapDTO }) {
   const t = dto.tokenizer;
+  // cl100k_base / o200k_base approximate the provider's own tokenizer: "counts", never "exact" (issue 15).
+  const estimated =
+    t.estimatedGroups.length > 0
+      ? ` Still OpenClaw's estimate (chars / 4): ${t.estimatedGroups.join(", ")} — the run report stores their sizes, not their text (images count as chars / 4 too).`
+      : "";
   if (t.state === "ready")
     return (
       <p className="note small" data-testid="tokenizer-note">
-        Exact tokenizer counts ({t.encoding ?? "tokenizer"}).
+        Tokenizer counts ({t.encoding ?? "tokenizer"}, an approximation of the provider's tokenizer) for the
+        text clawscope has.{estimated}
       </p>
     );
   if (t.state === "unavailable")
