@@ -5,6 +5,7 @@ import { type KeyboardEvent, useEffect, useRef } from "react";
 import type { MapNode, SizeMode } from "../../shared/context-map.ts";
 import { fmtInt, fmtPct } from "../../shared/format.ts";
 import type { TileRect } from "../../shared/treemap-layout.ts";
+import { setParams } from "../router.ts";
 import { useRedactor } from "../ui/use-redact.ts";
 import { CACHE_LABELS } from "./colors.ts";
 
@@ -73,6 +74,11 @@ export function TileDetails({
   );
 }
 
+/** A workspace file's leaf (report-leaves.ts ids `workspace/<name>`; the project-context frame is not a file). */
+function isWorkspaceFile(n: MapNode): boolean {
+  return n.id.startsWith("workspace/") && n.id !== "workspace/project-context-frame" && !n.children?.length;
+}
+
 /** Panel width used to keep the pinned panel inside the map. */
 const PANEL_WIDTH = 300;
 
@@ -119,6 +125,16 @@ export function PinnedDetails({
       data-testid="treemap-detail"
     >
       <TileDetails r={r} mode={mode} viewTotal={viewTotal} grandTotal={grandTotal} />
+      {isWorkspaceFile(r.node) ? (
+        <button
+          type="button"
+          className="small"
+          onClick={() => setParams({ tab: "truncation", file: r.node.name, zoom: null })}
+          data-testid="treemap-detail-truncation"
+        >
+          Open its bootstrap truncation →
+        </button>
+      ) : null}{" "}
       <button type="button" className="small" onClick={onClose} data-testid="treemap-detail-close">
         Close (Esc)
       </button>

@@ -260,6 +260,8 @@ export function Treemap(props: TreemapProps) {
     if (!r) return;
     const z = zoomTarget(r);
     if (z !== null && z !== viewRootId) onZoom(z);
+    // A leaf of the view opens its details (and, from there, the view it leads into: issue 15).
+    else if (z === null && !r.isGroup) focus.pin(r.id);
   };
   const svgRef = useRef<SVGSVGElement>(null);
   const focus = useTileFocus({ svgRef, layout, byId, viewRootId, tileAt, onZoom });

@@ -11,6 +11,8 @@ export interface TileFocus {
   activeId: string | null;
   /** The leaf whose details are pinned open, if any. */
   pinned: TileRect | null;
+  /** Pin a leaf's details open (a click on it). */
+  pin: (id: string) => void;
   onKeyDown: (e: KeyboardEvent<SVGSVGElement>) => void;
   onFocus: (target: EventTarget | null) => void;
   onPointerDown: () => void;
@@ -90,5 +92,6 @@ export function useTileFocus(opts: {
       keyboard.current = false;
     },
     closePinned,
+    pin: setPinnedId,
   };
 }
