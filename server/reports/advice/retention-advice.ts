@@ -4,7 +4,7 @@
 // its own calls priced: each reads the prefix and writes its prompt and reply). The cheapest one is recommended,
 // with the config snippet; the numbers behind it are the evidence. Pure.
 
-import { fmtDuration } from "../../../shared/format.ts";
+import { fmtDuration, fmtUsd } from "../../../shared/format.ts";
 import type { AdviceDTO } from "../../../shared/overview.ts";
 import { bootstrapAdvice } from "./bootstrap-advice.ts";
 import {
@@ -18,8 +18,6 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 /** Savings below this are noise, not a reason to change a setting. */
 const WORTH_USD = 0.01;
-
-const usd = (n: number) => `$${n.toFixed(n !== 0 && Math.abs(n) < 0.01 ? 4 : 2)}`;
 
 /** The heartbeat interval that keeps a `ttlMs` cache warm: a minute under it (≥ 2 min), else 80 % of it. */
 export function keepWarmEveryMs(ttlMs: number): number {
@@ -139,13 +137,13 @@ function agentRetentionAdvice(agentId: string, sessions: readonly SessionAdviceF
   const be = breakEvenMs(gaps, everyMs);
   const evidence = [
     histogram.replace(" session(s):", ` session(s)${period}:`),
-    `today (${value ?? "unset"}): ${usd(asRun)} as run`,
+    `today (${value ?? "unset"}): ${fmtUsd(asRun)} as run`,
     value === "long"
       ? `cacheRetention "long" is already on`
-      : `cacheRetention "long": ${usd(long)} (1 h writes at 2 × input; expired gaps ≤ 1 h read instead of re-written)`,
-    `keep-warm heartbeat every ${fmtDuration(everyMs)}: ${kw.heartbeats} heartbeat calls ${usd(kw.heartbeatUsd)} ` +
+      : `cacheRetention "long": ${fmtUsd(long)} (1 h writes at 2 × input; expired gaps ≤ 1 h read instead of re-written)`,
+    `keep-warm heartbeat every ${fmtDuration(everyMs)}: ${kw.heartbeats} heartbeat calls ${fmtUsd(kw.heartbeatUsd)} ` +
       `(ESTIMATE: each reads the prefix, writes ${KEEP_WARM_SUFFIX_TOKENS} and outputs ${KEEP_WARM_OUTPUT_TOKENS} tokens) ` +
-      `against ${usd(kw.savedPremiumUsd)} of re-write premium on ${kw.expired} expired gaps → ${usd(asRun - kw.savingsUsd)}`,
+      `against ${fmtUsd(kw.savedPremiumUsd)} of re-write premium on ${kw.expired} expired gaps → ${fmtUsd(asRun - kw.savingsUsd)}`,
     be === null
       ? "keep-warm break-even: no priced expired gap"
       : `keep-warm break-even: a gap of ≈ ${fmtDuration(be)} (median expired prefix); ${kw.paysFor} of ${kw.expired} expired gaps were shorter`,

@@ -3,7 +3,7 @@
 
 import { scaleBand, scaleLinear } from "d3-scale";
 import { fmtUsd } from "../../../shared/format.ts";
-import { COST_KINDS, type CostKind, type OverviewDayDTO } from "../../../shared/overview.ts";
+import { COST_KINDS, type CostKind, emptyByKind, type OverviewDayDTO } from "../../../shared/overview.ts";
 import { costText } from "./cost-text.ts";
 
 export const KIND_LABEL: Record<CostKind, string> = {
@@ -47,14 +47,7 @@ export function filledDays(days: readonly OverviewDayDTO[]): OverviewDayDTO[] {
         calls: 0,
         unpricedCalls: 0,
         missCostUsd: 0,
-        byKind: {
-          freshInput: 0,
-          cacheRead: 0,
-          cacheWriteAfterHit: 0,
-          cacheWriteAfterMiss: 0,
-          output: 0,
-          unsplit: 0,
-        },
+        byKind: emptyByKind(),
       },
     );
   }
