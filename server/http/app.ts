@@ -7,6 +7,7 @@ import { errorBody } from "../../shared/result.ts";
 import type { SessionService } from "../service/session-service.ts";
 import { REFUSAL_HEADERS, refusalOf, SECURITY_HEADERS } from "./request-guard.ts";
 import { compareRoutes } from "./routes/compare.ts";
+import { costRoutes } from "./routes/cost.ts";
 import { createEventsRoute } from "./routes/events.ts";
 import { exportRoutes } from "./routes/export.ts";
 import { pruneRoutes } from "./routes/prune.ts";
@@ -30,6 +31,7 @@ export function createApp(deps: AppDeps) {
 
   const api = new Hono()
     .route("/", sessionRoutes(service))
+    .route("/", costRoutes(service))
     .route("/", pruneRoutes(service))
     .route("/", sentRoutes(service))
     .route("/", compareRoutes(service))

@@ -120,14 +120,33 @@ export const prunePreviewQuery = (
       ),
   });
 
-/** `prices`: the price editor's list in its text form (shared/price-editor.ts), "" for none. */
-export const costQuery = (agentId: string, sessionId: string, prices = "") =>
+/**
+ * The Cache & cost tab's paged report (issue 18): one slim row per call, no evidence. `prices`: the price
+ * editor's list in its text form (shared/price-editor.ts), "" for none.
+ */
+export const costPageQuery = (agentId: string, sessionId: string, prices = "") =>
   queryOptions({
-    queryKey: [...keys.session(agentId, sessionId), "cost", prices] as const,
+    queryKey: [...keys.session(agentId, sessionId), "cost", prices, "page"] as const,
     queryFn: async ({ signal }) =>
       body(
-        await session.cost.$get(
+        await session.cost.page.$get(
           { ...sessionParam(agentId, sessionId), query: prices === "" ? {} : { prices } },
+          { init: { signal } },
+        ),
+      ),
+  });
+
+/** One call's full record (evidence, cause, tiers), fetched when its row is opened; `entryIndex` = the row key. */
+export const costCallQuery = (agentId: string, sessionId: string, prices: string, entryIndex: number) =>
+  queryOptions({
+    queryKey: [...keys.session(agentId, sessionId), "cost", prices, "call", entryIndex] as const,
+    queryFn: async ({ signal }) =>
+      body(
+        await session.cost.call.$get(
+          {
+            ...sessionParam(agentId, sessionId),
+            query: prices === "" ? { call: String(entryIndex) } : { prices, call: String(entryIndex) },
+          },
           { init: { signal } },
         ),
       ),

@@ -13,7 +13,7 @@ export interface Column<R> {
 
 /** Rows rendered at first, and added per "Show more" (a long session has 10,000+ calls: all of them as DOM rows
  * made the cost and pruning tabs take seconds to render and to react). */
-export const TABLE_PAGE_ROWS = 500;
+export const TABLE_PAGE_ROWS = 200;
 
 /**
  * A sortable table. Header buttons have data-testid `sort-<key>`; rows get `rowTestId(row)`. Long tables show

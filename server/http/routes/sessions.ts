@@ -3,19 +3,12 @@
 
 import { Hono } from "hono";
 import type { CostReportDTO } from "../../../shared/cost.ts";
-import { parseEditorPrices } from "../../../shared/price-editor.ts";
-import { fail, ok, type Result } from "../../../shared/result.ts";
+import { ok, type Result } from "../../../shared/result.ts";
 import { OVERVIEW_QUERY_KEYS } from "../../reports/overview/overview-filter.ts";
 import type { SessionService } from "../../service/session-service.ts";
+import { withEditorPrices } from "../editor-prices.ts";
 import { queryOne } from "../query.ts";
 import { respond } from "../respond.ts";
-
-/** `prices=` (the in-app price editor's list, shared/price-editor.ts) checked, then `f` of it; a bad list is a 400. */
-function withEditorPrices<T>(value: string | undefined, f: (prices: string) => Result<T>): Result<T> {
-  const prices = value ?? "";
-  const { errors } = parseEditorPrices(prices);
-  return errors.length > 0 ? fail("bad-request", `prices: ${errors.join("; ")}`, 400) : f(prices);
-}
 
 export function sessionRoutes(service: SessionService) {
   return (

@@ -2,7 +2,8 @@
 // five costliest calls, and how much of the miss cost is still unknown. A cause or a call opens that call's
 // evidence in place (the Evidence card below scrolls into view and takes focus).
 
-import type { CostBreakdownRowDTO, CostCallDTO, CostReportDTO } from "../../../shared/cost.ts";
+import type { CostBreakdownRowDTO } from "../../../shared/cost.ts";
+import type { CostCallRowDTO, CostReportPageDTO } from "../../../shared/cost-page.ts";
 import { fmtInt, fmtPct, fmtUsd } from "../../../shared/format.ts";
 import { SPEND_CAUSE_TEXT } from "../../../shared/spend-causes.ts";
 
@@ -12,10 +13,10 @@ function rowCost(b: CostBreakdownRowDTO): string {
 }
 
 /** The costliest call of a cause (the one its row opens). */
-function costliest(calls: readonly CostCallDTO[], cause: string): CostCallDTO | undefined {
-  let best: CostCallDTO | undefined;
+function costliest(calls: readonly CostCallRowDTO[], cause: string): CostCallRowDTO | undefined {
+  let best: CostCallRowDTO | undefined;
   for (const c of calls) {
-    if (c.cause.cause !== cause) continue;
+    if (c.spendCause !== cause) continue;
     if (!best || (c.costUsd ?? -1) > (best.costUsd ?? -1)) best = c;
   }
   return best;
@@ -26,14 +27,11 @@ export function BreakdownCard({
   selected,
   onOpen,
 }: {
-  dto: CostReportDTO;
+  dto: CostReportPageDTO;
   selected: string | null;
-  onOpen: (c: CostCallDTO) => void;
+  onOpen: (c: { entryIndex: number }) => void;
 }) {
-  const top = dto.calls
-    .filter((c) => c.costUsd !== null && c.costUsd > 0)
-    .sort((a, b) => (b.costUsd ?? 0) - (a.costUsd ?? 0))
-    .slice(0, 5);
+  const top = dto.costliest;
   const u = dto.breakdownUnknown;
   return (
     <div className="card" data-testid="cost-breakdown">
@@ -50,7 +48,7 @@ export function BreakdownCard({
         </thead>
         <tbody>
           {dto.breakdown.map((b) => {
-            const open = costliest(dto.calls, b.cause);
+            const open = costliest(dto.rows, b.cause);
             return (
               <tr key={b.cause} data-testid={`cost-cause-${b.cause}`}>
                 <td>
@@ -92,9 +90,9 @@ export function BreakdownCard({
                   aria-pressed={selected === String(c.entryIndex)}
                   onClick={() => onOpen(c)}
                 >
-                  call #{dto.calls.indexOf(c) + 1}
+                  call #{c.n}
                 </button>{" "}
-                {fmtUsd(c.costUsd)} — <b>{c.cause.cause}</b>: {c.cause.detail}
+                {fmtUsd(c.costUsd)} — <b>{c.cause}</b>: {c.detail}
               </li>
             ))}
           </ol>

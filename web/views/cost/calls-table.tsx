@@ -3,16 +3,16 @@
 
 import type { ReactNode } from "react";
 import { writeAwareText } from "../../../shared/clock-labels.ts";
-import type { CostCallDTO, CostReportDTO } from "../../../shared/cost.ts";
+import type { CostCallRowDTO, CostReportPageDTO } from "../../../shared/cost-page.ts";
 import { fmtDuration, fmtInt, fmtPct, fmtUsd } from "../../../shared/format.ts";
 import { setParams } from "../../router.ts";
 import { type Column, Table } from "../../ui/table.tsx";
 import { VERDICT_CLASS } from "./evidence.tsx";
 
-export const callKey = (c: CostCallDTO): string => String(c.entryIndex);
+export const callKey = (c: { entryIndex: number }): string => String(c.entryIndex);
 
-/** Every column but the call number (which needs the report's call order). */
-const COLUMNS: Column<CostCallDTO>[] = [
+const COLUMNS: Column<CostCallRowDTO>[] = [
+  { key: "n", label: "#", align: "right", render: (c) => c.n, sortValue: (c) => c.entryIndex },
   {
     key: "time",
     label: "Time",
@@ -36,9 +36,9 @@ const COLUMNS: Column<CostCallDTO>[] = [
     key: "verdict",
     label: "Verdict",
     render: (c) => (
-      <span className={`badge ${VERDICT_CLASS[c.verdict] ?? ""}`} title={c.evidence.summary}>
+      <span className={`badge ${VERDICT_CLASS[c.verdict] ?? ""}`}>
         {c.verdict}
-        {c.evidence.cause ? `: ${c.evidence.cause}` : ""}
+        {c.prefixCause ? `: ${c.prefixCause}` : ""}
       </span>
     ),
     sortValue: (c) => c.verdict,
@@ -61,7 +61,7 @@ const COLUMNS: Column<CostCallDTO>[] = [
     key: "write",
     label: "Write",
     align: "right",
-    render: (c) => `${fmtInt(c.cacheWrite)}${c.writeTier.tier === "1h" ? " (1h)" : ""}`,
+    render: (c) => `${fmtInt(c.cacheWrite)}${c.oneHourWrite ? " (1h)" : ""}`,
     sortValue: (c) => c.cacheWrite,
   },
   {
@@ -93,9 +93,7 @@ const COLUMNS: Column<CostCallDTO>[] = [
     key: "cost",
     label: "Cost",
     align: "right",
-    render: (c) => (
-      <span title={`${c.costSource}${c.priceSource ? `: ${c.priceSource}` : ""}`}>{fmtUsd(c.costUsd)}</span>
-    ),
+    render: (c) => fmtUsd(c.costUsd),
     sortValue: (c) => c.costUsd,
   },
   {
@@ -109,7 +107,7 @@ const COLUMNS: Column<CostCallDTO>[] = [
     key: "flags",
     label: "",
     render: (c) =>
-      c.heartbeat ? (
+      c.heartbeatSignals ? (
         <span className="badge" title={c.heartbeatSignals.join("; ")}>
           heartbeat
         </span>
@@ -117,37 +115,24 @@ const COLUMNS: Column<CostCallDTO>[] = [
   },
 ];
 
-function callColumns(dto: CostReportDTO): Column<CostCallDTO>[] {
-  return [
-    {
-      key: "n",
-      label: "#",
-      align: "right",
-      render: (c) => dto.calls.indexOf(c) + 1,
-      sortValue: (c) => c.entryIndex,
-    },
-    ...COLUMNS,
-  ];
-}
-
 /** `detail`: the selected call's evidence, drawn in a row right under it (issue 15: details where the click was). */
 export function CostCallsTable({
   dto,
   selected,
   detail,
 }: {
-  dto: CostReportDTO;
+  dto: CostReportPageDTO;
   selected: string | null;
-  detail?: (c: CostCallDTO) => ReactNode;
+  detail?: (c: CostCallRowDTO) => ReactNode;
 }) {
   return (
     <Table
       testId="cost-calls-table"
-      columns={callColumns(dto)}
-      rows={dto.calls}
+      columns={COLUMNS}
+      rows={dto.rows}
       rowKey={callKey}
       rowTestId={(c) => `cost-call-row-${c.entryIndex}`}
-      rowClass={(c) => (c.onActiveBranch ? undefined : "archived")}
+      rowClass={(c) => (c.offBranch ? "archived" : undefined)}
       onRowClick={(c) => setParams({ ccall: callKey(c) === selected ? null : callKey(c) }, { replace: true })}
       selectedKey={selected}
       renderDetail={detail}

@@ -7,7 +7,7 @@ import { fmtDuration, fmtInt, fmtUsd } from "../../../shared/format.ts";
 import { Table } from "../../ui/table.tsx";
 import { CompareWithAsRun } from "../compare/compare-with-as-run.tsx";
 
-export function GapCosts({ dto }: { dto: CostReportDTO }) {
+export function GapCosts({ dto }: { dto: Pick<CostReportDTO, "gapCosts"> }) {
   return dto.gapCosts.length > 0 ? (
     <Table
       testId="cost-gap-table"
@@ -42,7 +42,7 @@ export function GapCosts({ dto }: { dto: CostReportDTO }) {
   ) : null;
 }
 
-export function PruningRoundCosts({ dto }: { dto: CostReportDTO }) {
+export function PruningRoundCosts({ dto }: { dto: Pick<CostReportDTO, "pruningRounds"> }) {
   return dto.pruningRounds.length > 0 ? (
     <Table
       testId="cost-pruning-table"

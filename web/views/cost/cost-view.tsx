@@ -1,11 +1,13 @@
 // Cache & cost: totals and hit rates, per-call table with the cache verdict and its evidence, gap and
-// pruning-round costs, counterfactuals, heartbeat flags. URL state: call=<entry index> (selected row).
+// pruning-round costs, counterfactuals, heartbeat flags. URL state: ccall=<entry index> (selected row).
+// The tab loads the paged report (one slim row per call, issue 18); a row's evidence is fetched when it opens.
 
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
-import type { CostCallDTO, CostReportDTO, CostTotalsDTO } from "../../../shared/cost.ts";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { CostTotalsDTO } from "../../../shared/cost.ts";
+import type { CostReportPageDTO } from "../../../shared/cost-page.ts";
 import { fmtDuration } from "../../../shared/format.ts";
-import { costQuery } from "../../api/queries.ts";
+import { costCallQuery, costPageQuery } from "../../api/queries.ts";
 import { setParams } from "../../router.ts";
 import { QueryPanel } from "../../ui/status.tsx";
 import { AgentAdviceCards } from "../overview/advice-cards.tsx";
@@ -24,7 +26,7 @@ export function CostView({ agentId, sessionId, params }: SessionTabProps) {
   useEffect(() => {
     if (inUrl === null && prices !== "") setParams({ prices }, { replace: true });
   }, [inUrl, prices]);
-  const query = useQuery(costQuery(agentId, sessionId, prices));
+  const query = useQuery(costPageQuery(agentId, sessionId, prices));
   const sel = params.get("ccall");
   const applyPrices = (text: string) => {
     storeEditorPrices(text);
@@ -32,32 +34,74 @@ export function CostView({ agentId, sessionId, params }: SessionTabProps) {
   };
   return (
     <QueryPanel query={query} label="the cost report">
-      {(dto) => <CostPanel dto={dto} selected={sel} prices={prices} onPrices={applyPrices} />}
+      {(dto) => (
+        <CostPanel
+          dto={dto}
+          session={{ agentId, sessionId }}
+          selected={sel}
+          prices={prices}
+          onPrices={applyPrices}
+        />
+      )}
+    </QueryPanel>
+  );
+}
+
+interface SessionRef {
+  agentId: string;
+  sessionId: string;
+}
+
+/**
+ * The opened row's full record (evidence, cause, tiers), fetched on demand. `reveal`: opened from the breakdown
+ * card, far from its row — once the record is drawn it scrolls into view and takes focus, then `onRevealed`.
+ */
+function CallEvidence({
+  session,
+  prices,
+  entryIndex,
+  reveal,
+  onRevealed,
+}: {
+  session: SessionRef;
+  prices: string;
+  entryIndex: number;
+  reveal: boolean;
+  onRevealed: () => void;
+}) {
+  const query = useQuery(costCallQuery(session.agentId, session.sessionId, prices, entryIndex));
+  const box = useRef<HTMLDivElement>(null);
+  const shown = query.data !== undefined;
+  useEffect(() => {
+    if (!reveal || !shown || !box.current) return;
+    box.current.scrollIntoView({ block: "center" });
+    box.current.focus({ preventScroll: true });
+    onRevealed();
+  }, [reveal, shown, onRevealed]);
+  return (
+    <QueryPanel query={query} label="the call's evidence">
+      {(call) => <Evidence call={call} ref={box} />}
     </QueryPanel>
   );
 }
 
 function CostPanel({
   dto,
+  session,
   selected,
   prices,
   onPrices,
 }: {
-  dto: CostReportDTO;
+  dto: CostReportPageDTO;
+  session: SessionRef;
   selected: string | null;
   prices: string;
   onPrices: (text: string) => void;
 }) {
-  // A call opened from the breakdown card: its evidence scrolls into view and takes focus once rendered.
-  const evidence = useRef<HTMLDivElement>(null);
+  // A call opened from the breakdown card: its evidence scrolls into view and takes focus once drawn.
   const [reveal, setReveal] = useState<string | null>(null);
-  useEffect(() => {
-    if (reveal === null || reveal !== selected || !evidence.current) return;
-    evidence.current.scrollIntoView({ block: "center" });
-    evidence.current.focus({ preventScroll: true });
-    setReveal(null);
-  }, [reveal, selected]);
-  const open = (c: CostCallDTO) => {
+  const revealed = useCallback(() => setReveal(null), []);
+  const open = (c: { entryIndex: number }) => {
     setParams({ ccall: callKey(c) }, { replace: true });
     setReveal(callKey(c));
   };
@@ -95,7 +139,19 @@ function CostPanel({
           ))}
         </ul>
       ) : null}
-      <CostCallsTable dto={dto} selected={selected} detail={(c) => <Evidence call={c} ref={evidence} />} />
+      <CostCallsTable
+        dto={dto}
+        selected={selected}
+        detail={(c) => (
+          <CallEvidence
+            session={session}
+            prices={prices}
+            entryIndex={c.entryIndex}
+            reveal={reveal === callKey(c)}
+            onRevealed={revealed}
+          />
+        )}
+      />
       <Counterfactuals rows={dto.counterfactuals} />
       <div className="grid-2">
         <GapCosts dto={dto} />

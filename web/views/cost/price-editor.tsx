@@ -3,7 +3,7 @@
 // the same way. Editor prices rank last, below recorded costs, --pricing, the config, models.json and the library.
 
 import { useState } from "react";
-import type { CostReportDTO } from "../../../shared/cost.ts";
+import type { CostReportPageDTO } from "../../../shared/cost-page.ts";
 import { formatEditorPrices, parseEditorPrices } from "../../../shared/price-editor.ts";
 import type { PricingOverrides } from "../../../shared/pricing.ts";
 
@@ -31,10 +31,9 @@ export function storeEditorPrices(text: string): void {
 }
 
 /** provider/model of every call nothing priced, plus the models the editor already prices. */
-function editableModels(dto: CostReportDTO, prices: PricingOverrides): string[] {
+function editableModels(dto: CostReportPageDTO, prices: PricingOverrides): string[] {
   const keys = new Set(Object.keys(prices));
-  for (const c of dto.calls)
-    if (c.costSource === "unpriced") keys.add(`${c.provider ?? "?"}/${c.model ?? "?"}`);
+  for (const m of dto.unpricedModels) keys.add(m);
   return [...keys].sort();
 }
 
@@ -43,7 +42,7 @@ export function PriceEditor({
   text,
   onApply,
 }: {
-  dto: CostReportDTO;
+  dto: CostReportPageDTO;
   text: string;
   onApply: (text: string) => void;
 }) {
