@@ -21,6 +21,7 @@ import { createSessionService, type SessionService } from "../service/session-se
 import { openStateReader } from "../sources/state-reader.ts";
 import { createTokenCounter, type TokenCounter } from "../tokens/tokenizer.ts";
 import { bareSqliteDecode, jqInstalled, jqUsage, naiveUsage } from "./baselines.ts";
+import { benchBrowser } from "./bench-browser.ts";
 import { benchOverview } from "./bench-overview.ts";
 import { benchScrub } from "./bench-scrub.ts";
 import { benchStartup } from "./bench-startup.ts";
@@ -294,7 +295,7 @@ export async function runBench(
   const only = new Set(
     (
       get("only") ??
-      "startup,jsonl,sqlite,warm,append,prune,scrub,treemap,tokenizer,memory,overview,cli,sessions"
+      "startup,jsonl,sqlite,warm,append,prune,scrub,treemap,tokenizer,memory,overview,cli,sessions,browser"
     )
       .split(",")
       .map((x) => x.trim()),
@@ -303,7 +304,9 @@ export async function runBench(
   const started = performance.now();
   try {
     log(`generating ${sizeMb} MB sessions (seed ${seed}) in ${tmp}…`);
-    const needJsonl = ["startup", "jsonl", "warm", "append", "memory", "cli"].some((k) => only.has(k));
+    const needJsonl = ["startup", "jsonl", "warm", "append", "memory", "cli", "browser"].some((k) =>
+      only.has(k),
+    );
     const jsonl = needJsonl
       ? writeJsonlStateDir(path.join(tmp, "jsonl"), { targetBytes: sizeMb * MB, seed })
       : null;
@@ -320,6 +323,8 @@ export async function runBench(
     // Before the append rows, which grow the JSONL file.
     if (jsonl && only.has("cli")) benchWholeJsonl(tmp, jsonl, runs);
     if (sqlite && only.has("cli")) benchWholeSqlite(tmp, sqlite, runs);
+    if (jsonl && only.has("browser"))
+      await benchBrowser(jsonl, runs, { ...env, XDG_CACHE_HOME: path.join(tmp, "xdg-browser") });
     if (only.has("sessions")) {
       const sessions = Number(get("sessions") ?? 500);
       benchWholeSessions(
