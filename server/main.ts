@@ -21,6 +21,13 @@ async function main(argv: string[]): Promise<void> {
   await run({ values, rest });
 }
 
+// `clawscope cost --json | head`: the reader closed the pipe, nothing more can be printed — exit quietly (as
+// `cat` does) instead of dying on an unhandled EPIPE with a stack trace.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code !== "EPIPE") throw e;
+  process.exit(0);
+});
+
 main(process.argv.slice(2)).catch((e: unknown) => {
   const known = e instanceof UsageError || e instanceof CommandError;
   const message = known ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e);

@@ -1,0 +1,41 @@
+// `clawscope cost --json | head`: when the reader closes the pipe early the CLI exits 0 without a word — not an
+// unhandled EPIPE with a Node stack trace on the user's terminal (server/main.ts).
+
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { writeJsonlStateDir } from "../../server/bench/generate-session.ts";
+
+const REPO = path.resolve(__dirname, "../..");
+const tmp = mkdtempSync(path.join(os.tmpdir(), "clawscope-pipe-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+// a report of a few MB: far more than one pipe buffer, so writes are still pending when the pipe closes
+const s = writeJsonlStateDir(tmp, { targetBytes: 4 << 20, seed: 5 });
+
+describe("a closed stdout pipe", () => {
+  it("ends the CLI quietly with exit code 0", async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(REPO, "server/bin.mjs"),
+        "cost",
+        "--all",
+        "--json",
+        "--state-dir",
+        path.join(REPO, "server/demo/state"),
+      ],
+      { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CLAWSCOPE_NO_BUILD: "1" } },
+    );
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    // like `head -c 1`: read the first chunk, then close the reading end
+    child.stdout.once("data", () => child.stdout.destroy());
+    const code = await new Promise<number | null>((done) => child.once("exit", (c) => done(c)));
+    expect(stderr).not.toMatch(/EPIPE|Unhandled|at .*\(/);
+    expect(code).toBe(0);
+  }, 60_000);
+});
