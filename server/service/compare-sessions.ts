@@ -9,7 +9,7 @@ import type { SessionRef } from "../../shared/session.ts";
 import type { LoadedSession } from "../model/session.ts";
 import { compareReport } from "../reports/compare/compare.ts";
 import { buildTruncationReport } from "../reports/truncation/truncation-report.ts";
-import { truncationInput } from "./truncation-input.ts";
+import { truncationInput, truncationSessionOf } from "./truncation-input.ts";
 
 export interface CompareDeps {
   resolveRef(ref: string): SessionRef | null;
@@ -34,7 +34,7 @@ export function whatIfWorkspaceChars(
     ...(whatIf.maxPerFile !== null ? { maxPerFile: String(whatIf.maxPerFile) } : {}),
     ...(whatIf.maxTotal !== null ? { maxTotal: String(whatIf.maxTotal) } : {}),
   };
-  const t = buildTruncationReport(truncationInput(s, stateDir, query, false, config));
+  const t = buildTruncationReport(truncationInput(truncationSessionOf(s), stateDir, query, false, config));
   return new Map(t.files.flatMap((f) => (f.injectedChars === null ? [] : [[f.name, f.injectedChars]])));
 }
 

@@ -55,7 +55,7 @@ import {
 import { otherSessionNodes } from "./sent-env.ts";
 import { SessionReports } from "./session-reports.ts";
 import { configHash, type StateInfo, stateInfo } from "./state-info.ts";
-import { type TruncationQuery, truncationInput } from "./truncation-input.ts";
+import { type TruncationQuery, truncationInput, truncationSession } from "./truncation-input.ts";
 
 export type { StateInfo, TruncationQuery };
 
@@ -226,18 +226,11 @@ export class SessionService {
     query: TruncationQuery,
     o?: { allowWorkspaceOverride?: boolean },
   ): Result<TruncationReportDTO> {
-    return this.with(agentId, sessionId, (s) =>
-      buildTruncationReport(
-        truncationInput(
-          s,
-          this.opts.stateDir,
-          query,
-          o?.allowWorkspaceOverride === true,
-          this.config(),
-          this.home(),
-        ),
-      ),
-    );
+    const s = truncationSession(this.reader, { agentId, sessionId }, () => this.load(agentId, sessionId));
+    if (!s.ok) return s;
+    const workspace = o?.allowWorkspaceOverride === true;
+    const input = truncationInput(s.value, this.opts.stateDir, query, workspace, this.config(), this.home());
+    return ok(buildTruncationReport(input));
   }
 
   /** The session (with its transcript) and its pruning replay under the query's what-if, answered by `f`. */

@@ -4,13 +4,15 @@
 // apply (openclaw/bootstrap/workspace-dir.ts; issue 13).
 
 import { type JsonObject, obj, str } from "../../shared/json.ts";
+import { ok, type Result } from "../../shared/result.ts";
 import type { TruncationFamily } from "../../shared/truncation.ts";
-import type { LoadedSession } from "../model/session.ts";
+import type { LoadedSession, VersionInfo } from "../model/session.ts";
 import { readSystemPromptReport } from "../model/system-prompt-report.ts";
 import { bootstrapFileNames } from "../openclaw/bootstrap/files-and-limits.ts";
 import { releaseBootstrapDefaults } from "../openclaw/bootstrap/release-defaults.ts";
 import { configuredBootstrapLimits, workspaceCandidates } from "../openclaw/bootstrap/workspace-dir.ts";
 import type { TruncationReportInput } from "../reports/truncation/truncation-report.ts";
+import type { LoadRef, StateReader } from "../sources/state-reader.ts";
 import { expandUserPath } from "../sources/user-path.ts";
 import { readWorkspaceFiles, rebaseConfiguredWorkspace } from "../sources/workspace-files.ts";
 
@@ -27,8 +29,46 @@ function isFamily(v: string | undefined): v is TruncationFamily {
   return v === "2026.3" || v === "2026.7" || v === "2026.9";
 }
 
+/**
+ * What the truncation report reads of a session — its SessionEntry and release verdict, never its transcript
+ * (issue 18: a command computes only what it prints).
+ */
+export interface TruncationSession {
+  agentId: string;
+  sessionId: string;
+  entry: JsonObject | null;
+  version: VersionInfo;
+}
+
+/**
+ * The session's TruncationSession from its stored entry when that decides the release verdict exactly
+ * (StoredEntry.version: a stored report, no transcript row that could change the verdict), else from `load()`
+ * (which also says every error the way a load does).
+ */
+export function truncationSession(
+  reader: StateReader,
+  ref: LoadRef,
+  load: () => Result<LoadedSession>,
+): Result<TruncationSession> {
+  const stored = reader.storedEntry(ref, { version: true });
+  if (stored !== null && !("error" in stored) && stored.version !== null)
+    return ok({
+      agentId: ref.agentId,
+      sessionId: stored.sessionId,
+      entry: stored.entry,
+      version: stored.version,
+    });
+  const s = load();
+  return s.ok ? ok(truncationSessionOf(s.value)) : s;
+}
+
+/** A loaded session's TruncationSession. */
+export function truncationSessionOf({ summary, entry, version }: LoadedSession): TruncationSession {
+  return { agentId: summary.agentId, sessionId: summary.sessionId, entry, version };
+}
+
 export function truncationInput(
-  s: LoadedSession,
+  s: TruncationSession,
   stateDir: string,
   query: TruncationQuery,
   allowWorkspaceOverride: boolean,
@@ -40,9 +80,7 @@ export function truncationInput(
   const decoded = report ? readSystemPromptReport(report) : null;
   const override = allowWorkspaceOverride ? (query.workspace ?? null) : null;
   // The workspaces the config names: a recorded workspaceDir outside the state dir is read only when it is one.
-  const trustedDirs = workspaceCandidates(config, stateDir, s.summary.agentId, s.version.family).map(
-    (c) => c.dir,
-  );
+  const trustedDirs = workspaceCandidates(config, stateDir, s.agentId, s.version.family).map((c) => c.dir);
   const read = (recordedDir: string | null, dir: string | null) =>
     readWorkspaceFiles({
       recordedWorkspaceDir: recordedDir,
@@ -58,7 +96,7 @@ export function truncationInput(
   const tried: string[] = [];
   // No report names the workspace (cron runs, orphans, archives): the one OpenClaw would use for this agent.
   if (files.dir === null && !override && !decoded?.workspaceDir) {
-    search: for (const c of workspaceCandidates(config, stateDir, s.summary.agentId, s.version.family)) {
+    search: for (const c of workspaceCandidates(config, stateDir, s.agentId, s.version.family)) {
       // OpenClaw resolves `~/…` against its home dir (resolveUserPath, spec storage.md §1)
       const dir = home !== null && /^~(?:$|[\\/])/u.test(c.dir) ? expandUserPath(c.dir, home) : c.dir;
       // a config written on another machine (Windows `D:\.openclaw\workspace`): its path under this state dir
@@ -80,7 +118,7 @@ export function truncationInput(
   const release = defaults ? { defaults, decidedBy: v.decidedBy ?? "session", reason: v.reason } : null;
   return {
     report,
-    session: { sessionId: s.summary.sessionId, entrySessionId: str(s.entry, "sessionId") ?? null },
+    session: { sessionId: s.sessionId, entrySessionId: str(s.entry, "sessionId") ?? null },
     family: s.version.family,
     release,
     version: { decidedBy: v.decidedBy ?? "session", reason: v.reason },
@@ -94,7 +132,7 @@ export function truncationInput(
     },
     configuredLimits: report
       ? undefined
-      : configuredBootstrapLimits(config, s.summary.agentId, s.version.family, defaults),
+      : configuredBootstrapLimits(config, s.agentId, s.version.family, defaults),
     overrides: {
       maxPerFile: toInt(query.maxPerFile),
       maxTotal: toInt(query.maxTotal),

@@ -57,6 +57,16 @@ export interface StoredEntry {
   sessionKey: string | null;
   entry: JsonObject | null;
   family: VersionInfo["family"] | null;
+  /**
+   * The VersionInfo a load would decide, field for field, when it is known without parsing the transcript
+   * (asked for with `{ version: true }`: a JSONL session may need a byte scan of its file for it); else null.
+   */
+  version: VersionInfo | null;
+}
+
+export interface StoredEntryOptions {
+  /** Also decide StoredEntry.version (what prints the release's defaults and reasons: `truncation`). */
+  version?: boolean;
 }
 
 export interface SessionEra {
@@ -67,7 +77,11 @@ export interface SessionEra {
    * The session's StoredEntry without reading its transcript, or null when only a full load can decide (the
    * family depends on transcript rows, the session is not one whose entry is stored): then call load().
    */
-  storedEntry(agent: DiscoveredAgent, ref: LoadRef): StoredEntry | LoadError | null;
+  storedEntry(
+    agent: DiscoveredAgent,
+    ref: LoadRef,
+    options?: StoredEntryOptions,
+  ): StoredEntry | LoadError | null;
   /** Every session of the agent, listed once (no scan), each with its loader and identity. */
   loadable(agent: DiscoveredAgent, issues: ParseIssue[]): LoadableSession[];
 }

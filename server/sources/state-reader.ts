@@ -24,12 +24,13 @@ import {
   type LoadError,
   type LoadRef,
   type StoredEntry,
+  type StoredEntryOptions,
 } from "./session-era.ts";
 import { SqliteEra } from "./sqlite/sqlite-era.ts";
 import { TranscriptCache } from "./transcript-cache.ts";
 import { InstallSignalsReader } from "./version-fallback.ts";
 
-export type { LoadableSession, LoadError, LoadRef, StoredEntry } from "./session-era.ts";
+export type { LoadableSession, LoadError, LoadRef, StoredEntry, StoredEntryOptions } from "./session-era.ts";
 export { type TranscriptLoadInfo, transcriptLoadInfo } from "./transcript-cache.ts";
 
 export interface StateReader {
@@ -42,7 +43,7 @@ export interface StateReader {
    * What a stored report is printed from, without reading the transcript; null when only loadSession can tell
    * (see SessionEra.storedEntry).
    */
-  storedEntry(ref: LoadRef): StoredEntry | LoadError | null;
+  storedEntry(ref: LoadRef, options?: StoredEntryOptions): StoredEntry | LoadError | null;
   /** Every session listed once with its loader and identity (aggregates over all sessions; no scan). */
   listLoadable(): { sessions: LoadableSession[]; issues: ParseIssue[] };
   /** REF = a session id, a session key (`agent:main:main`), or `AGENT/SESSIONID`. */
@@ -115,16 +116,17 @@ class Reader implements StateReader {
     return this.withSessionStore(found, []);
   }
 
-  storedEntry(ref: LoadRef): StoredEntry | LoadError | null {
+  storedEntry(ref: LoadRef, options?: StoredEntryOptions): StoredEntry | LoadError | null {
     const agent = this.agentOf(ref);
     if (isLoadError(agent)) return agent;
-    if (!agent.sqlitePath) return this.jsonl.storedEntry(agent, ref);
+    if (!agent.sqlitePath) return this.jsonl.storedEntry(agent, ref, options);
     if (!agent.sessionsDir || !ref.sessionId.startsWith(LEGACY_PREFIX))
-      return this.sqlite.storedEntry(agent, ref);
-    const stored = this.jsonl.storedEntry(agent, {
-      agentId: ref.agentId,
-      sessionId: ref.sessionId.slice(LEGACY_PREFIX.length),
-    });
+      return this.sqlite.storedEntry(agent, ref, options);
+    const stored = this.jsonl.storedEntry(
+      agent,
+      { agentId: ref.agentId, sessionId: ref.sessionId.slice(LEGACY_PREFIX.length) },
+      options,
+    );
     // A legacy id that is not there, or any doubt: the load says it the way it says it for a load.
     if (stored === null || isLoadError(stored)) return null;
     return { ...stored, sessionId: `${LEGACY_PREFIX}${stored.sessionId}` };

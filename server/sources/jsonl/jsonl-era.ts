@@ -19,6 +19,7 @@ import {
   type LoadRef,
   type SessionEra,
   type StoredEntry,
+  type StoredEntryOptions,
 } from "../session-era.ts";
 import type { TranscriptCache } from "../transcript-cache.ts";
 import { type InstallSignals, installVersion } from "../version-fallback.ts";
@@ -30,7 +31,7 @@ import {
   summaryTimesAndModel,
   transcriptTail,
 } from "./sessions-store.ts";
-import { jsonlFamilyWithoutParse } from "./stored-family.ts";
+import { jsonlFamilyWithoutParse, jsonlVersionWithoutParse } from "./stored-family.ts";
 
 /**
  * The SessionEntry as JSON text (cache keys: a changed entry is a changed session), once per entry object — the
@@ -76,21 +77,34 @@ export class JsonlEra implements SessionEra {
     return isLoadError(row) ? row : this.safeLoadRow(row);
   }
 
-  storedEntry(agent: DiscoveredAgent, ref: LoadRef): StoredEntry | LoadError | null {
+  storedEntry(
+    agent: DiscoveredAgent,
+    ref: LoadRef,
+    options?: StoredEntryOptions,
+  ): StoredEntry | LoadError | null {
     const row = this.findRow(agent, ref);
     if (isLoadError(row)) return row;
     const { sessionId, sessionKey } = row.summary;
-    const stored = (family: StoredEntry["family"]): StoredEntry => ({
+    const stored = (family: StoredEntry["family"], version: VersionInfo | null = null): StoredEntry => ({
       sessionId,
       sessionKey,
       entry: row.entry,
       family,
+      version,
     });
     if (storedRunReport(row.entry).report === null) return stored(null);
-    if (row.file === null) return stored(this.version(row, detectJsonlVersion(row.entry, null)).family);
+    if (row.file === null) {
+      // the load's own verdict: the entry alone, with the install's when it says nothing (loadRow)
+      const version = this.version(row, detectJsonlVersion(row.entry, null));
+      return stored(version.family, version);
+    }
     const real = this.safePath(row.file, row.summary.location);
     if (typeof real !== "string") return real;
     try {
+      if (options?.version) {
+        const version = jsonlVersionWithoutParse(row.entry, real);
+        if (version !== null) return stored(version.family, version);
+      }
       const family = jsonlFamilyWithoutParse(row.entry, real);
       return family === null ? null : stored(family);
     } catch {

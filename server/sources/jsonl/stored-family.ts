@@ -56,6 +56,25 @@ function hasSignalText(fd: number, signals: readonly Buffer[]): boolean {
   }
 }
 
+/** The header-only transcript of the file and the verdict detect-version.ts gives it with `entry`. */
+function headerVerdict(fd: number, entry: JsonObject | null): VersionInfo | null {
+  const first = firstEntry(fd);
+  if (first === undefined) return null;
+  const isHeader = str(first, "type") === "session" && str(first, "id") !== undefined;
+  const headerOnly: Transcript = {
+    header: isHeader ? first : null,
+    version: isHeader ? (num(first, "version") ?? null) : null,
+    entries: [],
+    activeBranch: [],
+    leafIndex: null,
+    issues: [],
+  };
+  const version = detectJsonlVersion(entry, headerOnly);
+  // Rows only ever raise the family, and nothing is above 2026.9; a session without a verdict of its own takes
+  // the install's (version-fallback.ts), which rows could still give it: leave that to the load.
+  return version.decidedBy === "session" ? version : null;
+}
+
 /** The family a full parse of `file` would decide with `entry`, or null when only the parse can tell. */
 export function jsonlFamilyWithoutParse(
   entry: JsonObject | null,
@@ -63,25 +82,29 @@ export function jsonlFamilyWithoutParse(
 ): VersionInfo["family"] | null {
   const fd = fs.openSync(file, "r");
   try {
-    const first = firstEntry(fd);
-    if (first === undefined) return null;
-    const isHeader = str(first, "type") === "session" && str(first, "id") !== undefined;
-    const headerOnly: Transcript = {
-      header: isHeader ? first : null,
-      version: isHeader ? (num(first, "version") ?? null) : null,
-      entries: [],
-      activeBranch: [],
-      leafIndex: null,
-      issues: [],
-    };
-    const version = detectJsonlVersion(entry, headerOnly);
-    // Rows only ever raise the family, and nothing is above 2026.9; a session without a verdict of its own takes
-    // the install's (version-fallback.ts), which rows could still give it: leave that to the load.
-    if (version.decidedBy !== "session") return null;
+    const version = headerVerdict(fd, entry);
+    if (version === null) return null;
     if (version.family === "2026.9") return version.family;
     return hasSignalText(fd, version.family === "2026.7" ? RAISE_2026_7 : RAISE_2026_3)
       ? null
       : version.family;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * The whole VersionInfo a full parse of `file` would decide with `entry` — family AND reason, which lists the
+ * row signals — or null when only the parse can tell: any candidate of a row signal in the bytes (the reason
+ * would name it), or no verdict of the session's own. A stored report always gives one (detect-version.ts).
+ */
+export function jsonlVersionWithoutParse(entry: JsonObject | null, file: string): VersionInfo | null {
+  const fd = fs.openSync(file, "r");
+  try {
+    const version = headerVerdict(fd, entry);
+    if (version === null) return null;
+    // 2026.9: its reason lists the 2026.9 row signals; below, every signal that could raise or be listed.
+    return hasSignalText(fd, version.family === "2026.9" ? RAISE_2026_7 : RAISE_2026_3) ? null : version;
   } finally {
     fs.closeSync(fd);
   }

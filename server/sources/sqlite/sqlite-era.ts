@@ -14,6 +14,7 @@ import {
   type LoadRef,
   type SessionEra,
   type StoredEntry,
+  type StoredEntryOptions,
 } from "../session-era.ts";
 import type { TranscriptCache } from "../transcript-cache.ts";
 import { readDatabase } from "./open-readonly.ts";
@@ -101,7 +102,12 @@ export class SqliteEra implements SessionEra {
     }));
   }
 
-  storedEntry(agent: DiscoveredAgent, ref: LoadRef): StoredEntry | LoadError | null {
+  /** Decides StoredEntry.version whenever it can (no transcript row is read either way): `options` unused. */
+  storedEntry(
+    agent: DiscoveredAgent,
+    ref: LoadRef,
+    _options?: StoredEntryOptions,
+  ): StoredEntry | LoadError | null {
     if (!agent.sqlitePath) return fail("session-not-found", `agent ${ref.agentId} has no SQLite store`, 404);
     return readSqliteStoredEntry(this.stateDir, agent.sqlitePath, ref.sessionId);
   }

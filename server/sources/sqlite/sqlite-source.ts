@@ -286,7 +286,12 @@ export function readSqliteStoredEntry(
   if (!node) return null;
   const { entry } = parseEntry(node, `${dbRel}#session_nodes`);
   const stored = { sessionId, sessionKey: node.sessionKey, entry };
-  if (storedRunReport(entry).report === null) return { ...stored, family: null };
-  const family = versionInfo(meta, false).family;
-  return versionInfo(meta, true).family === family ? { ...stored, family } : null;
+  if (storedRunReport(entry).report === null) return { ...stored, family: null, version: null };
+  // The load decides with or without projection snapshots in the transcript: known here when both agree. The
+  // family may agree while the reason differs (it names the snapshots): then only the family is known.
+  const without = versionInfo(meta, false);
+  const withSnapshots = versionInfo(meta, true);
+  if (without.family !== withSnapshots.family) return null;
+  const same = without.reason === withSnapshots.reason && without.appVersion === withSnapshots.appVersion;
+  return { ...stored, family: without.family, version: same ? without : null };
 }
