@@ -57,12 +57,23 @@ export interface SentTileDTO {
   state: SentTileState;
 }
 
+/**
+ * A tool result's size at a call in the map's measure (text length + OpenClaw's estimate of non-text parts):
+ * `stored` as in the transcript, `sent` as projected at the call (= the tile's chars; = stored when sent in full).
+ */
+export interface SentToolResultCharsDTO {
+  stored: number;
+  sent: number;
+}
+
 /** The scrubber's view of one call: its row and the context map as it stood at that call. */
 export interface SentViewDTO {
   call: SentCallDTO;
   map: ContextMapDTO;
   /** Each tool result's pruning state at the call, by toolCallId. */
   toolResults: Record<string, ToolResultWireState>;
+  /** Each tool result in the call's context list: its size stored vs as sent, by toolCallId. */
+  toolResultChars: Record<string, SentToolResultCharsDTO>;
 }
 
 export interface SentAtCallDTO extends SentCallDTO {

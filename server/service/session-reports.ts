@@ -33,7 +33,7 @@ import type { ReplayResult } from "../reports/prune-replay/replay-result.ts";
 import { ReplayRun, runReplay } from "../reports/prune-replay/replay-run.ts";
 import { reportOwner } from "../reports/report-owner.ts";
 import { buildRunReport, lastCallUsage } from "../reports/run-report.ts";
-import { sentAtCall, sentMapAtCall } from "../reports/sent/sent-at-call.ts";
+import { sentAtCall, sentViewAtCall } from "../reports/sent/sent-at-call.ts";
 import { type SentEnv, type SentInput, sentCalls } from "../reports/sent/sent-calls.ts";
 import { sentSlots } from "../reports/sent/sent-slots.ts";
 import type { TokenCounter } from "../tokens/tokenizer.ts";
@@ -133,10 +133,7 @@ export class SessionReports {
   /** The scrubber's view of call `call` (1-based): its row and the context map at it, or null. */
   sentView(s: LoadedSession, call: number): SentViewDTO | null {
     const row = this.sentCalls(s).calls[call - 1];
-    const input = this.sentInput(s);
-    const map = row ? sentMapAtCall(input, call - 1) : null;
-    const toolResults = input.replay.statesAt(call - 1)?.toolResults ?? {};
-    return row && map ? { call: row, map, toolResults } : null;
+    return row ? sentViewAtCall(this.sentInput(s), row) : null;
   }
 
   /** Every tile any call had, at its largest: the scrubber's fixed layout (issue 16). */

@@ -1,7 +1,11 @@
 // Views that lead into each other (issue 15): a click on a workspace file's tile pins its details next to it, and
-// from there "Open its bootstrap truncation" lands on the Bootstrap truncation tab with that file's diff open.
+// from there "Open its bootstrap truncation" lands on the Bootstrap truncation tab with that file's diff open; a
+// tool result's tile at a call says its pruning state there and its size stored vs sent (as GET …/sent/call
+// reports them), is hatched when trimmed, and opens its before/after preview on the Pruning tab at that call.
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { withE2eServer } from "./harness.ts";
+import { isObject } from "../../shared/json.ts";
+import { screenshot, withE2eServer } from "./harness.ts";
 
 const PAGE = "sessions/main/bc255ab3-b341-464a-a811-4d1115e16ed8";
 const POLL = { timeout: 20_000 };
@@ -29,6 +33,131 @@ describe("map → truncation (e2e, demo)", () => {
     await expect.poll(() => diff.count(), POLL).toBe(1);
     expect((await diff.locator("h3").textContent()) ?? "").toContain(name);
     expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+interface CallView {
+  call: number;
+  states: Map<string, string>;
+  chars: Map<string, { stored: number; sent: number }>;
+}
+
+/** The last call's number and its tool results' states and sizes, from the API (GET …/sent, …/sent/call). */
+async function lastCallView(base: string): Promise<CallView> {
+  const list: unknown = await (await fetch(`${base}api/${PAGE}/sent`)).json();
+  if (!isObject(list) || !Array.isArray(list.calls)) throw new Error("GET …/sent: no calls");
+  const last = list.calls.at(-1);
+  const call = isObject(last) && typeof last.call === "number" ? last.call : 0;
+  const view: unknown = await (await fetch(`${base}api/${PAGE}/sent/call?call=${call}`)).json();
+  if (!isObject(view) || !isObject(view.toolResults) || !isObject(view.toolResultChars))
+    throw new Error("GET …/sent/call: no tool results");
+  const states = new Map<string, string>();
+  for (const [k, v] of Object.entries(view.toolResults)) if (typeof v === "string") states.set(k, v);
+  const chars = new Map<string, { stored: number; sent: number }>();
+  for (const [k, v] of Object.entries(view.toolResultChars))
+    if (isObject(v) && typeof v.stored === "number" && typeof v.sent === "number")
+      chars.set(k, { stored: v.stored, sent: v.sent });
+  return { call, states, chars };
+}
+
+/** Drawn tool-result leaves (id, toolCallId, area) under `scope`. */
+async function toolResultLeaves(page: Page, scope: string) {
+  const leaves = await page.$$eval(`${scope} [data-testid="treemap-leaf"]`, (els) =>
+    els.map((e) => ({
+      id: e.getAttribute("data-id") ?? "",
+      area: Number(e.getAttribute("width")) * Number(e.getAttribute("height")),
+    })),
+  );
+  const prefix = "conversation/tool-results/";
+  return leaves
+    .filter((l) => l.id.startsWith(prefix))
+    .map((l) => ({ ...l, toolCallId: decodeURIComponent(l.id.slice(l.id.lastIndexOf("/") + 1)) }));
+}
+
+describe("map → pruning (e2e, demo)", () => {
+  const e2e = withE2eServer(["--demo"]);
+
+  it("a soft-trimmed tool result at call N says so, hatched, and opens its pruning preview at that call", async () => {
+    const view = await lastCallView(e2e.server.url);
+    expect([...view.states.values()]).toContain("soft-trim");
+    const page = await e2e.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(`${e2e.server.url}${PAGE}?tab=map&call=${view.call}`);
+    const scope = `[data-testid="sent-map"][data-call="${view.call}"]`;
+    await expect.poll(async () => (await toolResultLeaves(page, scope)).length, POLL).toBeGreaterThan(0);
+    const leaves = await toolResultLeaves(page, scope);
+    // every trimmed tile drawn is hatched, and only those
+    const hatched = await page.$$eval(`${scope} [data-testid="treemap-prune-hatch"]`, (els) =>
+      els.map((e) => `${e.getAttribute("data-tile")}|${e.getAttribute("data-prune")}`),
+    );
+    const want = leaves
+      .filter((l) => view.states.get(l.toolCallId) === "soft-trim")
+      .map((l) => `${l.id}|soft-trim`);
+    expect(want.length).toBeGreaterThan(0);
+    expect(hatched.sort()).toEqual(want.sort());
+    const target = leaves
+      .filter((l) => view.states.get(l.toolCallId) === "soft-trim")
+      .sort((a, b) => b.area - a.area)[0];
+    if (!target) throw new Error("no soft-trimmed tile drawn");
+    const sizes = view.chars.get(target.toolCallId);
+    if (!sizes) throw new Error(`no sizes for ${target.toolCallId}`);
+    expect(sizes.sent).toBeLessThan(sizes.stored);
+    await page.locator(`${scope} [data-testid="treemap-leaf"][data-id="${target.id}"]`).click();
+    const panel = page.getByTestId("treemap-detail");
+    await expect.poll(() => panel.count(), POLL).toBe(1);
+    expect(await panel.getByTestId("tile-prune-state").getAttribute("data-state")).toBe("soft-trim");
+    expect(await panel.getByTestId("tile-prune-state").textContent()).toContain(`at call ${view.call}`);
+    const num = (t: string | null) => Number((t ?? "").replace(/[^0-9]/g, ""));
+    expect(num(await panel.getByTestId("tile-prune-stored").textContent())).toBe(sizes.stored);
+    expect(num(await panel.getByTestId("tile-prune-sent").textContent())).toBe(sizes.sent);
+    await screenshot(page, "linked-map-tool-result-detail");
+    await panel.getByTestId("treemap-detail-pruning").click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("tab"), POLL).toBe("pruning");
+    const url = new URL(page.url());
+    // the Pruning tab numbers its rows #1… with `call` = row − 1: the map's call N is its row #N
+    expect(url.searchParams.get("call")).toBe(String(view.call - 1));
+    expect(url.searchParams.get("tr")).toBe(target.toolCallId);
+    const preview = page.getByTestId("prune-preview");
+    await expect.poll(() => preview.count(), POLL).toBe(1);
+    expect(await preview.getAttribute("data-tool-call-id")).toBe(target.toolCallId);
+    expect(await page.getByTestId("prune-call-details").locator("h3").textContent()).toContain(
+      `Call #${view.call}`,
+    );
+    // one size each: the preview's stored and sent texts are the panel's sizes
+    expect(((await preview.getByTestId("prune-preview-before").textContent()) ?? "").length).toBe(
+      sizes.stored,
+    );
+    expect(((await preview.getByTestId("prune-preview-after").textContent()) ?? "").length).toBe(sizes.sent);
+    expect(await preview.isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("the latest map hatches the tool results trimmed at the last call and says so in their details", async () => {
+    const view = await lastCallView(e2e.server.url);
+    const page = await e2e.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${e2e.server.url}${PAGE}?tab=map&zoom=conversation/tool-results`);
+    const hatch = page.locator('[data-testid="treemap-prune-hatch"]');
+    await expect.poll(() => hatch.count(), POLL).toBeGreaterThan(0);
+    const leaves = await toolResultLeaves(page, '[data-testid="treemap"]');
+    const trimmed = leaves.filter((l) => view.states.get(l.toolCallId) === "soft-trim");
+    expect(await hatch.count()).toBe(trimmed.length);
+    const full = leaves.find((l) => view.states.get(l.toolCallId) === "full");
+    if (!full) throw new Error("no full tool result drawn");
+    // a click on a leaf zooms into its tool's group first; in there it pins the leaf's details
+    await page.goto(
+      `${e2e.server.url}${PAGE}?tab=map&zoom=${encodeURIComponent(full.id.slice(0, full.id.lastIndexOf("/")))}`,
+    );
+    await page.locator(`[data-testid="treemap-leaf"][data-id="${full.id}"]`).click();
+    const panel = page.getByTestId("treemap-detail");
+    await expect.poll(() => panel.count(), POLL).toBe(1);
+    expect(await panel.getByTestId("tile-prune-state").getAttribute("data-state")).toBe("full");
+    const sizes = view.chars.get(full.toolCallId);
+    const num = (t: string | null) => Number((t ?? "").replace(/[^0-9]/g, ""));
+    expect(num(await panel.getByTestId("tile-prune-sent").textContent())).toBe(sizes?.sent);
+    expect(num(await panel.getByTestId("tile-prune-stored").textContent())).toBe(sizes?.stored);
     await page.close();
   });
 });

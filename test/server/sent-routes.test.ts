@@ -54,6 +54,43 @@ describe("GET …/sent", () => {
     expect(body).toMatchObject({ call: { call: 3 }, map: { root: { id: "" } } });
   });
 
+  it("gives each tool result's size stored vs as sent at the call: sent = its tile's chars", async () => {
+    const list = await get(`${base}/sent`);
+    if (!isObject(list.body) || !Array.isArray(list.body.calls)) throw new Error("bad body");
+    const { body } = await get(`${base}/sent/call?call=${list.body.calls.length}`);
+    if (
+      !isObject(body) ||
+      !isObject(body.map) ||
+      !isObject(body.toolResultChars) ||
+      !isObject(body.toolResults)
+    )
+      throw new Error("bad body");
+    const tiles = new Map<string, number>();
+    const walk = (n: unknown): void => {
+      if (!isObject(n)) return;
+      const kids = Array.isArray(n.children) ? n.children : [];
+      if (!kids.length && typeof n.id === "string" && n.id.startsWith("conversation/tool-results/"))
+        tiles.set(decodeURIComponent(n.id.slice(n.id.lastIndexOf("/") + 1)), Number(n.chars));
+      for (const k of kids) walk(k);
+    };
+    walk(body.map.root);
+    expect(tiles.size).toBeGreaterThan(0);
+    expect(Object.keys(body.toolResultChars).sort()).toEqual([...tiles.keys()].sort());
+    let trimmed = 0;
+    for (const [id, chars] of tiles) {
+      const c = body.toolResultChars[id];
+      if (!isObject(c)) throw new Error(`no sizes for ${id}`);
+      expect(c.sent, id).toBe(chars);
+      const state = body.toolResults[id];
+      if (state === "full") expect(c.stored, id).toBe(c.sent);
+      if (state === "soft-trim") {
+        trimmed++;
+        expect(Number(c.stored), id).toBeGreaterThan(Number(c.sent));
+      }
+    }
+    expect(trimmed).toBeGreaterThan(0);
+  });
+
   it("answers a call that does not exist with a located error", async () => {
     expect((await get(`${base}/sent/call?call=0`)).status).toBe(400);
     const missing = await get(`${base}/sent/call?call=99999`);

@@ -4,21 +4,45 @@
 import { type KeyboardEvent, useEffect, useRef } from "react";
 import type { MapNode, SizeMode } from "../../shared/context-map.ts";
 import { fmtInt, fmtPct } from "../../shared/format.ts";
+import { pruningPreviewParams, type TilePruning } from "../../shared/tile-pruning.ts";
 import type { TileRect } from "../../shared/treemap-layout.ts";
 import { setParams } from "../router.ts";
 import { useRedactor } from "../ui/use-redact.ts";
 import { CACHE_LABELS } from "./colors.ts";
+import { PRUNE_STATE_LABEL } from "./prune-hatch.tsx";
+
+/** A tool result's pruning state at the call and its size stored vs as sent (issue 15). */
+function PruningRows({ p }: { p: TilePruning }) {
+  return (
+    <>
+      <tr data-testid="tile-prune-state" data-state={p.state}>
+        <th>at call {fmtInt(p.call)}</th>
+        <td>{PRUNE_STATE_LABEL[p.state]}</td>
+      </tr>
+      <tr>
+        <th>stored chars</th>
+        <td data-testid="tile-prune-stored">{fmtInt(p.storedChars)}</td>
+      </tr>
+      <tr>
+        <th>sent chars</th>
+        <td data-testid="tile-prune-sent">{fmtInt(p.sentChars)}</td>
+      </tr>
+    </>
+  );
+}
 
 export function TileDetails({
   r,
   mode,
   viewTotal,
   grandTotal,
+  pruning,
 }: {
   r: TileRect;
   mode: SizeMode;
   viewTotal: number;
   grandTotal: number;
+  pruning?: TilePruning | undefined;
 }) {
   const n: MapNode = r.node;
   // The id addresses the zoom level (URL); in redacted mode it is shown with its data segments hashed.
@@ -41,6 +65,7 @@ export function TileDetails({
             <th>tokenizer</th>
             <td>{n.tiktokenTokens === null ? "pending / n.a." : fmtInt(n.tiktokenTokens)}</td>
           </tr>
+          {pruning ? <PruningRows p={pruning} /> : null}
           {n.cache ? (
             <tr>
               <th>cache</th>
@@ -92,6 +117,7 @@ export function PinnedDetails({
   viewTotal,
   grandTotal,
   mapWidth,
+  pruning,
   onClose,
 }: {
   r: TileRect;
@@ -99,6 +125,7 @@ export function PinnedDetails({
   viewTotal: number;
   grandTotal: number;
   mapWidth: number;
+  pruning?: TilePruning | undefined;
   onClose: () => void;
 }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -124,7 +151,17 @@ export function PinnedDetails({
       onKeyDown={onKeyDown}
       data-testid="treemap-detail"
     >
-      <TileDetails r={r} mode={mode} viewTotal={viewTotal} grandTotal={grandTotal} />
+      <TileDetails r={r} mode={mode} viewTotal={viewTotal} grandTotal={grandTotal} pruning={pruning} />
+      {pruning ? (
+        <button
+          type="button"
+          className="small"
+          onClick={() => setParams(pruningPreviewParams(pruning))}
+          data-testid="treemap-detail-pruning"
+        >
+          Open its pruning preview at call {fmtInt(pruning.call)} →
+        </button>
+      ) : null}
       {isWorkspaceFile(r.node) ? (
         <button
           type="button"

@@ -7,10 +7,12 @@ import { type MouseEvent, memo, type ReactNode, useCallback, useMemo, useRef, us
 import type { SizeMode } from "../../shared/context-map.ts";
 import { fmtInt } from "../../shared/format.ts";
 import { css, type Rgb, textOn } from "../../shared/openclaw-colors.ts";
+import type { TilePruning } from "../../shared/tile-pruning.ts";
 import type { TileRect, TreemapLayout } from "../../shared/treemap-layout.ts";
 import { TILE_FONT, type TileLabel, tileFill, tileLabel, tileStroke } from "../../shared/treemap-style.ts";
 import { FloatingTooltip } from "../ui/tooltip.tsx";
 import { CACHE_COLORS, CACHE_GROUP_FILL } from "./colors.ts";
+import { PruneHatch, PruneHatchDefs } from "./prune-hatch.tsx";
 import { PinnedDetails, TileDetails } from "./tile-details.tsx";
 import { useTileFocus } from "./use-tile-focus.ts";
 
@@ -43,6 +45,10 @@ export interface TreemapProps {
   title: string;
   /** Exact tokenizer counts available (tiktoken mode). */
   exact: boolean;
+  /** Tool-result tiles' pruning state at the call shown, by tile id (hatched, and in their details). */
+  pruning?: ReadonlyMap<string, TilePruning>;
+  /** false: the map cannot zoom (the turn scrubber's fixed layout): a click on a leaf pins its details. */
+  zoomable?: boolean;
 }
 
 function fillOf(r: TileRect, mode: SizeMode, colors: Map<string, Rgb>): Rgb {
@@ -121,7 +127,8 @@ const Tiles = memo(function Tiles({
   colors,
   exact,
   activeId,
-}: Pick<TreemapProps, "layout" | "mode" | "colors" | "exact"> & { activeId: string | null }) {
+  pruning,
+}: Pick<TreemapProps, "layout" | "mode" | "colors" | "exact" | "pruning"> & { activeId: string | null }) {
   const out: ReactNode[] = [];
   for (const r of layout.rects) {
     const fill = fillOf(r, mode, colors);
@@ -130,7 +137,10 @@ const Tiles = memo(function Tiles({
     const spec = tileLabel(r, size);
     const text = spec ? <TileText r={r} label={spec} color={textOn(fill)} /> : null;
     const parts = mode === "cache" && !r.isGroup ? cacheParts(r) : null;
-    const bare = parts === null && text === null;
+    const pruned = r.isGroup ? undefined : pruning?.get(r.id);
+    const hatch =
+      pruned && pruned.state !== "full" ? <PruneHatch r={r} p={pruned} labelColor={textOn(fill)} /> : null;
+    const bare = parts === null && text === null && hatch === null;
     const rect = (
       // biome-ignore lint/a11y/useSemanticElements: an SVG tile cannot be a <button>; it has role, roving tabIndex and Enter.
       <rect
@@ -164,6 +174,7 @@ const Tiles = memo(function Tiles({
       <g key={r.id}>
         {rect}
         {parts}
+        {hatch}
         {text}
       </g>,
     );
@@ -226,7 +237,7 @@ function SearchHit({ r, fill, size }: { r: TileRect; fill: Rgb; size: string }) 
 }
 
 export function Treemap(props: TreemapProps) {
-  const { layout, mode, colors, grandTotal, search, onZoom, viewRootId, title, exact } = props;
+  const { layout, mode, colors, grandTotal, search, onZoom, viewRootId, title, exact, pruning } = props;
   const byId = useMemo(() => new Map(layout.rects.map((r) => [r.id, r])), [layout]);
   const [hover, setHover] = useState<{ r: TileRect; x: number; y: number } | null>(null);
 
@@ -258,6 +269,10 @@ export function Treemap(props: TreemapProps) {
   const onClick = (e: MouseEvent<SVGSVGElement>) => {
     const r = tileAt(e.target);
     if (!r) return;
+    if (props.zoomable === false) {
+      if (!r.isGroup) focus.pin(r.id);
+      return;
+    }
     const z = zoomTarget(r);
     if (z !== null && z !== viewRootId) onZoom(z);
     // A leaf of the view opens its details (and, from there, the view it leads into: issue 15).
@@ -288,7 +303,8 @@ export function Treemap(props: TreemapProps) {
         data-culled={layout.culled}
         fontFamily={FONT}
       >
-        <Tiles layout={layout} mode={mode} colors={colors} exact={exact} activeId={focus.activeId} />
+        {pruning?.size ? <PruneHatchDefs /> : null}
+        <Tiles {...{ layout, mode, colors, exact, pruning }} activeId={focus.activeId} />
         {search ? (
           <SearchOverlay layout={layout} mode={mode} colors={colors} exact={exact} matches={search.matches} />
         ) : null}
@@ -318,12 +334,19 @@ export function Treemap(props: TreemapProps) {
           viewTotal={layout.total}
           grandTotal={grandTotal}
           mapWidth={layout.width}
+          pruning={pruning?.get(focus.pinned.id)}
           onClose={focus.closePinned}
         />
       ) : null}
       {hover ? (
         <FloatingTooltip x={hover.x} y={hover.y} testId="treemap-tooltip">
-          <TileDetails r={hover.r} mode={mode} viewTotal={layout.total} grandTotal={grandTotal} />
+          <TileDetails
+            r={hover.r}
+            mode={mode}
+            viewTotal={layout.total}
+            grandTotal={grandTotal}
+            pruning={pruning?.get(hover.r.id)}
+          />
         </FloatingTooltip>
       ) : null}
     </div>

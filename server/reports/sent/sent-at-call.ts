@@ -6,13 +6,22 @@
 // never the whole reconstruction again. Pure.
 
 import type { ContextMapDTO, MapNode } from "../../../shared/context-map.ts";
-import { isObject, obj } from "../../../shared/json.ts";
-import type { SentAtCallDTO, SentCallsDTO, SentTileDTO, SentTileState } from "../../../shared/sent.ts";
+import { isObject, obj, str } from "../../../shared/json.ts";
+import type {
+  SentAtCallDTO,
+  SentCallDTO,
+  SentCallsDTO,
+  SentTileDTO,
+  SentTileState,
+  SentToolResultCharsDTO,
+  SentViewDTO,
+} from "../../../shared/sent.ts";
 import { buildContextMessages } from "../../model/context-messages.ts";
 import { modelCallsOf } from "../../model/model-calls.ts";
 import type { ContextMessage } from "../../model/session.ts";
 import { agentMessageOf } from "../../openclaw/wire/agent-message.ts";
 import { projectToolResult, type ToolResultWire } from "../../openclaw/wire/tool-result-projection.ts";
+import { contentParts } from "../context-map/content-parts.ts";
 import { buildContextMap } from "../context-map/context-map.ts";
 import type { SentInput } from "./sent-calls.ts";
 import { ReplayProjections } from "./sent-projections.ts";
@@ -46,8 +55,11 @@ function sentTexts(
   return out;
 }
 
-/** The context map at call index `index` (0-based), or null. */
-export function sentMapAtCall(input: SentInput, index: number): ContextMapDTO | null {
+/** The map at call index `index` (0-based) and, per tool result in it, its size stored vs as sent; or null. */
+function mapAndChars(
+  input: SentInput,
+  index: number,
+): { map: ContextMapDTO; chars: Record<string, SentToolResultCharsDTO> } | null {
   const call = input.replay.calls[index];
   if (!call) return null;
   const transcript = input.session.transcript;
@@ -56,7 +68,8 @@ export function sentMapAtCall(input: SentInput, index: number): ContextMapDTO | 
   if (isObject(reply)) context.push({ role: "assistant", message: reply, entryIndex: call.entryIndex });
   const states = new ReplayProjections(transcript, input.replay).at(index).byEntry;
   const usage = modelCallsOf(transcript).at(call.entryIndex)?.usage ?? null;
-  return buildContextMap({
+  const sent = sentTexts(context, states);
+  const map = buildContextMap({
     session: input.session,
     report: obj(input.session.entry, "systemPromptReport") ?? null,
     contextMessages: context,
@@ -64,8 +77,43 @@ export function sentMapAtCall(input: SentInput, index: number): ContextMapDTO | 
       ? { input: usage.input, cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite }
       : null,
     windowTokens: null,
-    sentToolResultText: sentTexts(context, states),
+    sentToolResultText: sent,
   });
+  return { map, chars: toolResultChars(context, sent) };
+}
+
+/**
+ * Each tool result's size in the map's measure (text length + OpenClaw's estimate of non-text parts): as stored
+ * in the transcript, and as sent at the call (the projected text; unchanged results are sent as stored).
+ */
+function toolResultChars(
+  context: readonly ContextMessage[],
+  sent: ReadonlyMap<string, string>,
+): Record<string, SentToolResultCharsDTO> {
+  const out: Record<string, SentToolResultCharsDTO> = {};
+  for (const cm of context) {
+    if (cm.role !== "toolResult") continue;
+    const id = str(cm.message, "toolCallId");
+    if (id === undefined) continue;
+    const parts = contentParts(cm.message.content);
+    const stored = parts.text.length + parts.nonText;
+    out[id] = { stored, sent: sent.get(id)?.length ?? stored };
+  }
+  return out;
+}
+
+/** The context map at call index `index` (0-based), or null. */
+export function sentMapAtCall(input: SentInput, index: number): ContextMapDTO | null {
+  return mapAndChars(input, index)?.map ?? null;
+}
+
+/** The scrubber's view of call row `row` (its replay index is `row.call - 1`), or null. */
+export function sentViewAtCall(input: SentInput, row: SentCallDTO): SentViewDTO | null {
+  const index = row.call - 1;
+  const at = mapAndChars(input, index);
+  if (!at) return null;
+  const toolResults = input.replay.statesAt(index)?.toolResults ?? {};
+  return { call: row, map: at.map, toolResults, toolResultChars: at.chars };
 }
 
 /** `map --call N --json` (N 1-based) from the session's per-call counts; null when there is no call N. */

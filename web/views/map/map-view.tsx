@@ -7,6 +7,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef } from "react";
 import type { ContextMapDTO, MapNode } from "../../../shared/context-map.ts";
 import { fmtInt } from "../../../shared/format.ts";
+import { namedWithStates, type TilePruning } from "../../../shared/tile-pruning.ts";
 import { indexTree, layoutTreemap, pathTo, searchTree, subtreeSize } from "../../../shared/treemap-layout.ts";
 import { groupColors } from "../../../shared/treemap-style.ts";
 import { mapQuery } from "../../api/queries.ts";
@@ -25,6 +26,7 @@ import { MapToolbar, parseMode } from "./map-toolbar.tsx";
 import { SentMapPanel } from "./sent-map.tsx";
 import { parseCallParam, SentScrubber } from "./sent-scrubber.tsx";
 import { useDebouncedParam } from "./use-debounced-param.ts";
+import { useLatestPruning } from "./use-latest-pruning.ts";
 import { useMapExport } from "./use-map-export.ts";
 
 export function MapView({ agentId, sessionId, params }: SessionTabProps) {
@@ -54,17 +56,28 @@ function LatestMap({ agentId, sessionId, params }: SessionTabProps) {
 /** In redacted mode the panel draws a masked copy of the tree (names/sources) and masked ids in its titles. */
 function RedactedMapPanel({ dto, agentId, sessionId, params }: SessionTabProps & { dto: ContextMapDTO }) {
   const r = useRedactor();
+  // the tool results' states at the last call: named in their tiles, hatched, in their details (issue 15)
+  const pruning = useLatestPruning(agentId, sessionId, dto.root);
   const shown = useMemo(() => {
-    if (!r.on) return dto;
+    const root = namedWithStates(dto.root, pruning);
+    if (!r.on) return root === dto.root ? dto : { ...dto, root };
     // OpenClaw's own map picture carries its leaf labels as drawn text runs: not shown in redacted mode.
     const { openclaw: _picture, ...rest } = dto;
     return {
       ...rest,
-      root: r.mapTree(dto.root),
+      root: r.mapTree(root),
       untracked: { ...dto.untracked, reason: r.sentence(dto.untracked.reason) },
     };
-  }, [dto, r]);
-  return <MapPanel dto={shown} agentId={r.agent(agentId)} sessionId={r.id(sessionId)} params={params} />;
+  }, [dto, r, pruning]);
+  return (
+    <MapPanel
+      dto={shown}
+      agentId={r.agent(agentId)}
+      sessionId={r.id(sessionId)}
+      params={params}
+      pruning={pruning}
+    />
+  );
 }
 
 /** Esc / Backspace zooms out one level (unless typing or a dialog is open). */
@@ -82,7 +95,13 @@ function useZoomOutKeys(atRoot: boolean, zoomOut: () => void): void {
   }, [zoomOut, atRoot]);
 }
 
-function MapPanel({ dto, agentId, sessionId, params }: SessionTabProps & { dto: ContextMapDTO }) {
+function MapPanel({
+  dto,
+  agentId,
+  sessionId,
+  params,
+  pruning,
+}: SessionTabProps & { dto: ContextMapDTO; pruning: ReadonlyMap<string, TilePruning> }) {
   const red = useRedactor();
   const mode = parseMode(params.get("size"));
   const q = params.get("q") ?? "";
@@ -174,6 +193,7 @@ function MapPanel({ dto, agentId, sessionId, params }: SessionTabProps & { dto: 
                 viewRootId={viewRoot.id}
                 title={`Context map of ${agentId}/${sessionId}`}
                 exact={exact}
+                pruning={pruning}
               />
             )}
           </div>

@@ -4,10 +4,11 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useRef } from "react";
-import type { MapNode, SizeMode } from "../../../shared/context-map.ts";
+import type { SizeMode } from "../../../shared/context-map.ts";
 import { fmtInt } from "../../../shared/format.ts";
 import type { ToolResultWireState } from "../../../shared/prune.ts";
 import { layoutAtCall } from "../../../shared/sent-layout.ts";
+import { namedWithStates, tilePruningAt } from "../../../shared/tile-pruning.ts";
 import { layoutTreemap, subtreeSize } from "../../../shared/treemap-layout.ts";
 import { groupColors } from "../../../shared/treemap-style.ts";
 import { sentCallQuery, sentSlotsQuery } from "../../api/sent-queries.ts";
@@ -15,16 +16,6 @@ import { Treemap } from "../../treemap/treemap.tsx";
 import { useMeasuredWidth } from "../../treemap/use-size.ts";
 import { useRedactor } from "../../ui/use-redact.ts";
 import type { SessionTabProps } from "../session-tab.ts";
-
-const TOOL_RESULTS = "conversation/tool-results/";
-
-/** Tool-result tiles named with their state at the call (soft-trim / hard-clear). */
-function withStates(node: MapNode, states: Record<string, ToolResultWireState>): MapNode {
-  if (node.children?.length) return { ...node, children: node.children.map((c) => withStates(c, states)) };
-  if (!node.id.startsWith(TOOL_RESULTS)) return node;
-  const state = states[decodeURIComponent(node.id.slice(node.id.lastIndexOf("/") + 1))];
-  return state && state !== "full" ? { ...node, name: `${node.name} · ${state}` } : node;
-}
 
 function stateCounts(states: Record<string, ToolResultWireState>): string {
   const n = { full: 0, "soft-trim": 0, "hard-clear": 0 };
@@ -45,11 +36,15 @@ export function SentMapPanel({ agentId, sessionId, params, call }: SessionTabPro
     () => (slots.data ? (red.on ? red.mapTree(slots.data.root) : slots.data.root) : null),
     [slots.data, red],
   );
+  const pruning = useMemo(
+    () => (view.data ? tilePruningAt(view.data.map.root, view.data) : null),
+    [view.data],
+  );
   const callRoot = useMemo(() => {
-    if (!view.data) return null;
-    const named = withStates(view.data.map.root, view.data.toolResults);
+    if (!view.data || !pruning) return null;
+    const named = namedWithStates(view.data.map.root, pruning);
     return red.on ? red.mapTree(named) : named;
-  }, [view.data, red]);
+  }, [view.data, pruning, red]);
   const slotLayout = useMemo(
     () => (slotRoot && measured !== null ? layoutTreemap(slotRoot, { width, height, mode }) : null),
     [slotRoot, measured, width, height, mode],
@@ -90,6 +85,8 @@ export function SentMapPanel({ agentId, sessionId, params, call }: SessionTabPro
             viewRootId=""
             title={`Context map of ${red.agent(agentId)}/${red.id(sessionId)} as sent at call ${call}`}
             exact={false}
+            pruning={pruning ?? undefined}
+            zoomable={false}
           />
         ) : (
           <div style={{ height }} />

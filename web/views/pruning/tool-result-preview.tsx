@@ -2,6 +2,7 @@
 // or the hard-clear placeholder).
 
 import { useQuery } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
 import { fmtInt } from "../../../shared/format.ts";
 import type { PruneParams } from "../../../shared/prune-params.ts";
 import { prunePreviewQuery } from "../../api/queries.ts";
@@ -26,12 +27,19 @@ export function ToolResultPreview(props: {
   const q = useQuery(
     prunePreviewQuery(props.agentId, props.sessionId, props.whatIf, props.callIndex, props.toolCallId),
   );
+  // The preview opens where it was asked for (issue 15): from a map tile's link or a row click it scrolls into
+  // view once its text is there.
+  const box = useRef<HTMLDivElement>(null);
+  const shownId = q.data?.toolCallId;
+  useEffect(() => {
+    if (shownId !== undefined) box.current?.scrollIntoView({ block: "nearest" });
+  }, [shownId]);
   if (q.isPending) return <Loading label="Loading the tool result preview…" />;
   if (q.isError)
     return <ErrorPanel error={q.error} title="Tool result preview failed" retry={() => void q.refetch()} />;
   const p = q.data;
   return (
-    <div className="preview-pair" data-testid="prune-preview">
+    <div className="preview-pair" data-testid="prune-preview" data-tool-call-id={p.toolCallId} ref={box}>
       <p className="small">
         <span className="mono">{p.toolName}</span>{" "}
         <span className={`badge ${STATE_BADGE[p.state]}`}>{p.state}</span> {p.note}
