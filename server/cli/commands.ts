@@ -14,6 +14,7 @@ import {
 } from "../shell/config.ts";
 import type { Runtime } from "../shell/runtime.ts";
 import type { UserEnvironment } from "../sources/user-path.ts";
+import { BufferedWriter, writeJson } from "./json-out.ts";
 import { type CliValues, pruneQueryFromFlags, UsageError } from "./options.ts";
 import { escapeControls, issueLines } from "./terminal-text.ts";
 import {
@@ -49,7 +50,10 @@ function outText(text: string): void {
 }
 
 function outJson(value: unknown): void {
-  out(JSON.stringify(value, null, 2));
+  const w = new BufferedWriter((s) => process.stdout.write(s));
+  writeJson(value, w.write);
+  w.write("\n");
+  w.flush();
 }
 
 /** The runtime over the state dir the flags and the environment choose (a named dir that is missing: usage). */

@@ -42,6 +42,13 @@ export class PriceTable {
   private readonly config: PricingOverrides;
   private readonly modelsJsonByAgent = new Map<string, PricingOverrides>();
   private readonly memo = new Map<string, PriceAnswer>();
+  private last: {
+    agentId: string;
+    provider: string | null;
+    model: string;
+    minute: number | null;
+    answer: PriceAnswer;
+  } | null = null;
 
   constructor(private readonly layers: PriceLayers) {
     this.config = configuredPricing(layers.config);
@@ -61,12 +68,23 @@ export class PriceTable {
   priceFor(agentId: string, provider: string | null, model: string | null, atMs: number | null): PriceAnswer {
     if (model === null) return { price: null, suggestion: null };
     const minute = atMs === null ? null : Math.floor(atMs / MINUTE);
+    // A session's calls come in runs of one model within a minute: the last answer, without building a key.
+    const last = this.last;
+    if (
+      last !== null &&
+      last.minute === minute &&
+      last.model === model &&
+      last.provider === provider &&
+      last.agentId === agentId
+    )
+      return last.answer;
     const key = `${agentId}\u0000${provider}\u0000${model}\u0000${minute}`;
     let answer = this.memo.get(key);
     if (!answer) {
       answer = this.resolve(agentId, provider, model, atMs);
       this.memo.set(key, answer);
     }
+    this.last = { agentId, provider, model, minute, answer };
     return answer;
   }
 

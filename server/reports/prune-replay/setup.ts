@@ -107,6 +107,12 @@ export class ReplaySetup {
   readonly sessionEligibility: Eligibility;
   readonly prunerSettings: PrunerSettings;
   private readonly eligibilityCache = new Map<string, Eligibility>();
+  private lastEligibility: {
+    provider: string | null;
+    modelId: string | null;
+    api: string | null;
+    e: Eligibility;
+  } | null = null;
   private readonly prunableCache = new Map<string, boolean>();
   private readonly softCache = new Map<number, number | null>();
   private readonly isPrunable: (name: string) => boolean;
@@ -174,6 +180,9 @@ export class ReplaySetup {
   }
 
   eligibilityOf(provider: string | null, modelId: string | null, api: string | null): Eligibility {
+    // Consecutive calls are mostly to one model: the last answer without building and hashing a key.
+    const last = this.lastEligibility;
+    if (last && last.provider === provider && last.modelId === modelId && last.api === api) return last.e;
     const key = `${provider}\u0000${modelId}\u0000${api}`;
     let e = this.eligibilityCache.get(key);
     if (!e) {
@@ -186,6 +195,7 @@ export class ReplaySetup {
       });
       this.eligibilityCache.set(key, e);
     }
+    this.lastEligibility = { provider, modelId, api, e };
     return e;
   }
 
