@@ -11,8 +11,6 @@ import { PACKAGE_ROOT } from "../package-root.ts";
 import type { WrittenSession } from "./generate-session.ts";
 import { add, log, median, ms } from "./measure.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
 /** Each tab's content: the element a user waits for (the e2e suite's ready selectors). */
 const TABS: readonly (readonly [tab: string, ready: string])[] = [
   ["map", '[data-testid="treemap-leaf"]'],
@@ -56,13 +54,14 @@ export async function benchBrowser(
   runs: number,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<void> {
-  if (!existsSync(CHROMIUM) || !existsSync(path.join(PACKAGE_ROOT, "dist", "web", "index.html"))) {
-    log(`browser rows skipped: no Chromium at ${CHROMIUM} or no built SPA (dist/web)`);
+  const chromiumPath = env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  if (!existsSync(chromiumPath) || !existsSync(path.join(PACKAGE_ROOT, "dist", "web", "index.html"))) {
+    log(`browser rows skipped: no Chromium at ${chromiumPath} or no built SPA (dist/web)`);
     return;
   }
   const { chromium } = await import("playwright-core");
   const server = await ServerProcess.start(s.stateDir, env);
-  const browser = await chromium.launch({ executablePath: CHROMIUM });
+  const browser = await chromium.launch({ executablePath: chromiumPath });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     const at = (tab: string) =>

@@ -21,12 +21,13 @@ describe("a closed stdout pipe", () => {
       [
         path.join(REPO, "server/bin.mjs"),
         "cost",
-        "--all",
         "--json",
         "--state-dir",
-        path.join(REPO, "server/demo/state"),
+        s.stateDir,
+        "--session",
+        s.sessionId,
       ],
-      { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CLAWSCOPE_NO_BUILD: "1" } },
+      { stdio: ["ignore", "pipe", "pipe"] },
     );
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => {
