@@ -77,7 +77,8 @@ export async function benchBrowser(
     };
     log("browser: warming the server (every tab once)…");
     for (const [tab, ready] of TABS) await visit(tab, ready);
-    const times = new Map(TABS.map(([tab]) => [tab, { shell: [] as number[], content: [] as number[] }]));
+    const times = new Map<string, { shell: number[]; content: number[] }>();
+    for (const [tab] of TABS) times.set(tab, { shell: [], content: [] });
     for (let i = 0; i < runs; i++)
       for (const [tab, ready] of TABS) {
         const r = await visit(tab, ready);
