@@ -329,6 +329,10 @@ export interface CostTotalsRowDTO extends CostTotalsDTO {
   archived: string | null;
   cronSession: boolean;
   heartbeatCalls: number;
+  /** Σ missCostUsd of the calls (the miss $ the session list and the overview show). */
+  missCostUsd: number;
+  /** Prompt tokens (input + cacheRead + cacheWrite) of the last call on the active branch; null without one. */
+  lastPromptTokens: number | null;
   missing?: never;
 }
 

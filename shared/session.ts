@@ -78,4 +78,6 @@ export interface SessionSummary {
   missing?: true;
   /** Backups / checkpoints: the transcript (`<id>.jsonl` file name) whose entries this copy duplicates. */
   copyOf?: string;
+  /** A sub-agent session: its SessionEntry's `spawnedBy`, the session key of the session that spawned it. */
+  spawnedBy?: string;
 }

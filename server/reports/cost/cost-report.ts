@@ -215,6 +215,12 @@ export function buildCostTotals(
 
 /** One session's row of the all-session totals (buildCostTotals; the service's sliced aggregate). */
 export function costTotalsRow(session: LoadedSession, report: CostReportDTO): CostTotalsRowDTO {
+  let missCostUsd = 0;
+  let lastPromptTokens: number | null = null;
+  for (const c of report.calls) {
+    missCostUsd += c.missCostUsd ?? 0;
+    if (c.onActiveBranch && c.verdict !== "no-usage") lastPromptTokens = c.promptTokens;
+  }
   return {
     ...report.totals,
     agentId: session.summary.agentId,
@@ -223,6 +229,8 @@ export function costTotalsRow(session: LoadedSession, report: CostReportDTO): Co
     archived: session.summary.archived,
     cronSession: report.heartbeat.cronSession,
     heartbeatCalls: report.heartbeat.heartbeatCalls,
+    missCostUsd,
+    lastPromptTokens,
   };
 }
 

@@ -30,6 +30,7 @@ import { type JsonObject, num, str } from "../../../shared/json.ts";
 import type { ArchivedKind, ParseIssue, SessionSummary } from "../../model/session.ts";
 import { isSafeId } from "../discover.ts";
 import { isInside, realpathOrNull } from "../fs-safety.ts";
+import { withSpawnedBy } from "../spawned-by.ts";
 import { newestArchives, resolveEntryFile } from "./entry-file.ts";
 import { classifyTranscriptFileName } from "./file-names.ts";
 import { quickScanTranscript, summaryTimesAndModel, type TranscriptQuickScan } from "./quick-scan.ts";
@@ -323,7 +324,7 @@ class SessionsDirListing {
       location: string;
     },
   ): SessionSummary {
-    return {
+    const summary: SessionSummary = {
       agentId: this.agentId,
       sessionId: this.uniqueId(id),
       sessionKey,
@@ -335,6 +336,7 @@ class SessionsDirListing {
       location: f.location,
       sizeBytes: f.facts ? f.facts.sizeBytes : null,
     };
+    return withSpawnedBy(summary, entry);
   }
 
   /** An archive suffix that is not OpenClaw's own format: say how its time was read. */

@@ -9,6 +9,7 @@
 
 import { isObject, type JsonObject, num, str, tryParseJson } from "../../../shared/json.ts";
 import type { ArchivedKind, ParseIssue, SessionSummary } from "../../model/session.ts";
+import { withSpawnedBy } from "../spawned-by.ts";
 
 export interface NodeRow {
   sessionKey: string;
@@ -134,7 +135,7 @@ class Summaries {
     for (const node of this.rows.nodes) {
       const { entry, issue } = parseEntry(node, `${this.dbRel}#session_nodes`);
       if (issue) this.issues.push(issue);
-      const summary = this.base(node.currentSessionId, node.sessionKey, null);
+      const summary = withSpawnedBy(this.base(node.currentSessionId, node.sessionKey, null), entry);
       summary.updatedAt = num(entry, "updatedAt") ?? node.updatedAt ?? summary.updatedAt;
       summary.model = str(entry, "model") ?? summary.model;
       summary.provider = str(entry, "modelProvider") ?? summary.provider;

@@ -1,23 +1,26 @@
-// Per-session cost for the picker's cost column / sort, from GET /api/cost (all-session totals).
-// The cost report is heavier than the session list, so the list never waits for it.
+// Per-session cost figures for the picker's triage columns and cost sort, from GET /api/cost (all-session totals,
+// the same rows `cost --all --json` prints). The cost report is heavier than the session list, so the list never
+// waits for it.
 
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
+import type { CostTotalsRowDTO } from "../../../shared/cost.ts";
 import type { SessionSummary } from "../../../shared/session.ts";
 import { allCostQuery } from "../../api/queries.ts";
 
-export function useCostBySession(): { available: boolean; costOf: (s: SessionSummary) => number | null } {
+export interface SessionCosts {
+  available: boolean;
+  /** The session's totals row; null while loading, or for a session without transcript (it has no cost, not $0). */
+  rowOf: (s: SessionSummary) => CostTotalsRowDTO | null;
+}
+
+export function useCostBySession(): SessionCosts {
   const q = useQuery(allCostQuery());
   const byKey = useMemo(() => {
-    const m = new Map<string, number>();
-    // a session without transcript has no cost (not $0): it stays out of the map
-    for (const r of q.data?.sessions ?? [])
-      if (!("missing" in r)) m.set(`${r.agentId}/${r.sessionId}`, r.costUsd);
+    const m = new Map<string, CostTotalsRowDTO>();
+    for (const r of q.data?.sessions ?? []) if (!("missing" in r)) m.set(`${r.agentId}/${r.sessionId}`, r);
     return m;
   }, [q.data]);
-  const costOf = useCallback(
-    (s: SessionSummary) => byKey.get(`${s.agentId}/${s.sessionId}`) ?? null,
-    [byKey],
-  );
-  return { available: q.data !== undefined, costOf };
+  const rowOf = useCallback((s: SessionSummary) => byKey.get(`${s.agentId}/${s.sessionId}`) ?? null, [byKey]);
+  return { available: q.data !== undefined, rowOf };
 }
