@@ -55,4 +55,6 @@ export interface CostReportPageDTO extends Omit<CostReportDTO, "calls"> {
   costliest: CostliestCallDTO[];
   /** `provider/model` of every call nothing priced (costSource "unpriced"), sorted: what the price editor offers. */
   unpricedModels: string[];
+  /** The calls the expiry and pruning-round tables name (by entry id): their `#` and row key, to link to them. */
+  linkedCalls: Record<string, { n: number; entryIndex: number }>;
 }

@@ -270,6 +270,30 @@ describe("cache & cost (e2e)", () => {
     await page.close();
   });
 
+  it("an expiry row names its call and opens that call's evidence in view", async () => {
+    const gaps = isArray(cost.gapCosts) ? cost.gapCosts.filter(isObject) : [];
+    expect(gaps.length).toBeGreaterThan(0); // the demo's main session has TTL expiries
+    const last = gaps[gaps.length - 1];
+    const at = calls.findIndex((c) => c.entryId === last?.callEntryId);
+    const call = calls[at];
+    if (!call) throw new Error("the expiry's call is not among the calls");
+    const entry = numOf(call, "entryIndex");
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await open(page);
+    const link = page.getByTestId("cost-gap-table").getByTestId(`cost-link-call-${entry}`);
+    expect(await link.textContent()).toBe(`call #${at + 1}`);
+    await link.click();
+    await expect.poll(() => param(page, "ccall"), POLL).toBe(String(entry));
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? null), POLL)
+      .toBe("cost-evidence");
+    const box = await page.getByTestId("cost-evidence").boundingBox();
+    if (box) expect(box.y >= 0 && box.y < 900).toBe(true);
+    expect(box).not.toBeNull();
+    expect(await page.getByTestId("cost-evidence").locator("h3").textContent()).toContain("ttl-expired");
+    await page.close();
+  });
+
   it("the other demo sessions list their calls too (research SQLite, legacy JSONL)", async () => {
     const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
     for (const [agent, session] of [

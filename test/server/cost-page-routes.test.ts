@@ -80,8 +80,18 @@ describe("GET …/cost/page and …/cost/call", () => {
         expect(row.heartbeatSignals).toEqual(call.heartbeat ? call.heartbeatSignals : undefined);
       });
       const { calls: _calls, ...rest } = full.body;
-      const { rows: _rows, costliest, unpricedModels, ...pageRest } = page.body;
+      const { rows: _rows, costliest, unpricedModels, linkedCalls, ...pageRest } = page.body;
       expect(pageRest).toEqual(rest);
+      // every call an expiry or pruning-round row names, with its # and row key
+      const named = [...objects(full.body.gapCosts), ...objects(full.body.pruningRounds)].map(
+        (r) => r.callEntryId,
+      );
+      const want: Record<string, { n: number; entryIndex: unknown }> = {};
+      for (const id of named) {
+        const i = calls.findIndex((c) => c.entryId === id);
+        if (typeof id === "string" && i >= 0) want[id] = { n: i + 1, entryIndex: calls[i]?.entryIndex };
+      }
+      expect(linkedCalls).toEqual(want);
       const unpriced = calls
         .filter((c) => c.costSource === "unpriced")
         .map((c) => `${String(c.provider ?? "?")}/${String(c.model ?? "?")}`);

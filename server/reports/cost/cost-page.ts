@@ -55,6 +55,19 @@ export function costliestCalls(calls: readonly CostCallDTO[], count = 5): Costli
     }));
 }
 
+/** `#` and entry index of each call a gap-cost or pruning-round row names. */
+function linkedCalls(report: CostReportDTO): Record<string, { n: number; entryIndex: number }> {
+  const wanted = new Set<string>();
+  for (const g of report.gapCosts) if (g.callEntryId !== null) wanted.add(g.callEntryId);
+  for (const r of report.pruningRounds) wanted.add(r.callEntryId);
+  const out: Record<string, { n: number; entryIndex: number }> = {};
+  report.calls.forEach((c, i) => {
+    if (c.entryId !== null && wanted.has(c.entryId) && !(c.entryId in out))
+      out[c.entryId] = { n: i + 1, entryIndex: c.entryIndex };
+  });
+  return out;
+}
+
 const pages = new WeakMap<CostReportDTO, CostReportPageDTO>();
 const byEntry = new WeakMap<CostReportDTO, Map<number, CostCallDTO>>();
 
@@ -69,6 +82,7 @@ export function costReportPage(report: CostReportDTO): CostReportPageDTO {
     rows,
     costliest: costliestCalls(calls),
     unpricedModels: unpricedModels(calls),
+    linkedCalls: linkedCalls(report),
   };
   pages.set(report, page);
   return page;

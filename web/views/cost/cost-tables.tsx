@@ -2,17 +2,49 @@
 // the counterfactuals ("what if…").
 
 import { COUNTERFACTUAL_WHATIFS } from "../../../shared/compare-params.ts";
-import type { CostReportDTO, CounterfactualDTO } from "../../../shared/cost.ts";
+import type { CounterfactualDTO } from "../../../shared/cost.ts";
+import type { CostReportPageDTO } from "../../../shared/cost-page.ts";
 import { fmtDuration, fmtInt, fmtUsd } from "../../../shared/format.ts";
 import { Table } from "../../ui/table.tsx";
 import { CompareWithAsRun } from "../compare/compare-with-as-run.tsx";
 
-export function GapCosts({ dto }: { dto: Pick<CostReportDTO, "gapCosts"> }) {
+type Linked = CostReportPageDTO["linkedCalls"];
+type OpenCall = (c: { entryIndex: number }) => void;
+
+/** The call a row names, as a button that opens its evidence in the calls table (issue 15: rows link to calls). */
+function CallLink({ entryId, linked, onOpen }: { entryId: string | null; linked: Linked; onOpen: OpenCall }) {
+  const call = entryId === null ? undefined : linked[entryId];
+  if (!call) return <span className="muted">—</span>;
+  return (
+    <button
+      type="button"
+      className="link"
+      data-testid={`cost-link-call-${call.entryIndex}`}
+      title="Open this call's evidence in the calls table"
+      onClick={() => onOpen(call)}
+    >
+      call #{call.n}
+    </button>
+  );
+}
+
+export function GapCosts({
+  dto,
+  onOpen,
+}: {
+  dto: Pick<CostReportPageDTO, "gapCosts" | "linkedCalls">;
+  onOpen: OpenCall;
+}) {
   return dto.gapCosts.length > 0 ? (
     <Table
       testId="cost-gap-table"
       caption="Cache expiries (idle gap > lifetime)"
       columns={[
+        {
+          key: "call",
+          label: "Call",
+          render: (g) => <CallLink entryId={g.callEntryId} linked={dto.linkedCalls} onOpen={onOpen} />,
+        },
         {
           key: "gap",
           label: "Gap",
@@ -42,12 +74,23 @@ export function GapCosts({ dto }: { dto: Pick<CostReportDTO, "gapCosts"> }) {
   ) : null;
 }
 
-export function PruningRoundCosts({ dto }: { dto: Pick<CostReportDTO, "pruningRounds"> }) {
+export function PruningRoundCosts({
+  dto,
+  onOpen,
+}: {
+  dto: Pick<CostReportPageDTO, "pruningRounds" | "linkedCalls">;
+  onOpen: OpenCall;
+}) {
   return dto.pruningRounds.length > 0 ? (
     <Table
       testId="cost-pruning-table"
       caption="Pruning rounds: rewrite cost vs estimated savings"
       columns={[
+        {
+          key: "call",
+          label: "Call",
+          render: (r) => <CallLink entryId={r.callEntryId} linked={dto.linkedCalls} onOpen={onOpen} />,
+        },
         { key: "chars", label: "Chars removed", align: "right", render: (r) => fmtInt(r.charsRemoved) },
         { key: "rw", label: "Rewrite tok", align: "right", render: (r) => fmtInt(r.rewriteTokens) },
         {

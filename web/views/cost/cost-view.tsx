@@ -153,9 +153,9 @@ function CostPanel({
         )}
       />
       <Counterfactuals rows={dto.counterfactuals} />
-      <div className="grid-2">
-        <GapCosts dto={dto} />
-        <PruningRoundCosts dto={dto} />
+      <div className="grid-2 align-start">
+        <GapCosts dto={dto} onOpen={open} />
+        <PruningRoundCosts dto={dto} onOpen={open} />
       </div>
     </div>
   );
