@@ -160,6 +160,32 @@ export interface PruneNextDTO {
   prediction: string;
 }
 
+/** A compaction or reset on the active branch: it rebuilt the model-context list between two calls. */
+export interface PruneTimelineEventDTO {
+  kind: "compaction" | "reset";
+  /** The row's timestamp (ms), null when it has none. */
+  at: number | null;
+  /** Index into `calls` of the first call after it (= calls.length when no call follows). */
+  beforeCall: number;
+}
+
+/** An expired cache gap's cost (the Cache & cost report's gap costs, one definition), at call index `call`. */
+export interface PruneGapCostDTO {
+  /** Index into `calls` (the call the expiry made re-write the prefix). */
+  call: number;
+  gapMs: number;
+  cacheTtlMs: number;
+  rewrittenTokens: number;
+  /** Premium over reading those tokens (USD), null when the model is unpriced. */
+  premiumUsd: number | null;
+}
+
+/** What the timeline marks besides the calls (issue 15): compactions / resets, and each expired gap's $. */
+export interface PruneMarksDTO {
+  events: PruneTimelineEventDTO[];
+  gaps: PruneGapCostDTO[];
+}
+
 export interface PruneReplayDTO {
   // --- stable contract ---
   algorithm: PruneAlgorithm;
@@ -184,6 +210,11 @@ export interface PruneReplayDTO {
    * `prune --json` prints the linear PruneLinearReplayDTO).
    */
   callsDetail?: "summary";
+  /**
+   * `GET …/prune` and `prune --full` (the app, the export): compactions / resets between the calls and the $ of
+   * each expired cache gap (server reports/prune-replay/timeline-marks.ts). Not in the linear `prune --json`.
+   */
+  marks?: PruneMarksDTO;
 }
 
 /**

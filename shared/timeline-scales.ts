@@ -133,3 +133,41 @@ export function timelineScales(
     ...(opts.utc ? { utc: true } : {}),
   });
 }
+
+/** Compaction / reset marks (issue 15): a dashed line in the kind's colour, a letter as the non-colour cue. */
+export const EVENT_STYLE = {
+  compaction: { color: "rgb(132,91,173)", letter: "C", name: "compaction" },
+  reset: { color: "rgb(71,85,105)", letter: "R", name: "reset" },
+} as const;
+
+/**
+ * x of a compaction / reset that happened before call `beforeCall` (0-based; = callCount after the last call):
+ * half-way between the calls around it, or 6 px outside the first / last call.
+ */
+export function eventX(xOf: (i: number) => number, beforeCall: number, callCount: number): number {
+  const a = beforeCall > 0 && callCount > 0 ? xOf(Math.min(beforeCall, callCount) - 1) : null;
+  const b = beforeCall < callCount ? xOf(beforeCall) : null;
+  if (a !== null && b !== null) return (a + b) / 2;
+  if (a !== null) return a + 6;
+  return (b ?? xOf(0)) - 6;
+}
+
+/**
+ * The calls whose expired-gap $ gets a text label on the timeline: in call order, each at least `spacing` px
+ * right of the previous label (the rest say it in their mark's title and in the list under the timeline).
+ */
+export function labelledGaps(
+  gaps: readonly { call: number }[],
+  xOf: (i: number) => number,
+  spacing = 44,
+): Set<number> {
+  const out = new Set<number>();
+  let last = Number.NEGATIVE_INFINITY;
+  for (const g of [...gaps].sort((p, q) => p.call - q.call)) {
+    const x = xOf(g.call);
+    if (x - last < spacing) continue;
+    out.add(g.call);
+    last = x;
+  }
+  return out;
+}

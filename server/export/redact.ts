@@ -236,6 +236,7 @@ const PRUNE_POLICY: Policy = {
     algorithmSource: enumRule,
     contextWindowSource: configRefRule,
     "eligibility.path": enumRule,
+    "marks.events[].kind": enumRule,
   },
   records: {
     "settings.sources": "ident",

@@ -4,13 +4,21 @@
 // hard-clear lines. On a UTC time axis (an export is read anywhere); no "next call" mark (it depends on the
 // moment of export, not on the session). Every data string goes through the `html` template.
 
-import { fmtDuration, fmtInt, fmtIsoSeconds } from "../../shared/format.ts";
-import type { PruneCallDTO, PruneReplayDTO } from "../../shared/prune.ts";
+import { fmtDuration, fmtInt, fmtIsoSeconds, fmtUsd } from "../../shared/format.ts";
+import type {
+  PruneCallDTO,
+  PruneGapCostDTO,
+  PruneReplayDTO,
+  PruneTimelineEventDTO,
+} from "../../shared/prune.ts";
 import { isRedacted } from "../../shared/redact-rules.ts";
 import {
   CALL_MARK_Y,
+  EVENT_STYLE,
+  eventX,
   FIVE_MIN,
   gapColor,
+  labelledGaps,
   ONE_HOUR,
   REF_COLOR,
   ROUND_COLOR,
@@ -64,7 +72,7 @@ function callTip(c: PruneCallDTO, i: number): string {
   return `#${i + 1} ${fmtIsoSeconds(c.timestamp)}\nidle ${c.clockBack ?? fmtDuration(c.idleMs)}${c.ttlExpired ? " (TTL expired)" : ""}${gate}\nchars ${fmtInt(c.totalCharsBefore)} → ${fmtInt(c.totalCharsAfter)}${round}`;
 }
 
-function callMark(c: PruneCallDTO, i: number, s: TimelineScales): Html {
+function callMark(c: PruneCallDTO, i: number, s: TimelineScales, cost: PruneGapCostDTO | undefined): Html {
   const x = s.xOf(i);
   const ring = c.ttlExpired
     ? html`<circle cx="${x}" cy="${CALL_MARK_Y}" r="8" fill="none" stroke="${ROUND_COLOR["hard-clear"]}" stroke-width="1.5"></circle>`
@@ -77,7 +85,27 @@ function callMark(c: PruneCallDTO, i: number, s: TimelineScales): Html {
     c.idleMs !== null && c.idleMs > 0
       ? html`<line x1="${x}" x2="${x}" y1="${lane2.bottom}" y2="${s.gapY(c.idleMs)}" stroke="${gapColor(c)}" stroke-width="3"></line>`
       : "";
-  return html`<g><title>${callTip(c, i)}</title>${ring}<circle cx="${x}" cy="${CALL_MARK_Y}" r="${c.round === "none" ? 3.5 : 5.5}" fill="${ROUND_COLOR[c.round]}"></circle>${count}${gap}<circle cx="${x}" cy="${s.charsY(c.messageChars)}" r="2.5" fill="${REF_COLOR.sent}"></circle></g>`;
+  return html`<g><title>${callTip(c, i) + gapTip(cost)}</title>${ring}<circle cx="${x}" cy="${CALL_MARK_Y}" r="${c.round === "none" ? 3.5 : 5.5}" fill="${ROUND_COLOR[c.round]}"></circle>${count}${gap}<circle cx="${x}" cy="${s.charsY(c.messageChars)}" r="2.5" fill="${REF_COLOR.sent}"></circle></g>`;
+}
+
+/** A compaction / reset between two calls: a dashed line in its colour, its letter on top (as in the app). */
+function eventMark(e: PruneTimelineEventDTO, s: TimelineScales, calls: number): Html {
+  const x = eventX(s.xOf, e.beforeCall, calls);
+  const style = EVENT_STYLE[e.kind];
+  const when = e.at === null ? "" : ` at ${fmtIsoSeconds(e.at)}`;
+  const next = e.beforeCall < calls ? `before call #${e.beforeCall + 1}` : "after the last call";
+  return html`<g><title>${`${style.name}${when}, ${next}`}</title><line x1="${x}" x2="${x}" y1="${lane1.top + 10}" y2="${lane3.bottom}" stroke="${style.color}" stroke-width="1.5" stroke-dasharray="5 3"></line><text x="${x}" y="${lane1.top + 8}" font-size="10" text-anchor="middle" fill="${INK}">${style.letter}</text></g>`;
+}
+
+/** An expired gap's $ (the cost report's gap cost) along the top of the gap lane. */
+function gapUsd(g: PruneGapCostDTO, s: TimelineScales): Html {
+  return html`<text x="${s.xOf(g.call)}" y="${lane2.top + 2}" font-size="9" text-anchor="middle" fill="${INK}">${fmtUsd(g.premiumUsd, "unpriced")}</text>`;
+}
+
+function gapTip(g: PruneGapCostDTO | undefined): string {
+  return g
+    ? `\ncache expired: re-wrote ${fmtInt(g.rewrittenTokens)} tokens (${fmtUsd(g.premiumUsd, "unpriced")}) after a ${fmtDuration(g.gapMs)} gap`
+    : "";
 }
 
 export function renderTimelineSvg(prune: PruneReplayDTO): Html {
@@ -93,6 +121,7 @@ export function renderTimelineSvg(prune: PruneReplayDTO): Html {
   });
   const softLine = prune.charWindow * prune.settings.softTrimRatio;
   const hardLine = prune.charWindow * prune.settings.hardClearRatio;
+  const gaps = new Map((prune.marks?.gaps ?? []).map((g) => [g.call, g]));
   const ticks = s.ticks.map(
     (t) =>
       html`<line x1="${t.x}" x2="${t.x}" y1="${lane1.top}" y2="${lane3.bottom}" stroke="${INK}" opacity="0.08"></line>${axisText(t.x, TIMELINE_HEIGHT - 12, t.label, "middle")}`,
@@ -119,11 +148,16 @@ export function renderTimelineSvg(prune: PruneReplayDTO): Html {
     axisText(left - 6, lane3.top + 8, fmtInt(s.charsMax)),
   ];
   return html`<figure class="timeline">
-<figcaption>Pruning timeline — calls (dots; rounds larger, TTL-expired calls ringed), the idle gap before each call (log scale) against the pruning TTL and the 5 m / 1 h cache lifetimes, estimated message chars before (grey) and as sent (blue) against the soft-trim / hard-clear lines. Times in UTC.</figcaption>
+<figcaption>Pruning timeline — calls (dots; rounds larger, TTL-expired calls ringed), the idle gap before each call (log scale) against the pruning TTL and the 5 m / 1 h cache lifetimes with the $ of each expired cache gap's re-write above, estimated message chars before (grey) and as sent (blue) against the soft-trim / hard-clear lines; C / R: a compaction / reset between two calls. Times in UTC.</figcaption>
 <svg viewBox="0 0 ${W} ${TIMELINE_HEIGHT}" width="100%" role="img" aria-label="pruning timeline">
 ${lanes}${ticks}${refs}
 ${series(calls, s, (c) => c.totalCharsBefore, INK, 0.35)}${series(calls, s, (c) => c.messageChars, REF_COLOR.sent, 1)}
-${calls.map((c, i) => callMark(c, i, s))}
+${calls.map((c, i) => callMark(c, i, s, gaps.get(i)))}
+${[...labelledGaps([...gaps.values()], s.xOf)].map((i) => {
+  const g = gaps.get(i);
+  return g ? gapUsd(g, s) : "";
+})}
+${(prune.marks?.events ?? []).map((e) => eventMark(e, s, calls.length))}
 </svg>
 </figure>`;
 }

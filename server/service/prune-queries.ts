@@ -2,6 +2,7 @@
 // the before/after preview): the query's parameters checked, the replay asked, a located error when it has no
 // such call or tool result. The service loads the session and runs the replay; these only read it.
 
+import type { GapCostDTO } from "../../shared/cost.ts";
 import type {
   PruneCallDetailDTO,
   PruneCallDTO,
@@ -13,6 +14,7 @@ import { fail, ok, type Result } from "../../shared/result.ts";
 import type { LoadedSession } from "../model/session.ts";
 import { previewToolResultAtCall } from "../reports/prune-replay/preview.ts";
 import type { ReplayResult } from "../reports/prune-replay/replay-result.ts";
+import { timelineMarks } from "../reports/prune-replay/timeline-marks.ts";
 
 export type QueryValue = string | string[];
 const firstValue = (v: QueryValue | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
@@ -22,9 +24,17 @@ export interface Replayed {
   replay: ReplayResult;
 }
 
-/** `calls=summary` leaves every call's `toolResults` / `details` empty (see PruneReplayDTO.callsDetail). */
-export function pruneDTO({ replay }: Replayed, query: { calls?: QueryValue }): Result<PruneReplayDTO> {
-  return ok(lastValue(query.calls) === "summary" ? replay.summary() : replay.full());
+/**
+ * `calls=summary` leaves every call's `toolResults` / `details` empty (see PruneReplayDTO.callsDetail); the
+ * timeline's marks join the session's compactions / resets and the cost report's `gapCosts` to the calls.
+ */
+export function pruneDTO(
+  { session, replay }: Replayed,
+  query: { calls?: QueryValue },
+  gapCosts: readonly GapCostDTO[],
+): Result<PruneReplayDTO> {
+  const dto = lastValue(query.calls) === "summary" ? replay.summary() : replay.full();
+  return ok({ ...dto, marks: timelineMarks(session.transcript, dto.calls, gapCosts) });
 }
 
 /** `clawscope prune --call N`: call N (1-based, as in the linear shape) with its tool-result states. */

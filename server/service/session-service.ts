@@ -247,7 +247,9 @@ export class SessionService {
     sessionId: string,
     query: PruneQuery & { calls?: QueryValue },
   ): Result<PruneReplayDTO> {
-    return this.onReplay(agentId, sessionId, query, (r) => pruneDTO(r, query));
+    return this.onReplay(agentId, sessionId, query, (r) =>
+      pruneDTO(r, query, this.reports.cost(r.session).gapCosts),
+    );
   }
 
   /** `clawscope prune --json`: per-call changes and per-result transitions, O(calls + tool results). */

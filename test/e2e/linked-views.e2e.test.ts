@@ -161,3 +161,64 @@ describe("map → pruning (e2e, demo)", () => {
     await page.close();
   });
 });
+
+const LEGACY = "sessions/legacy/4b707e2a-5983-497f-a2d7-d3ea6b3a5e84";
+
+describe("pruning timeline marks (e2e, demo)", () => {
+  const e2e = withE2eServer(["--demo"]);
+
+  it("marks the legacy session's compactions; a click on one selects the call after it", async () => {
+    const page = await e2e.browser.newPage({ viewport: { width: 1300, height: 900 } });
+    await page.goto(`${e2e.server.url}${LEGACY}?tab=pruning`);
+    const marks = page.locator('[data-testid="prune-event-mark"]');
+    await expect.poll(() => marks.count(), POLL).toBe(2);
+    expect(await marks.first().getAttribute("data-kind")).toBe("compaction");
+    expect((await marks.first().locator("text").textContent()) ?? "").toBe("C");
+    const before = Number(await marks.first().getAttribute("data-before-call"));
+    await marks.first().click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("call"), POLL).toBe(String(before));
+    const details = page.getByTestId("prune-call-details");
+    await expect.poll(() => details.count(), POLL).toBe(1);
+    expect((await details.locator("h3").textContent()) ?? "").toContain(`Call #${before + 1}`);
+    // the list under the timeline names the compaction and its call
+    const row = page.locator('[data-testid="prune-timeline-event"][data-kind="compaction"]').first();
+    expect(await row.textContent()).toBe(`C compaction before #${before + 1}`);
+    await page.close();
+  });
+
+  it("an expired gap's $ on the timeline is the Cache & cost tab's for that call; its row selects the call", async () => {
+    const page = await e2e.browser.newPage({ viewport: { width: 1300, height: 900 } });
+    await page.goto(`${e2e.server.url}${PAGE}?tab=pruning`);
+    const gaps = page.locator('[data-testid="prune-timeline-event"][data-kind="gap"]');
+    await expect.poll(() => gaps.count(), POLL).toBeGreaterThan(3);
+    const shown = await gaps.evaluateAll((els) =>
+      els.map((e) => ({ call: Number(e.getAttribute("data-call")), text: e.textContent ?? "" })),
+    );
+    // the $ drawn above the first gap's bar is its row's
+    const first = shown[0];
+    if (!first) throw new Error("no gap row");
+    const usd = /\$[0-9.]+/.exec(first.text)?.[0] ?? "";
+    expect(usd).not.toBe("");
+    expect(first.text).toBe(`#${first.call + 1} expired gap: ${usd}`);
+    expect(await page.locator(`[data-testid="prune-gap-usd"][data-call="${first.call}"]`).textContent()).toBe(
+      usd,
+    );
+    await gaps.first().click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("call"), POLL).toBe(String(first.call));
+    const note = page.getByTestId("prune-call-gap-cost");
+    await expect.poll(() => note.count(), POLL).toBe(1);
+    expect((await note.textContent()) ?? "").toContain(`(${usd})`);
+    // the Cache & cost tab's expiry table: the same gaps, in call order, with the same premiums
+    await page.goto(`${e2e.server.url}${PAGE}?tab=cost`);
+    const table = page.getByTestId("cost-gap-table");
+    await expect.poll(() => table.count(), POLL).toBe(1);
+    const all = table.getByTestId("table-all");
+    if ((await all.count()) > 0) await all.click();
+    const premiums = await table
+      .locator("tbody tr")
+      .evaluateAll((rows) => rows.map((r) => r.querySelector("td:last-child")?.textContent ?? ""));
+    expect(premiums.length).toBe(shown.length);
+    expect(shown.map((g) => /\$[0-9.]+/.exec(g.text)?.[0])).toEqual(premiums);
+    await page.close();
+  });
+});

@@ -660,6 +660,11 @@ describe("the export draws the app's map and timeline (shared layout, style and 
       const timeline = /<figure class="timeline">[\s\S]*?<\/figure>/.exec(r.value)?.[0] ?? "";
       expect(timeline.split("<g><title>#").length - 1).toBe(prune.calls.length);
       expect(timeline).toContain(`>pruning TTL ${esc(fmtDuration(prune.settings.ttlMs))}<`);
+      // every expired gap's cache re-write (the cost report's gap cost) in its call's title (issue 15)
+      const gaps = prune.marks?.gaps ?? [];
+      expect(gaps.length).toBe(data.value.cost.gapCosts.length);
+      for (const g of gaps)
+        expect(timeline).toContain(esc(`cache expired: re-wrote ${fmtInt(g.rewrittenTokens)} tokens`));
     },
   );
 });

@@ -3,7 +3,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { fmtDate, fmtDuration, fmtInt, fmtPct } from "../../../shared/format.ts";
-import type { PruneCallDTO, PruneToolResultDTO } from "../../../shared/prune.ts";
+import type { PruneCallDTO, PruneGapCostDTO, PruneToolResultDTO } from "../../../shared/prune.ts";
 import type { PruneParams } from "../../../shared/prune-params.ts";
 import { pruneCallQuery } from "../../api/queries.ts";
 import { setParams } from "../../router.ts";
@@ -12,6 +12,7 @@ import { Stat } from "../../ui/stat.tsx";
 import { ErrorPanel, Loading } from "../../ui/status.tsx";
 import { type Column, Table } from "../../ui/table.tsx";
 import { useRedactor } from "../../ui/use-redact.ts";
+import { gapSentence } from "./timeline-marks.tsx";
 import { STATE_BADGE, ToolResultPreview } from "./tool-result-preview.tsx";
 
 function toolResultColumns(red: Redactor): Column<PruneToolResultDTO>[] {
@@ -109,7 +110,9 @@ export function CallDetails({
   sessionId,
   whatIf,
   previewId,
+  gap,
 }: {
+  gap?: PruneGapCostDTO | undefined;
   call: PruneCallDTO;
   index: number;
   agentId: string;
@@ -130,6 +133,11 @@ export function CallDetails({
         <span className="badge">{call.gate}</span> {call.gateText}
       </p>
       <CallFacts call={call} />
+      {gap ? (
+        <p className="small" data-testid="prune-call-gap-cost">
+          The prompt cache had expired: this call {gapSentence(gap)} — the Cache &amp; cost tab's gap cost.
+        </p>
+      ) : null}
       {detail.isError ? (
         <ErrorPanel error={detail.error} title="Tool results of this call unavailable" />
       ) : null}

@@ -82,6 +82,7 @@ function PrunePanel(props: {
         sessionId={props.sessionId}
         whatIf={props.p}
         previewId={props.previewId}
+        gap={dto.marks?.gaps.find((g) => g.call === i)}
       />
     ) : null;
   };

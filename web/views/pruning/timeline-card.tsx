@@ -6,6 +6,7 @@ import type { AxisMode } from "../../../shared/timeline-scales.ts";
 import { setParams } from "../../router.ts";
 import { useElementWidth } from "../../treemap/use-size.ts";
 import { Timeline } from "./timeline.tsx";
+import { TimelineEvents } from "./timeline-marks.tsx";
 
 function AxisSwitch({ axis }: { axis: AxisMode }) {
   return (
@@ -46,6 +47,10 @@ export function TimelineCard(props: {
   const { dto, axis, selected, onPick } = props;
   const box = useRef<HTMLDivElement>(null);
   const width = useElementWidth(box);
+  const select = (i: number) => {
+    onPick?.();
+    setParams({ call: i === selected ? null : String(i) }, { replace: true });
+  };
   return (
     <div className="card" ref={box}>
       <div className="toolbar">
@@ -54,23 +59,16 @@ export function TimelineCard(props: {
         {/* The colours are swatches, the words stay in the muted text colour (a coloured word was 2.7:1). */}
         <span className="muted small">
           <Dot color="currentColor" /> none <Dot color="rgb(214,140,40)" /> soft-trim{" "}
-          <Dot color="rgb(196,64,64)" /> hard-clear ◯ TTL expired — click a call
+          <Dot color="rgb(196,64,64)" /> hard-clear ◯ TTL expired · $ cache re-write of an expired gap
+          {dto.marks?.events.length ? " · C compaction · R reset" : ""} — click a call
         </span>
       </div>
       {dto.calls.length === 0 ? (
         <p className="muted">No model calls in this session.</p>
       ) : (
-        <Timeline
-          dto={dto}
-          width={width - 28}
-          axis={axis}
-          selected={selected}
-          onSelect={(i) => {
-            onPick?.();
-            setParams({ call: i === selected ? null : String(i) }, { replace: true });
-          }}
-        />
+        <Timeline dto={dto} width={width - 28} axis={axis} selected={selected} onSelect={select} />
       )}
+      <TimelineEvents dto={dto} selected={selected} onSelect={select} />
     </div>
   );
 }

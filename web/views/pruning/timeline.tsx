@@ -5,11 +5,12 @@
 
 import { useMemo } from "react";
 import { fmtDate, fmtDuration, fmtInt } from "../../../shared/format.ts";
-import type { PruneCallDTO, PruneReplayDTO } from "../../../shared/prune.ts";
+import type { PruneCallDTO, PruneGapCostDTO, PruneReplayDTO } from "../../../shared/prune.ts";
 import {
   type AxisMode,
   FIVE_MIN,
   gapColor as gapColorOf,
+  labelledGaps,
   ONE_HOUR,
   ROUND_COLOR,
   TIMELINE_HEIGHT,
@@ -18,6 +19,7 @@ import {
   type TimelineScales,
   timelineScales,
 } from "../../../shared/timeline-scales.ts";
+import { EventMark, GapLabel, gapSentence } from "./timeline-marks.tsx";
 
 // Lanes, margins and colours are the export's too (shared/timeline-scales.ts).
 const lane1 = TIMELINE_LANES.calls;
@@ -159,7 +161,13 @@ function TimelineGrid({ dto, s, W }: { dto: PruneReplayDTO; s: TimelineScales; W
   );
 }
 
-function markTitle(c: PruneCallDTO, i: number, bin: number[] | undefined, calls: PruneCallDTO[]): string {
+function markTitle(
+  c: PruneCallDTO,
+  i: number,
+  bin: number[] | undefined,
+  calls: PruneCallDTO[],
+  gap: PruneGapCostDTO | undefined,
+): string {
   const binNote =
     bin && bin.length > 1
       ? `\n(${bin.length} calls #${(bin[0] ?? 0) + 1}–#${(bin[bin.length - 1] ?? 0) + 1} share this column; ${bin.filter((j) => calls[j]?.round !== "none").length} rounds)`
@@ -168,7 +176,8 @@ function markTitle(c: PruneCallDTO, i: number, bin: number[] | undefined, calls:
     c.round !== "none"
       ? `\n${c.round}: ${c.softTrimmedNow} soft, ${c.hardClearedNow} hard, −${fmtInt(c.charsRemoved)} chars`
       : "";
-  return `#${i + 1} ${fmtDate(c.timestamp)}\nidle ${c.clockBack ?? fmtDuration(c.idleMs)}${c.ttlExpired ? " (TTL expired)" : ""}\n${c.gateText}\nchars ${fmtInt(c.totalCharsBefore)} → ${fmtInt(c.totalCharsAfter)}${round}${binNote}`;
+  const expiry = gap ? `\ncache expired: ${gapSentence(gap)}` : "";
+  return `#${i + 1} ${fmtDate(c.timestamp)}\nidle ${c.clockBack ?? fmtDuration(c.idleMs)}${c.ttlExpired ? " (TTL expired)" : ""}\n${c.gateText}\nchars ${fmtInt(c.totalCharsBefore)} → ${fmtInt(c.totalCharsAfter)}${round}${expiry}${binNote}`;
 }
 
 /** One call's column: its mark, TTL ring, round count, idle-gap bar and chars dot; a click selects it. */
@@ -179,9 +188,10 @@ function CallMark(props: {
   selected: boolean;
   bin: number[] | undefined;
   sharedColumns: boolean;
+  gap: PruneGapCostDTO | undefined;
   onSelect: (i: number) => void;
 }) {
-  const { calls, i, s, bin, onSelect } = props;
+  const { calls, i, s, bin, onSelect, gap } = props;
   const c = calls[i];
   if (!c) return null;
   const x = s.xOf(i);
@@ -197,10 +207,10 @@ function CallMark(props: {
       data-expired={c.ttlExpired ? "1" : "0"}
       role="button"
       tabIndex={0}
-      aria-label={`Call ${i + 1}: ${c.round === "none" ? "no pruning" : c.round}${c.ttlExpired ? ", TTL expired" : ""}`}
+      aria-label={`Call ${i + 1}: ${c.round === "none" ? "no pruning" : c.round}${c.ttlExpired ? ", TTL expired" : ""}${gap ? `, cache expired: ${gapSentence(gap)}` : ""}`}
       onKeyDown={(e) => (e.key === "Enter" ? onSelect(i) : undefined)}
     >
-      <title>{markTitle(c, i, bin, calls)}</title>
+      <title>{markTitle(c, i, bin, calls, gap)}</title>
       {props.selected ? (
         <rect
           x={x - 5}
@@ -281,6 +291,8 @@ export function Timeline(props: {
   );
   const columns = useMemo(() => callColumns(calls.length, s.xOf), [calls.length, s]);
   const { paintOrder, binOf } = markedCalls(calls, columns, selected);
+  const gaps = useMemo(() => new Map((dto.marks?.gaps ?? []).map((g) => [g.call, g])), [dto.marks]);
+  const labelled = useMemo(() => labelledGaps([...gaps.values()], s.xOf), [gaps, s]);
   const seriesBefore = calls.map((c, i) => `${s.xOf(i)},${s.charsY(c.totalCharsBefore)}`).join(" ");
   const seriesSent = calls.map((c, i) => `${s.xOf(i)},${s.charsY(c.messageChars)}`).join(" ");
   return (
@@ -312,6 +324,20 @@ export function Timeline(props: {
           selected={selected === i}
           bin={binOf.get(i)}
           sharedColumns={columns !== null}
+          gap={gaps.get(i)}
+          onSelect={props.onSelect}
+        />
+      ))}
+      {[...labelled].map((i) => {
+        const g = gaps.get(i);
+        return g ? <GapLabel key={`gap-${i}`} g={g} x={s.xOf(i)} /> : null;
+      })}
+      {(dto.marks?.events ?? []).map((e) => (
+        <EventMark
+          key={`${e.kind}-${e.beforeCall}-${e.at}`}
+          e={e}
+          calls={calls.length}
+          xOf={s.xOf}
           onSelect={props.onSelect}
         />
       ))}

@@ -1,0 +1,67 @@
+// The pruning timeline's marks (issue 15): compactions and resets on the active branch placed before the call
+// that follows them (server reports/prune-replay/timeline-marks.ts), expired-gap costs joined to the calls by
+// entry id, and where the app and the export draw them (shared/timeline-scales.ts eventX, labelledGaps).
+import { describe, expect, it } from "vitest";
+import { timelineMarks } from "../../server/reports/prune-replay/timeline-marks.ts";
+import { isObject } from "../../shared/json.ts";
+import { eventX, labelledGaps } from "../../shared/timeline-scales.ts";
+import { TranscriptBuilder } from "../helpers/transcript.ts";
+
+function session() {
+  const b = new TranscriptBuilder();
+  const u1 = b.user("one");
+  b.tick(1000).assistant({ text: "a1" });
+  b.tick(1000).add({ type: "compaction", summary: "s", firstKeptEntryId: u1, tokensBefore: 100 });
+  b.tick(1000).user("two");
+  b.tick(1000).assistant({ text: "a2" });
+  b.tick(1000).add({ type: "reset", reason: "new" });
+  b.tick(1000).user("three");
+  b.tick(1000).assistant({ text: "a3" });
+  b.tick(1000).add({ type: "compaction", summary: "s2", tokensBefore: 10 });
+  const t = b.transcript();
+  const calls = t.activeBranch
+    .filter((i) => {
+      const m = t.entries[i]?.raw.message;
+      return isObject(m) && m.role === "assistant";
+    })
+    .map((i) => ({ entryIndex: i, entryId: t.entries[i]?.id ?? null }));
+  return { t, calls };
+}
+
+describe("timelineMarks", () => {
+  const { t, calls } = session();
+  const gap = { gapMs: 400_000, cacheTtlMs: 300_000, rewrittenTokens: 1234, premiumUsd: 0.0042 };
+  const marks = timelineMarks(t, calls, [
+    { callEntryId: calls[1]?.entryId ?? null, ...gap },
+    { callEntryId: "not-a-call-of-this-replay", ...gap },
+  ]);
+
+  it("places each compaction / reset before the call after it (calls.length after the last)", () => {
+    expect(calls).toHaveLength(3);
+    expect(marks.events.map((e) => [e.kind, e.beforeCall])).toEqual([
+      ["compaction", 1],
+      ["reset", 2],
+      ["compaction", 3],
+    ]);
+    expect(marks.events[0]?.at).toBe(Date.UTC(2026, 10, 30, 0, 0, 2));
+  });
+
+  it("joins the cost report's gap costs to the calls by entry id; others are left out", () => {
+    expect(marks.gaps).toEqual([{ call: 1, ...gap }]);
+  });
+});
+
+describe("eventX / labelledGaps", () => {
+  const xOf = (i: number) => 100 + i * 20;
+
+  it("draws an event half-way between its calls, or just outside the first / last", () => {
+    expect(eventX(xOf, 1, 3)).toBe(110);
+    expect(eventX(xOf, 0, 3)).toBe(94);
+    expect(eventX(xOf, 3, 3)).toBe(146);
+  });
+
+  it("labels gaps in call order, each at least `spacing` px after the previous label", () => {
+    expect([...labelledGaps([{ call: 4 }, { call: 0 }, { call: 1 }, { call: 3 }], xOf, 44)]).toEqual([0, 3]);
+    expect([...labelledGaps([{ call: 0 }, { call: 1 }], xOf, 20)]).toEqual([0, 1]);
+  });
+});
