@@ -17,7 +17,11 @@ function PruningRows({ p }: { p: TilePruning }) {
     <>
       <tr data-testid="tile-prune-state" data-state={p.state}>
         <th>at call {fmtInt(p.call)}</th>
-        <td>{PRUNE_STATE_LABEL[p.state]}</td>
+        <td>
+          {p.state === "full" && p.sentChars !== p.storedChars
+            ? "not pruned; sent as OpenClaw recorded it (2026.9 projection)"
+            : PRUNE_STATE_LABEL[p.state]}
+        </td>
       </tr>
       <tr>
         <th>stored chars</th>
