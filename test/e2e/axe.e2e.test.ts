@@ -28,6 +28,12 @@ async function pinLeafDetails(page: Page): Promise<void> {
   await page.keyboard.press("Enter");
   await expect.poll(() => page.getByTestId("treemap-detail").count(), POLL).toBe(1);
 }
+/** The map as sent at a call: a soft-trimmed (hatched) tool result's details pinned open (issue 15). */
+async function pinTrimmedToolResult(page: Page): Promise<void> {
+  const id = await page.locator('[data-testid="treemap-prune-hatch"]').first().getAttribute("data-tile");
+  await page.locator(`[data-testid="treemap-leaf"][data-id="${id}"]`).click();
+  await expect.poll(() => page.getByTestId("treemap-detail-pruning").count(), POLL).toBe(1);
+}
 const VIEWS: View[] = [
   { name: "overview", path: "", ready: '[data-testid="overview-total-cost"]' },
   { name: "map", path: `${SESSION}?tab=map`, ready: '[data-testid="treemap-leaf"]' },
@@ -39,6 +45,17 @@ const VIEWS: View[] = [
   },
   { name: "cost", path: `${SESSION}?tab=cost`, ready: '[data-testid^="cost-call-row-"]' },
   { name: "pruning", path: `${SESSION}?tab=pruning`, ready: '[data-testid="prune-timeline"]' },
+  {
+    name: "map-at-call-tool-result",
+    path: `${SESSION}?tab=map&call=60`,
+    ready: '[data-testid="treemap-prune-hatch"]',
+    prepare: pinTrimmedToolResult,
+  },
+  {
+    name: "pruning-compactions",
+    path: "sessions/legacy/4b707e2a-5983-497f-a2d7-d3ea6b3a5e84?tab=pruning",
+    ready: '[data-testid="prune-event-mark"]',
+  },
   {
     name: "truncation",
     path: `${SESSION}?tab=truncation`,
