@@ -26,7 +26,7 @@ import type { PriceTable } from "../pricing/price-table.ts";
 import { compareSide } from "../reports/compare/compare.ts";
 import { type BuildContextMapInput, buildContextMap } from "../reports/context-map/context-map.ts";
 import { buildOpenClawMap } from "../reports/context-map/openclaw-picture.ts";
-import { contextMapTokenTexts } from "../reports/context-map/token-texts.ts";
+import { contextMapTokenTexts, workspaceTokenTexts } from "../reports/context-map/token-texts.ts";
 import { buildCostReport } from "../reports/cost/cost-report.ts";
 import { toolResultWireText } from "../reports/prune-replay/preview.ts";
 import type { ReplayResult } from "../reports/prune-replay/replay-result.ts";
@@ -83,6 +83,8 @@ export interface ReportInputs {
   prices(editor: string): PriceTable;
   /** The stored run reports of an agent's sessions (issue 14 §2 `system-prompt-changed`). */
   agentReports(agentId: string): SystemPromptReport[];
+  /** Each workspace file's injected text, rebuilt from the disk (the Tokenizer size mode counts it; issue 15). */
+  workspaceTexts?(s: LoadedSession): ReadonlyMap<string, string>;
 }
 
 export class SessionReports {
@@ -261,7 +263,11 @@ export class SessionReports {
   private buildMap(s: LoadedSession): ContextMapDTO {
     const input = this.mapInput(s);
     const counter = this.inputs.tokenCounter();
-    const counted = counter.requestCounts(contextMapTokenTexts(s, input.contextMessages));
+    const files = input.report ? readSystemPromptReport(input.report) : null;
+    const counted = counter.requestCounts([
+      ...contextMapTokenTexts(s, input.contextMessages),
+      ...workspaceTokenTexts(files, this.inputs.workspaceTexts?.(s)),
+    ]);
     const map = buildContextMap({ ...input, tiktoken: counted.counts, tiktokenEncoding: counter.encoding });
     map.openclaw = buildOpenClawMap(s);
     // the system-prompt tiles come from the stored report: say when it is another session's, as /context does

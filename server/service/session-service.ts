@@ -27,13 +27,13 @@ import { attachLive, type LiveAttachment } from "../live/attach-live.ts";
 import { createEventBus, type EventBus } from "../live/event-bus.ts";
 import type { LoadedSession } from "../model/session.ts";
 import type { PriceTable } from "../pricing/price-table.ts";
+import { injectedTextsOf } from "../reports/context-map/token-texts.ts";
 import type { OverviewQuery } from "../reports/overview/overview-filter.ts";
 import {
   type StoredContextMode,
   type StoredContextText,
   storedContextText,
 } from "../reports/stored-context.ts";
-import { buildTruncationReport } from "../reports/truncation/truncation-report.ts";
 import { agentRunReports } from "../sources/agent-run-reports.ts";
 import { ScanStore } from "../sources/jsonl/scan-store.ts";
 import { type OpenClawConfigRead, readOpenClawConfig } from "../sources/openclaw-config.ts";
@@ -55,7 +55,12 @@ import {
 import { otherSessionNodes } from "./sent-env.ts";
 import { SessionReports } from "./session-reports.ts";
 import { configHash, type StateInfo, stateInfo } from "./state-info.ts";
-import { type TruncationQuery, truncationInput, truncationSession } from "./truncation-input.ts";
+import {
+  type TruncationQuery,
+  type TruncationSession,
+  truncationReportOf,
+  truncationSession,
+} from "./truncation-input.ts";
 
 export type { StateInfo, TruncationQuery };
 
@@ -90,6 +95,7 @@ export class SessionService {
         this.load(a, i),
       ),
     }),
+    workspaceTexts: (s) => injectedTextsOf(this.truncationOf(s, {})),
     agentReports: (agentId) =>
       agentRunReports(this.reader.discover().agents.find((a) => a.agentId === agentId)?.sessionsDir ?? null),
   });
@@ -227,10 +233,11 @@ export class SessionService {
     o?: { allowWorkspaceOverride?: boolean },
   ): Result<TruncationReportDTO> {
     const s = truncationSession(this.reader, { agentId, sessionId }, () => this.load(agentId, sessionId));
-    if (!s.ok) return s;
-    const workspace = o?.allowWorkspaceOverride === true;
-    const input = truncationInput(s.value, this.opts.stateDir, query, workspace, this.config(), this.home());
-    return ok(buildTruncationReport(input));
+    return s.ok ? ok(this.truncationOf(s.value, query, o?.allowWorkspaceOverride === true)) : s;
+  }
+
+  private truncationOf(s: TruncationSession | LoadedSession, query: TruncationQuery, allow = false) {
+    return truncationReportOf(s, this.opts.stateDir, query, allow, this.config(), this.home());
   }
 
   /** The session (with its transcript) and its pruning replay under the query's what-if, answered by `f`. */

@@ -5,13 +5,16 @@
 
 import { type JsonObject, obj, str } from "../../shared/json.ts";
 import { ok, type Result } from "../../shared/result.ts";
-import type { TruncationFamily } from "../../shared/truncation.ts";
+import type { TruncationFamily, TruncationReportDTO } from "../../shared/truncation.ts";
 import type { LoadedSession, VersionInfo } from "../model/session.ts";
 import { readSystemPromptReport } from "../model/system-prompt-report.ts";
 import { bootstrapFileNames } from "../openclaw/bootstrap/files-and-limits.ts";
 import { releaseBootstrapDefaults } from "../openclaw/bootstrap/release-defaults.ts";
 import { configuredBootstrapLimits, workspaceCandidates } from "../openclaw/bootstrap/workspace-dir.ts";
-import type { TruncationReportInput } from "../reports/truncation/truncation-report.ts";
+import {
+  buildTruncationReport,
+  type TruncationReportInput,
+} from "../reports/truncation/truncation-report.ts";
 import type { LoadRef, StateReader } from "../sources/state-reader.ts";
 import { expandUserPath } from "../sources/user-path.ts";
 import { readWorkspaceFiles, rebaseConfiguredWorkspace } from "../sources/workspace-files.ts";
@@ -139,4 +142,17 @@ export function truncationInput(
       family: isFamily(family) ? family : undefined,
     },
   };
+}
+
+/** The session's bootstrap-truncation report under the query's what-if (the workspace files read now). */
+export function truncationReportOf(
+  s: TruncationSession | LoadedSession,
+  stateDir: string,
+  query: TruncationQuery,
+  allowWorkspaceOverride: boolean,
+  config: JsonObject | null,
+  home: string | null,
+): TruncationReportDTO {
+  const t = "summary" in s ? truncationSessionOf(s) : s;
+  return buildTruncationReport(truncationInput(t, stateDir, query, allowWorkspaceOverride, config, home));
 }

@@ -2,10 +2,12 @@
 // count (+ chars/4 of its non-text parts); group totals once nothing below is pending; the mode's progress.
 
 import type { ContextMapDTO, MapNode } from "../../../shared/context-map.ts";
+import type { TruncationReportDTO } from "../../../shared/truncation.ts";
 import type { ContextMessage, LoadedSession } from "../../model/session.ts";
+import type { SystemPromptReport } from "../../model/system-prompt-report.ts";
 import { tokensFromChars } from "../../openclaw/token-estimate.ts";
 import type { TokenTextItem } from "../../tokens/tokenizer.ts";
-import { IdAllocator, type LeafSpec } from "./leaf-spec.ts";
+import { IdAllocator, idSegment, type LeafSpec } from "./leaf-spec.ts";
 import { conversationLeaves } from "./leaves.ts";
 import { MAP_GROUPS } from "./nodes.ts";
 
@@ -26,6 +28,40 @@ export function contextMapTokenTexts(
     .map((l) =>
       l.lazy ? { id: l.id, key: l.lazy.key, load: l.lazy.load } : { id: l.id, text: l.text ?? "" },
     );
+}
+
+/**
+ * Each workspace file's injected text by name, from the bootstrap-truncation report with the session's own caps:
+ * the recomputed segments joined, for files unchanged since the report whose recomputation matches it.
+ */
+export function injectedTextsOf(truncation: TruncationReportDTO): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const f of truncation.files) {
+    const sim = f.simulation;
+    if (sim?.matchesReport !== true || f.current.changedSinceReport !== false) continue;
+    out.set(f.name, sim.segments.map((seg) => seg.text).join(""));
+  }
+  return out;
+}
+
+/**
+ * The workspace files' tiles as texts to count (issue 15): a file's injected text as OpenClaw's bootstrap rules
+ * build it from the file on disk now (the truncation report's segments, `injectedTexts`), counted only when its
+ * length is the report's `injectedChars` — the tile's chars — so a file edited since the run stays at chars/4
+ * rather than being counted on other text. Ids as report-leaves.ts gives them (`workspace/<idSegment(name)>`).
+ */
+export function workspaceTokenTexts(
+  report: SystemPromptReport | null,
+  injectedTexts: ReadonlyMap<string, string> | undefined,
+): TokenTextItem[] {
+  if (!report || !injectedTexts) return [];
+  const out: TokenTextItem[] = [];
+  for (const f of report.files) {
+    const text = injectedTexts.get(f.name);
+    if (f.nativeUnverified || text === undefined || text === "" || text.length !== f.injectedChars) continue;
+    out.push({ id: `workspace/${idSegment(f.name)}`, text });
+  }
+  return out;
 }
 
 /**

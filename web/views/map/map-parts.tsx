@@ -88,7 +88,7 @@ export function TokenizerNote({ dto }: { dto: ContextMapDTO }) {
   // cl100k_base / o200k_base approximate the provider's own tokenizer: "counts", never "exact" (issue 15).
   const estimated =
     t.estimatedGroups.length > 0
-      ? ` Still OpenClaw's estimate (chars / 4): ${t.estimatedGroups.join(", ")} — the run report stores their sizes, not their text (images count as chars / 4 too).`
+      ? ` Still OpenClaw's estimate (chars / 4), in whole or in part: ${t.estimatedGroups.join(", ")} — the run report stores their sizes, not their text (images count as chars / 4 too). Workspace files are counted on their injected text as rebuilt from the files on disk, where its length is the report's.`
       : "";
   if (t.state === "ready")
     return (
@@ -105,7 +105,7 @@ export function TokenizerNote({ dto }: { dto: ContextMapDTO }) {
     );
   return (
     <p className="note small" data-testid="tokenizer-note">
-      Estimate until exact counts arrive ({t.encoding ?? "tokenizer"} counting…){" "}
+      OpenClaw's estimate until the tokenizer counts arrive ({t.encoding ?? "tokenizer"} counting…){" "}
       <progress max={1} value={t.progress} aria-label="Tokenizer progress" data-testid="tokenizer-progress" />{" "}
       {fmtPct(t.progress, 0)}
     </p>
