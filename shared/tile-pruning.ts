@@ -3,6 +3,7 @@
 // states and sizes are the server's (GET …/sent/call: the faithful pruning replay and the projected texts); this
 // only joins them to the tiles. Pure (the sent map, the latest map and tests share it).
 
+import { carryCallParam } from "./call-numbering.ts";
 import type { MapNode } from "./context-map.ts";
 import { PRUNE_PARAM_KEYS } from "./prune-params.ts";
 import type { SentViewDTO } from "./sent.ts";
@@ -71,11 +72,13 @@ export function namedWithStates(root: MapNode, pruning: ReadonlyMap<string, Tile
 }
 
 /**
- * The URL parameters that open the Pruning tab on this tool result's before/after preview at the call. The
- * what-if parameters are cleared: the map's states are the session as run, and so must the preview's be.
+ * The URL parameters that open the Pruning tab on this tool result's before/after preview at the call (its row
+ * N−1: shared/call-numbering.ts). The what-if parameters are cleared: the map's states are the session as run,
+ * and so must the preview's be.
  */
 export function pruningPreviewParams(p: TilePruning): Record<string, string | null> {
   const out: Record<string, string | null> = {};
   for (const k of PRUNE_PARAM_KEYS) out[k] = null;
-  return { ...out, tab: "pruning", call: String(p.call - 1), tr: p.toolCallId, zoom: null };
+  const call = carryCallParam("map", "pruning", String(p.call));
+  return { ...out, tab: "pruning", call, tr: p.toolCallId, zoom: null };
 }

@@ -5,7 +5,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useLiveUpdates } from "./api/live.ts";
 import { stateQuery } from "./api/queries.ts";
-import { hrefWithGlobals, navigate, onLinkClick, setParams, TABS, useRoute } from "./router.ts";
+import { hrefWithGlobals, navigate, onLinkClick, TABS, useRoute } from "./router.ts";
 import { makeRedactor, redactFromParams } from "./ui/redact.ts";
 import { isTyping, ShortcutSheet } from "./ui/shortcuts.tsx";
 import { useTheme } from "./ui/theme.ts";
@@ -14,6 +14,7 @@ import { DemoPrices } from "./views/cost/demo-prices.tsx";
 import { OverviewView } from "./views/overview/overview-view.tsx";
 import { SessionView } from "./views/session-view.tsx";
 import { SessionsView } from "./views/sessions/sessions-view.tsx";
+import { switchTab } from "./views/tab-switch.ts";
 
 export function App() {
   const client = useQueryClient();
@@ -44,7 +45,7 @@ export function App() {
         }
       } else if (/^[1-9]$/.test(e.key) && route.kind === "session") {
         const tab = TABS[Number(e.key) - 1];
-        if (tab) setParams({ tab }, { replace: false });
+        if (tab) switchTab(tab);
       }
     };
     window.addEventListener("keydown", onKey);

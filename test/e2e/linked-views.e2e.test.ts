@@ -131,6 +131,12 @@ describe("map → pruning (e2e, demo)", () => {
     );
     expect(((await preview.getByTestId("prune-preview-after").textContent()) ?? "").length).toBe(sizes.sent);
     expect(await preview.isVisible()).toBe(true);
+    // back on the map tab the same call is shown: its ?call=N again (shared/call-numbering.ts)
+    await page.getByTestId("tab-map").click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("call"), POLL).toBe(String(view.call));
+    await expect
+      .poll(() => page.getByTestId("sent-map").getAttribute("data-call"), POLL)
+      .toBe(String(view.call));
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -8,6 +8,7 @@ import { pruningPreviewParams, type TilePruning } from "../../shared/tile-prunin
 import type { TileRect } from "../../shared/treemap-layout.ts";
 import { setParams } from "../router.ts";
 import { useRedactor } from "../ui/use-redact.ts";
+import { switchTab } from "../views/tab-switch.ts";
 import { CACHE_LABELS } from "./colors.ts";
 import { PRUNE_STATE_LABEL } from "./prune-hatch.tsx";
 
@@ -170,7 +171,7 @@ export function PinnedDetails({
         <button
           type="button"
           className="small"
-          onClick={() => setParams({ tab: "truncation", file: r.node.name, zoom: null })}
+          onClick={() => switchTab("truncation", { file: r.node.name, zoom: null })}
           data-testid="treemap-detail-truncation"
         >
           Open its bootstrap truncation →

@@ -4,7 +4,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { fmtBytes, fmtDate, fmtInt } from "../../shared/format.ts";
 import { sessionsQuery } from "../api/queries.ts";
-import { hrefWithGlobals, isTab, onLinkClick, setParams, type Tab } from "../router.ts";
+import { hrefWithGlobals, isTab, onLinkClick, type Tab } from "../router.ts";
 import { makeRedactor, redactFromParams } from "../ui/redact.ts";
 import { IssueList } from "../ui/status.tsx";
 import { Tabs } from "../ui/tabs.tsx";
@@ -13,6 +13,7 @@ import { CompareView } from "./compare/compare-view.tsx";
 import { editorPrices } from "./cost/price-editor.tsx";
 import type { SessionTabProps } from "./session-tab.ts";
 import { ShareToolbar } from "./share-toolbar.tsx";
+import { switchTab } from "./tab-switch.ts";
 import { TAB_DEFS, TAB_VIEWS } from "./tabs.tsx";
 
 export function SessionView({ agentId, sessionId, params }: SessionTabProps) {
@@ -89,12 +90,7 @@ export function SessionView({ agentId, sessionId, params }: SessionTabProps) {
       {params.get("compare") || params.get("whatif") ? (
         <CompareView agentId={agentId} sessionId={sessionId} params={params} />
       ) : null}
-      <Tabs
-        tabs={TAB_DEFS}
-        active={tab}
-        label="Session views"
-        onSelect={(k) => setParams({ tab: k === "map" ? null : k })}
-      />
+      <Tabs tabs={TAB_DEFS} active={tab} label="Session views" onSelect={(k) => switchTab(k)} />
       <div className="tab-panel" role="tabpanel" aria-label={label} data-testid={`panel-${tab}`}>
         <View agentId={agentId} sessionId={sessionId} params={params} />
       </div>
