@@ -149,9 +149,15 @@ export class HeartbeatDetector {
   private readonly mentions = new Map<number, boolean>();
 
   constructor(
-    private readonly transcript: Transcript,
-    private readonly byId: ReadonlyMap<string, number>,
+    private transcript: Transcript,
+    private byId: ReadonlyMap<string, number>,
   ) {}
+
+  /** The transcript grew by appended entries: the walks memoised so far stay valid (old parents unchanged). */
+  extendTo(transcript: Transcript, byId: ReadonlyMap<string, number>): void {
+    this.transcript = transcript;
+    this.byId = byId;
+  }
 
   signalsOf(entryIndex: number): string[] {
     const signals: string[] = [];

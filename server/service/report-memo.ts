@@ -13,30 +13,41 @@ import { type MemoByObject, memoByObject } from "../../shared/memo.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { SentCallsDTO } from "../../shared/sent.ts";
 import type { ContextMessage, LoadedSession, Transcript } from "../model/session.ts";
+import type { CostRun } from "../reports/cost/cost-run.ts";
 import type { ReplayResult } from "../reports/prune-replay/replay-result.ts";
 import type { ReplayRun } from "../reports/prune-replay/replay-run.ts";
 
 /**
- * The as-configured replay of each session, kept to be continued when the session grows: an append replays
- * only the appended entries (ReplayRun.extend). Bounded to the `max` sessions used last.
+ * Runs kept per session to be continued when the session grows (issue 9, 18: append → report): the
+ * as-configured pruning replay (ReplayRun.extend) and the cost report (CostRun.extend) of each open session,
+ * so an append computes only what was appended. Bounded to the `max` sessions used last.
  */
-export class ReplayRuns {
-  private readonly runs = new Map<string, { transcript: Transcript; run: ReplayRun }>();
+export class KeptRuns<R> {
+  private readonly runs = new Map<string, { transcript: Transcript; run: R }>();
 
   constructor(private readonly max = 8) {}
 
-  /** The session's run: the kept one continued over what was appended, else a new one from `start`. */
-  runFor(s: LoadedSession, start: () => ReplayRun): ReplayRun {
-    const key = `${s.summary.agentId}\u0000${s.summary.sessionId}`;
+  /** The run under `key`: the kept one continued over what was appended (`extend`), else a new one. */
+  runFor(key: string, transcript: Transcript, extend: (run: R) => boolean, start: () => R): R {
     const kept = this.runs.get(key);
     this.runs.delete(key);
-    const run = kept && kept.transcript !== s.transcript && kept.run.extend(s) ? kept.run : start();
-    this.runs.set(key, { transcript: s.transcript, run });
+    const run = kept && kept.transcript !== transcript && extend(kept.run) ? kept.run : start();
+    this.runs.set(key, { transcript, run });
     for (const k of this.runs.keys()) {
       if (this.runs.size <= this.max) break;
       this.runs.delete(k);
     }
     return run;
+  }
+}
+
+/** The as-configured replay of each session (ReplayRun.extend over the appended entries). */
+export class ReplayRuns {
+  private readonly kept = new KeptRuns<ReplayRun>();
+
+  runFor(s: LoadedSession, start: () => ReplayRun): ReplayRun {
+    const key = `${s.summary.agentId}\u0000${s.summary.sessionId}`;
+    return this.kept.runFor(key, s.transcript, (run) => run.extend(s), start);
   }
 }
 
@@ -59,6 +70,8 @@ function configDependent() {
     /** The scrubber's slot map (every tile at its largest), keyed by session id. */
     sentSlots: memoByObject<Transcript, ContextMapDTO>(),
     runs: new ReplayRuns(),
+    /** The cost report of each session and editor price list, kept to be continued (CostRun.extend). */
+    costRuns: new KeptRuns<CostRun>(),
   };
 }
 
@@ -93,6 +106,9 @@ export class ReportMemo {
   }
   get runs() {
     return this.byConfig.runs;
+  }
+  get costRuns() {
+    return this.byConfig.costRuns;
   }
 
   /** The config changed: every report that reads it is stale, the message lists are not. */

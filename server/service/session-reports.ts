@@ -27,7 +27,8 @@ import { compareSide } from "../reports/compare/compare.ts";
 import { type BuildContextMapInput, buildContextMap } from "../reports/context-map/context-map.ts";
 import { buildOpenClawMap } from "../reports/context-map/openclaw-picture.ts";
 import { contextMapTokenTexts, workspaceTokenTexts } from "../reports/context-map/token-texts.ts";
-import { buildCostReport } from "../reports/cost/cost-report.ts";
+import type { CostReportInput } from "../reports/cost/cost-report.ts";
+import { CostRun } from "../reports/cost/cost-run.ts";
 import { toolResultWireText } from "../reports/prune-replay/preview.ts";
 import type { ReplayResult } from "../reports/prune-replay/replay-result.ts";
 import { ReplayRun, runReplay } from "../reports/prune-replay/replay-run.ts";
@@ -187,15 +188,22 @@ export class SessionReports {
           ? [{ entryId: c.entryId, charsRemoved: c.charsRemoved }]
           : [],
       );
-      const prices = this.inputs.prices(editor);
-      const agentReports = this.inputs.agentReports(s.summary.agentId);
-      return buildCostReport({
+      const input: CostReportInput = {
         session: s,
         config: this.inputs.config(),
-        prices,
+        prices: this.inputs.prices(editor),
         pruningRounds,
-        agentReports,
-      });
+        agentReports: this.inputs.agentReports(s.summary.agentId),
+      };
+      const key = `${s.summary.agentId}\u0000${s.summary.sessionId}\u0000${editor}`;
+      return this.memo.costRuns
+        .runFor(
+          key,
+          s.transcript,
+          (run) => run.extend(input),
+          () => CostRun.start(input),
+        )
+        .report();
     });
   }
 

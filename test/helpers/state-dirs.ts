@@ -14,3 +14,15 @@ export function stateDirs(root: string, depth = 3): string[] {
     .flatMap((d) => stateDirs(path.join(root, d.name), depth - 1))
     .sort();
 }
+
+/** Copy `src` into the new dir `dir` and make every copy writable (bundled files may be read-only). */
+export function writableCopy(src: string, dir: string): string {
+  fs.cpSync(src, dir, { recursive: true });
+  const chmod = (p: string) => {
+    const st = fs.statSync(p);
+    fs.chmodSync(p, st.isDirectory() ? 0o755 : 0o644);
+    if (st.isDirectory()) for (const n of fs.readdirSync(p)) chmod(path.join(p, n));
+  };
+  chmod(dir);
+  return dir;
+}

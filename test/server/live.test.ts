@@ -28,6 +28,7 @@ import { loadSqliteSession } from "../../server/sources/sqlite/sqlite-source.ts"
 import { openStateReader, transcriptLoadInfo } from "../../server/sources/state-reader.ts";
 import { isObject, num, obj } from "../../shared/json.ts";
 import type { LiveEvent } from "../../shared/live.ts";
+import { writableCopy } from "../helpers/state-dirs.ts";
 
 const DEMO = path.resolve(__dirname, "../../server/demo/state");
 const J1_ID = "4b707e2a-5983-497f-a2d7-d3ea6b3a5e84";
@@ -50,14 +51,7 @@ afterAll(() => {
 function copyDemo(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-live-"));
   tmpDirs.push(dir);
-  fs.cpSync(DEMO, dir, { recursive: true });
-  const chmod = (p: string) => {
-    const st = fs.statSync(p);
-    fs.chmodSync(p, st.isDirectory() ? 0o755 : 0o644);
-    if (st.isDirectory()) for (const n of fs.readdirSync(p)) chmod(path.join(p, n));
-  };
-  chmod(dir);
-  return dir;
+  return writableCopy(DEMO, dir);
 }
 
 function tmpFile(name: string): string {

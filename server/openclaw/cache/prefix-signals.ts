@@ -45,11 +45,19 @@ function snapshotPrunedKeys(e: TranscriptEntry): Set<string> | null {
   return keys;
 }
 
-/** Snapshot entries whose pruned set gained a key or changed a mode vs the previous snapshot (append order). */
-function changedSnapshots(entries: readonly TranscriptEntry[]): Map<number, number> {
-  const changed = new Map<number, number>();
-  let prev = new Set<string>();
-  for (const e of entries) {
+/**
+ * Snapshot entries whose pruned set gained a key or changed a mode vs the previous snapshot (append order), from
+ * entry `from` on; `prev` is the pruned set in force before it (the state a later append continues from).
+ */
+function changedSnapshots(
+  entries: readonly TranscriptEntry[],
+  from: number,
+  prev: Set<string>,
+  changed: Map<number, number>,
+): Set<string> {
+  for (let i = from; i < entries.length; i++) {
+    const e = entries[i];
+    if (!e) continue;
     if (e.type === "reset") prev = new Set();
     const keys = snapshotPrunedKeys(e);
     if (!keys) continue;
@@ -58,15 +66,17 @@ function changedSnapshots(entries: readonly TranscriptEntry[]): Map<number, numb
     if (added > 0) changed.set(e.index, added);
     prev = keys;
   }
-  return changed;
+  return prev;
 }
 
 export class PrefixSignals {
-  private readonly entries: readonly TranscriptEntry[];
+  private entries: readonly TranscriptEntry[];
   /** Per entry, its parent's index (−1: none). */
-  private readonly parents: Int32Array;
+  private parents: Int32Array;
   /** Snapshot entry index → how many more tool results it marks pruned. */
-  private readonly snapshots: Map<number, number>;
+  private readonly snapshots = new Map<number, number>();
+  /** The pruned set of the last snapshot scanned (a reset empties it). */
+  private snapshotKeys: Set<string>;
 
   constructor(
     transcript: Transcript,
@@ -77,7 +87,25 @@ export class PrefixSignals {
   ) {
     this.entries = transcript.entries;
     this.parents = parentIndexes(transcript.entries, "transcript");
-    this.snapshots = changedSnapshots(this.entries);
+    this.snapshotKeys = changedSnapshots(this.entries, 0, new Set(), this.snapshots);
+  }
+
+  /**
+   * Continue over entries appended to the transcript (the caller checked that the old entries and their parent
+   * links are unchanged); `byId` is the id index of the whole new transcript.
+   */
+  extendTo(transcript: Transcript, byId: ReadonlyMap<string, number>): void {
+    const from = this.entries.length;
+    const entries = transcript.entries;
+    const parents = new Int32Array(entries.length).fill(-1);
+    parents.set(this.parents.subarray(0, from));
+    for (let i = from; i < entries.length; i++) {
+      const e = entries[i];
+      if (e && e.parentId !== null) parents[i] = byId.get(e.parentId) ?? -1;
+    }
+    this.entries = entries;
+    this.parents = parents;
+    this.snapshotKeys = changedSnapshots(entries, from, this.snapshotKeys, this.snapshots);
   }
 
   private parentOf(e: TranscriptEntry): TranscriptEntry | undefined {

@@ -72,6 +72,11 @@ export class CacheClassifier {
     this.signals = new PrefixSignals(input.transcript, input.pruningRoundCallIds ?? new Set(), input.family);
   }
 
+  /** The transcript grew by appended entries (PrefixSignals.extendTo); the calls so far stay classified. */
+  extendTo(transcript: Transcript, byId: ReadonlyMap<string, number>): void {
+    this.signals.extendTo(transcript, byId);
+  }
+
   /** Classify the next call (spec §6, first matching cause; a matching read is a hit whatever else happened). */
   classify(n: ModelCall): CallVerdict {
     const other = this.previous;

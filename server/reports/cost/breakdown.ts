@@ -20,7 +20,7 @@ import { type JsonObject, obj, str } from "../../../shared/json.ts";
 import type { ModelCall } from "../../model/model-calls.ts";
 import type { Transcript, TranscriptEntry } from "../../model/session.ts";
 import type { SystemPromptReport } from "../../model/system-prompt-report.ts";
-import { indexById } from "../../model/tree.ts";
+import { entryIndexById } from "../../model/tree.ts";
 import type { RuleFamily } from "../../openclaw/bootstrap/files-and-limits.ts";
 import { entryLabel } from "../../openclaw/cache/prefix-signals.ts";
 import {
@@ -71,8 +71,8 @@ function isUserPrompt(e: TranscriptEntry): boolean {
 
 /** Decides each call's cause, call by call in append order (like the classifier it follows). */
 export class CauseAttributor {
-  private readonly entries: readonly TranscriptEntry[];
-  private readonly byId: ReadonlyMap<string, number>;
+  private entries: readonly TranscriptEntry[];
+  private byId: ReadonlyMap<string, number>;
   private readonly callsById = new Map<string, ModelCall>();
   private readonly names: string[];
   private readonly tz: { tz: string; source: string };
@@ -81,7 +81,7 @@ export class CauseAttributor {
 
   constructor(private readonly input: CauseInput) {
     this.entries = input.transcript.entries;
-    this.byId = indexById(input.transcript.entries, "transcript").byId;
+    this.byId = entryIndexById(input.transcript.entries, "transcript");
     this.names = injectedFileNames(input.family, input.report);
     this.tz = userTimezone(input.config);
     this.shapes = (input.agentReports ?? (input.report ? [input.report] : []))
@@ -90,6 +90,12 @@ export class CauseAttributor {
         (s): s is PromptShape => s !== null && sessionKind(s.sessionKey) === sessionKind(input.sessionKey),
       )
       .sort((a, b) => a.generatedAt - b.generatedAt);
+  }
+
+  /** The transcript grew by appended entries (the calls attributed so far keep their causes). */
+  extendTo(transcript: Transcript, byId: ReadonlyMap<string, number>): void {
+    this.entries = transcript.entries;
+    this.byId = byId;
   }
 
   attribute(n: ModelCall, v: CallVerdict): CallCauseDTO {

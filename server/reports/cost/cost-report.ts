@@ -19,22 +19,13 @@ import type {
   MissingTranscriptRowDTO,
 } from "../../../shared/cost.ts";
 import type { JsonObject } from "../../../shared/json.ts";
-import { minCacheableTokens, type PricingOverrides } from "../../../shared/pricing.ts";
-import { modelCallsOf } from "../../model/model-calls.ts";
+import type { PricingOverrides } from "../../../shared/pricing.ts";
 import type { LoadedSession, SessionSummary } from "../../model/session.ts";
-import { type SystemPromptReport, storedRunReport } from "../../model/system-prompt-report.ts";
-import { entryIndexById } from "../../model/tree.ts";
-import { CacheClassifier } from "../../openclaw/cache/verdict.ts";
-import { configuredPruning } from "../../openclaw/config/agent-settings.ts";
-import { HeartbeatDetector, isCronSessionKey } from "../../openclaw/heartbeat.ts";
+import type { SystemPromptReport } from "../../model/system-prompt-report.ts";
+import { isCronSessionKey } from "../../openclaw/heartbeat.ts";
 import { PriceTable } from "../../pricing/price-table.ts";
-import { breakdownByCause, CauseAttributor, unknownMiss } from "./breakdown.ts";
-import { CacheLifetimes, mostUsedModel } from "./cache-lifetime.ts";
-import { counterfactuals } from "./counterfactuals.ts";
-import { gapCosts } from "./gap-costs.ts";
-import { heartbeatInfo } from "./heartbeat-info.ts";
-import { type PricedCall, priceCall } from "./price-call.ts";
-import { type PruningRoundInput, pruningRoundCosts, RoundCalls } from "./pruning-rounds.ts";
+import { CostRun } from "./cost-run.ts";
+import type { PruningRoundInput } from "./pruning-rounds.ts";
 import { sumTotals } from "./totals.ts";
 
 export type { PruningRoundInput } from "./pruning-rounds.ts";
@@ -61,122 +52,9 @@ export interface CostReportInput {
   agentReports?: readonly SystemPromptReport[];
 }
 
-/** Classify and price every billed call, in append order. */
-function priceCalls(input: CostReportInput, lifetimes: CacheLifetimes): PricedCall[] {
-  const { session, config } = input;
-  const transcript = session.transcript;
-  const family = session.version.family;
-  // One lookup per api/model (a table scan with model-id normalisation), not one per call.
-  const minimums = new Map<string, number | null>();
-  const minimumOf = (api: string | null, model: string | null): number | null => {
-    const key = `${api}\u0000${model}`;
-    let v = minimums.get(key);
-    if (v === undefined) {
-      v = minCacheableTokens(api, model)?.tokens ?? null;
-      minimums.set(key, v);
-    }
-    return v;
-  };
-  const classifier = new CacheClassifier({
-    transcript,
-    ttlFor: (c, previous) => lifetimes.ttlFor(c, previous),
-    minCacheableFor: (c) => minimumOf(c.api, c.model),
-    pruningRoundCallIds: new Set((input.pruningRounds ?? []).map((r) => r.entryId)),
-    family,
-  });
-  const heartbeats = new HeartbeatDetector(
-    transcript,
-    entryIndexById(transcript.entries, session.summary.location),
-  );
-  const prices =
-    input.prices ?? new PriceTable({ config, ...(input.pricing ? { file: input.pricing } : {}) });
-  const agentId = session.summary.agentId;
-  const causes = new CauseAttributor({
-    transcript,
-    family,
-    config,
-    report: storedRunReport(session.entry).report,
-    sessionKey: session.summary.sessionKey,
-    ...(input.agentReports ? { agentReports: input.agentReports } : {}),
-  });
-  const ctx = {
-    priceOf: (c: { provider: string | null; model: string | null; atMs: number | null }) =>
-      prices.priceFor(agentId, c.provider, c.model, c.atMs),
-    family,
-    retentionOf: (c: { provider: string | null; model: string | null }) =>
-      lifetimes.retentionOf(c.provider, c.model).value,
-  };
-  const priced: PricedCall[] = [];
-  let previousStart: number | null = null;
-  for (const row of modelCallsOf(transcript).billed) {
-    const verdict = classifier.classify(row);
-    const cause = causes.attribute(row, verdict);
-    priced.push(priceCall(row, verdict, ctx, previousStart, heartbeats.signalsOf(row.entryIndex), cause));
-    if (row.atMs !== null) previousStart = row.atMs;
-  }
-  return priced;
-}
-
-/** The cost + cache report of one session. */
+/** The cost + cache report of one session (a run that is not kept; the service keeps and continues its own). */
 export function buildCostReport(input: CostReportInput): CostReportDTO {
-  const { session, config } = input;
-  const agentId = session.summary.agentId;
-  const decoded = modelCallsOf(session.transcript);
-  const lifetimes = new CacheLifetimes(
-    config,
-    agentId,
-    session.version.family,
-    input.cacheTtlMs,
-    session.transcript,
-    decoded.billed,
-  );
-  const notes: string[] = [];
-  if (lifetimes.note) notes.push(lifetimes.note);
-  const priced = priceCalls(input, lifetimes);
-  const calls = priced.map((p) => p.dto);
-  const totals = sumTotals(calls, decoded.excludedCount);
-  if (totals.unpricedCalls > 0) {
-    notes.push(
-      `${totals.unpricedCalls} call(s) have no recorded cost and no known price: costUsd excludes them`,
-    );
-  }
-  const gaps = gapCosts(priced);
-  const rounds = new RoundCalls(priced, input.pruningRounds ?? [], session.version.family);
-  const main = mostUsedModel(decoded.billed);
-  const mainRetention = lifetimes.retentionOf(main.provider, main.model);
-  const ttl = lifetimes.sessionTtl(mainRetention);
-  return {
-    calls,
-    totals,
-    agentId,
-    sessionId: session.summary.sessionId,
-    sessionKey: session.summary.sessionKey,
-    activeBranchTotals: sumTotals(
-      calls.filter((c) => c.onActiveBranch),
-      decoded.excludedCount,
-    ),
-    retention: {
-      value: mainRetention.value,
-      source: mainRetention.source,
-      cacheTtlMs: ttl.ms,
-      ttlSource: ttl.source,
-      observedTtl: lifetimes.observed,
-    },
-    gapCosts: gaps,
-    pruningRounds: pruningRoundCosts(rounds),
-    counterfactuals: counterfactuals({
-      priced,
-      asRunUsd: totals.costUsd,
-      unpricedCalls: totals.unpricedCalls,
-      rounds,
-      pruningMode: configuredPruning(config).mode,
-      ...(input.bootstrapTrimChars !== undefined ? { bootstrapTrimChars: input.bootstrapTrimChars } : {}),
-    }),
-    heartbeat: heartbeatInfo(config, session, ttl.ms, calls, gaps, main.provider, lifetimes.observed),
-    notes,
-    breakdown: breakdownByCause(calls, totals.costUsd),
-    breakdownUnknown: unknownMiss(calls),
-  };
+  return CostRun.start(input).report();
 }
 
 /**
