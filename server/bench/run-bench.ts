@@ -12,50 +12,23 @@
 
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { isObject } from "../../shared/json.ts";
 import { runReplay } from "../reports/prune-replay/replay-run.ts";
-import { createSessionService, type SessionService } from "../service/session-service.ts";
 import { openStateReader } from "../sources/state-reader.ts";
-import { createTokenCounter, type TokenCounter } from "../tokens/tokenizer.ts";
 import { bareSqliteDecode, jqInstalled, jqUsage, naiveUsage } from "./baselines.ts";
+import { benchWarmAndAppend } from "./bench-append.ts";
 import { benchBrowser } from "./bench-browser.ts";
 import { benchOverview } from "./bench-overview.ts";
 import { benchScrub } from "./bench-scrub.ts";
+import { closeSharedCounter, fullReport, newService } from "./bench-service.ts";
 import { benchStartup } from "./bench-startup.ts";
 import { benchTokenizer } from "./bench-tokenizer.ts";
 import { benchTreemap } from "./bench-treemap.ts";
 import { benchWholeJsonl, benchWholeSessions, benchWholeSqlite } from "./bench-whole.ts";
 import { type WrittenSession, writeJsonlStateDir, writeSqliteStateDir } from "./generate-session.ts";
 import { add, lastCpu, log, MB, median, ms, printTable, timeRuns, verdict } from "./measure.ts";
-
-/** Everything the dashboard computes for one session view: usage/run report, map, pruning replay, cost. */
-function fullReport(service: SessionService, agentId: string, sessionId: string): void {
-  const checks: [string, object][] = [
-    ["runReport", service.runReport(agentId, sessionId)],
-    ["contextMap", service.contextMap(agentId, sessionId)],
-    // The dashboard asks for the replay without per-call tool-result states (calls=summary, web/api/queries.ts).
-    ["prune", service.prune(agentId, sessionId, { calls: ["summary"] })],
-    ["cost", service.cost(agentId, sessionId)],
-  ];
-  for (const [name, r] of checks) {
-    if ("error" in r) throw new Error(`${name} failed: ${JSON.stringify(r.error)}`);
-  }
-}
-
-/**
- * One inline tokenizer for every measured service: its work is queued behind setImmediate, so it never
- * runs inside a measured (synchronous) operation and never competes for the second core; it is closed
- * (queue dropped) before the tokenizer row, which measures the real worker separately.
- */
-let sharedCounter: TokenCounter | null = null;
-
-function newService(stateDir: string): SessionService {
-  sharedCounter ??= createTokenCounter({ mode: "inline" });
-  return createSessionService({ stateDir, demo: false, reason: "bench", tokenCounter: sharedCounter });
-}
 
 // ------------------------------------------------------------------------------------------------------
 // Sections
@@ -115,64 +88,6 @@ function benchSqlite(s: WrittenSession, runs: number): void {
         : coldCpu / bareCpu <= 1.5
           ? "MISSED on wall clock (met in CPU time)"
           : "MISSED",
-  });
-}
-
-function benchWarmAndAppend(s: WrittenSession, runs: number, label: string): void {
-  log(`${label} warm report + append…`);
-  const service = newService(s.stateDir);
-  const first = timeRuns(1, () => fullReport(service, s.agentId, s.sessionId))[0] ?? 0;
-  const warm = median(timeRuns(runs, () => fullReport(service, s.agentId, s.sessionId)));
-  const warmCpu = median(lastCpu);
-  add({
-    operation: `warm report (cached session, nothing changed) — ${label}`,
-    size: "same session",
-    median: `${ms(warm)} (CPU ${ms(warmCpu)})`,
-    baseline: `first (cold) report ${ms(first)}`,
-    ratio: `${(warm / first).toFixed(3)}×`,
-    target: "≤ 20 ms",
-    verdict: verdict(warm, warmCpu, 20),
-  });
-  if (label !== "JSONL") {
-    return;
-  }
-  // Append one assistant line (what OpenClaw does after a call), then ask for the report again.
-  let parent = "";
-  const tail = readFileSync(s.file, "utf8").slice(-200_000).trimEnd().split("\n").pop() ?? "";
-  const last: unknown = JSON.parse(tail);
-  if (isObject(last) && typeof last.id === "string") parent = last.id;
-  const appendTimes = timeRuns(runs, (i) => {
-    const id = `bench-append-${i}`;
-    const line = JSON.stringify({
-      type: "message",
-      id,
-      parentId: parent,
-      timestamp: new Date(Date.UTC(2027, 0, 1) + i * 1000).toISOString(),
-      message: {
-        role: "assistant",
-        content: [{ type: "text", text: `appended ${i}` }],
-        api: "anthropic-messages",
-        provider: "anthropic",
-        model: "claude-mock-1",
-        usage: { input: 1, output: 5, cacheRead: 1000, cacheWrite: 10, totalTokens: 1016 },
-        stopReason: "stop",
-        timestamp: Date.UTC(2027, 0, 1) + i * 1000,
-      },
-    });
-    parent = id;
-    appendFileSync(s.file, `${line}\n`);
-    service.invalidate();
-    fullReport(service, s.agentId, s.sessionId);
-  });
-  const appendCpu = median(lastCpu);
-  add({
-    operation: "append one line → updated report (JSONL)",
-    size: "same session",
-    median: `${ms(median(appendTimes))} (CPU ${ms(appendCpu)})`,
-    baseline: `warm report ${ms(warm)}`,
-    ratio: `${(median(appendTimes) / Math.max(warm, 0.001)).toFixed(1)}×`,
-    target: "≤ 50 ms",
-    verdict: verdict(median(appendTimes), appendCpu, 50),
   });
 }
 
@@ -254,7 +169,7 @@ function rssProbe(stateDir: string, agentId: string, sessionId: string): void {
   const before = process.memoryUsage().rss;
   const service = newService(stateDir);
   fullReport(service, agentId, sessionId);
-  void sharedCounter?.close();
+  void closeSharedCounter();
   // Two full collections: the first one only queues the freed Buffers' backing stores.
   const gc: unknown = Reflect.get(globalThis, "gc");
   if (typeof gc === "function") {
@@ -346,7 +261,7 @@ export async function runBench(
         sizeMb: Number(get("overview-size") ?? 1024),
         seed,
       });
-    await sharedCounter?.close();
+    await closeSharedCounter();
     if (only.has("tokenizer")) await benchTokenizer(seed);
   } finally {
     if (!args.some((a) => a.replace(/^--?/, "") === "keep")) rmSync(tmp, { recursive: true, force: true });

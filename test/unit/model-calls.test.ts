@@ -2,19 +2,29 @@
 // prompt-token sum, the transcript-only / usage exclusion flags (spec transcript.md §3–§4, §8), and the
 // reports that read the last call through it.
 
-import { mkdtempSync, rmSync } from "node:fs";
+import fs, { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type ModelCall, modelCallsOf } from "../../server/model/model-calls.ts";
+import {
+  continueModelCalls,
+  type ModelCall,
+  modelCallsOf,
+  type TranscriptCalls,
+} from "../../server/model/model-calls.ts";
 import type { LoadedSession } from "../../server/model/session.ts";
 import { buildCostReport } from "../../server/reports/cost/cost-report.ts";
 import { runReplay } from "../../server/reports/prune-replay/replay-run.ts";
 import { buildRunReport, lastCallUsage } from "../../server/reports/run-report.ts";
+import { extendTranscript } from "../../server/sources/jsonl/tail.ts";
 import { openStateReader } from "../../server/sources/state-reader.ts";
 import { TranscriptBuilder, transcriptFromJsonl } from "../helpers/transcript.ts";
 
 const T0 = Date.UTC(2026, 10, 30);
+const J1_FILE = path.resolve(
+  __dirname,
+  "../../server/demo/state/agents/legacy/sessions/4b707e2a-5983-497f-a2d7-d3ea6b3a5e84.jsonl",
+);
 
 describe("modelCallsOf", () => {
   it("decodes every assistant message once, in append order, with the usage buckets and the prompt sum", () => {
@@ -167,5 +177,61 @@ describe("both storage eras decode to the same calls (test/helpers/transcript.ts
     expect(strip(callsOf(sqlite))).toEqual(strip(callsOf(jsonl)));
     const totals = (s: LoadedSession) => buildCostReport({ session: s, config: null }).totals;
     expect(totals(sqlite)).toEqual(totals(jsonl));
+  });
+});
+
+describe("continueModelCalls (append → report)", () => {
+  const head = (n: number) => fs.readFileSync(J1_FILE, "utf8").trimEnd().split("\n").slice(0, n);
+  const bytes = (lines: string[]) => Buffer.from(lines.map((l) => `${l}\n`).join(""));
+  const calls = (c: TranscriptCalls) => ({
+    all: c.all,
+    billed: c.billed,
+    excludedCount: c.excludedCount,
+    last: c.lastOnActiveBranch(),
+    lastBilled: c.lastBilled,
+    at: c.all.map((x) => c.at(x.entryIndex)),
+  });
+
+  it("decodes only the appended entries of a continued transcript, equal to a fresh decode", () => {
+    const lines = head(1000);
+    let prev = extendTranscript({
+      prev: null,
+      complete: bytes(lines.slice(0, 10)),
+      pending: Buffer.alloc(0),
+      reportPending: true,
+      source: "t.jsonl",
+    });
+    modelCallsOf(prev.transcript);
+    let continued = 0;
+    for (let i = 10; i < lines.length; i++) {
+      const next = extendTranscript({
+        prev,
+        complete: bytes(lines.slice(i, i + 1)),
+        pending: Buffer.alloc(0),
+        reportPending: true,
+        source: "t.jsonl",
+      });
+      const before = modelCallsOf(prev.transcript);
+      continueModelCalls(prev.transcript, next.transcript);
+      const got = modelCallsOf(next.transcript);
+      // the old calls are the same objects: only the appended entries were decoded
+      if (got.all.length > 0 && before.all.length > 0 && got.all[0] === before.all[0]) continued++;
+      // a fresh decode of the same transcript (a new object, so no memo)
+      const fresh = modelCallsOf({ ...next.transcript });
+      expect(calls(got)).toEqual(calls(fresh));
+      prev = next;
+    }
+    expect(continued).toBeGreaterThan(lines.length / 2);
+  });
+
+  it("does nothing when the new transcript does not continue the old one", () => {
+    const lines = head(30);
+    const a = transcriptFromJsonl(lines.slice(0, 20).join("\n"));
+    const b = transcriptFromJsonl(lines.join("\n"));
+    const before = modelCallsOf(a);
+    continueModelCalls(a, b);
+    const got = modelCallsOf(b);
+    expect(got.all[0]).not.toBe(before.all[0]);
+    expect(calls(got)).toEqual(calls(modelCallsOf({ ...b })));
   });
 });

@@ -12,9 +12,10 @@
 
 import type { CostReportDTO } from "../../../shared/cost.ts";
 import { minCacheableTokens } from "../../../shared/pricing.ts";
-import { type ModelCall, modelCallsOf } from "../../model/model-calls.ts";
+import { continueModelCalls, type ModelCall, modelCallsOf } from "../../model/model-calls.ts";
 import type { Transcript } from "../../model/session.ts";
 import { storedRunReport } from "../../model/system-prompt-report.ts";
+import { continuesTranscript } from "../../model/transcript-growth.ts";
 import { entryIndexById } from "../../model/tree.ts";
 import { CacheClassifier } from "../../openclaw/cache/verdict.ts";
 import { configuredPruning } from "../../openclaw/config/agent-settings.ts";
@@ -172,7 +173,8 @@ export class CostRun {
     if (!this.sameInputs(old, next)) return false;
     const t = next.session.transcript;
     const before = old.session.transcript;
-    if (!continues(before, t)) return false;
+    if (!continuesTranscript(before, t)) return false;
+    continueModelCalls(before, t);
     const billed = modelCallsOf(t).billed;
     const k = this.priced.length;
     if (billed.length < k || (k > 0 && billed[k - 1]?.entryIndex !== this.priced[k - 1]?.row.entryIndex))
@@ -272,18 +274,6 @@ export class CostRun {
       breakdownUnknown: unknownMiss(calls),
     };
   }
-}
-
-/** `next` keeps every entry of `old` and continues its active branch with appended entries only. */
-function continues(old: Transcript, next: Transcript): boolean {
-  const n = old.entries.length;
-  const b = old.activeBranch.length;
-  if (next.entries.length < n || next.activeBranch.length < b) return false;
-  if (n > 0 && next.entries[n - 1] !== old.entries[n - 1]) return false;
-  // a path from the root is unique: the same entry at the old leaf's position means the same prefix
-  if (b > 0 && next.activeBranch[b - 1] !== old.activeBranch[b - 1]) return false;
-  for (let i = b; i < next.activeBranch.length; i++) if ((next.activeBranch[i] ?? -1) < n) return false;
-  return true;
 }
 
 /** The rounds `next` adds after `old`'s (null: `next` does not start with them, or rounds an old call). */

@@ -13,8 +13,14 @@
 import { isObject, type JsonObject, str } from "../../../shared/json.ts";
 import type { PruneCallDTO, PruneReplayDTO } from "../../../shared/prune.ts";
 import { ContextBuilder, toContextMessage } from "../../model/context-messages.ts";
-import { type ModelCall, modelCallsOf, type TranscriptCalls } from "../../model/model-calls.ts";
+import {
+  continueModelCalls,
+  type ModelCall,
+  modelCallsOf,
+  type TranscriptCalls,
+} from "../../model/model-calls.ts";
 import type { LoadedSession, Transcript, TranscriptEntry } from "../../model/session.ts";
+import { continuesTranscript } from "../../model/transcript-growth.ts";
 import type { Eligibility } from "../../openclaw/pruning/eligibility.ts";
 import { ttlGate } from "../../openclaw/pruning/gate.ts";
 import type { PrunerInput, PrunerResult } from "../../openclaw/pruning/pruner-input.ts";
@@ -95,16 +101,10 @@ export class ReplayRun {
    */
   extend(next: LoadedSession): boolean {
     const t = next.transcript;
-    const old = this.transcript;
-    const n = old.entries.length;
-    const b = old.activeBranch.length;
-    if (!this.resumable || t.entries.length < n || t.activeBranch.length < b) return false;
-    if (n > 0 && t.entries[n - 1] !== old.entries[n - 1]) return false;
-    // a path from the root is unique: the same entry at the old leaf's position means the same prefix
-    if (b > 0 && t.activeBranch[b - 1] !== old.activeBranch[b - 1]) return false;
-    // only appended entries continue the branch (an older side entry joining it was never estimated, and
-    // the TTL clock has already read every marker of the old entries)
-    for (let i = b; i < t.activeBranch.length; i++) if ((t.activeBranch[i] ?? -1) < n) return false;
+    // only appended entries may continue the branch: an older side entry joining it was never estimated, and
+    // the TTL clock has already read every marker of the old entries
+    if (!this.resumable || !continuesTranscript(this.transcript, t)) return false;
+    continueModelCalls(this.transcript, t);
     if (!this.setup.fits(next)) return false;
     this.transcript = t;
     this.modelCalls = modelCallsOf(t);
