@@ -19,21 +19,41 @@ export interface Retention {
   source: string;
 }
 
+/** Calls per provider/model, counted as calls come (a continued cost run counts only its new calls). */
+export class ModelCounts {
+  private readonly counts = new Map<string, { provider: string | null; model: string | null; n: number }>();
+  private last: { provider: string | null; model: string | null; n: number } | null = null;
+
+  add(c: ModelCall): void {
+    const last = this.last;
+    // runs of one model: no key string per call
+    if (last && last.provider === c.provider && last.model === c.model) {
+      last.n++;
+      return;
+    }
+    const k = `${c.provider}/${c.model}`;
+    const v = this.counts.get(k) ?? { provider: c.provider, model: c.model, n: 0 };
+    v.n++;
+    this.counts.set(k, v);
+    this.last = v;
+  }
+
+  /** The provider/model with the most calls (the first counted among equals). */
+  best(): { provider: string | null; model: string | null } {
+    let best: { provider: string | null; model: string | null; n: number } | null = null;
+    for (const v of this.counts.values()) if (!best || v.n > best.n) best = v;
+    return best ? { provider: best.provider, model: best.model } : { provider: null, model: null };
+  }
+}
+
 /** The provider/model with the most calls (the session's main model). */
 export function mostUsedModel(calls: readonly ModelCall[]): {
   provider: string | null;
   model: string | null;
 } {
-  const counts = new Map<string, { provider: string | null; model: string | null; n: number }>();
-  for (const c of calls) {
-    const k = `${c.provider}/${c.model}`;
-    const v = counts.get(k) ?? { provider: c.provider, model: c.model, n: 0 };
-    v.n++;
-    counts.set(k, v);
-  }
-  let best: { provider: string | null; model: string | null; n: number } | null = null;
-  for (const v of counts.values()) if (!best || v.n > best.n) best = v;
-  return best ?? { provider: null, model: null };
+  const counts = new ModelCounts();
+  for (const c of calls) counts.add(c);
+  return counts.best();
 }
 
 function observedText(observed: ObservedTtl): string {

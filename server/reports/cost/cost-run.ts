@@ -22,9 +22,9 @@ import { configuredPruning } from "../../openclaw/config/agent-settings.ts";
 import { HeartbeatDetector } from "../../openclaw/heartbeat.ts";
 import { PriceTable } from "../../pricing/price-table.ts";
 import { breakdownByCause, CauseAttributor, unknownMiss } from "./breakdown.ts";
-import { CacheLifetimes, mostUsedModel } from "./cache-lifetime.ts";
+import { CacheLifetimes, ModelCounts } from "./cache-lifetime.ts";
 import type { CostReportInput } from "./cost-report.ts";
-import { counterfactuals } from "./counterfactuals.ts";
+import { counterfactuals, ScenarioSums } from "./counterfactuals.ts";
 import { gapCosts } from "./gap-costs.ts";
 import { heartbeatInfo } from "./heartbeat-info.ts";
 import { type PricedCall, type PricingContext, priceCall } from "./price-call.ts";
@@ -93,6 +93,9 @@ export class CostRun {
   private readonly ctx: PricingContext;
   private readonly roundIds: Set<string>;
   private readonly priced: PricedCall[] = [];
+  /** Sums over the priced calls that only grow: the main model, the per-call counterfactual scenarios. */
+  private readonly models = new ModelCounts();
+  private readonly sums = new ScenarioSums();
   private previousStart: number | null = null;
   private ids: GrowingIds | null = null;
 
@@ -160,6 +163,7 @@ export class CostRun {
       const cause = this.causes.attribute(row, verdict);
       const signals = this.heartbeats.signalsOf(row.entryIndex);
       this.priced.push(priceCall(row, verdict, this.ctx, this.previousStart, signals, cause));
+      this.models.add(row);
       if (row.atMs !== null) this.previousStart = row.atMs;
     }
   }
@@ -238,7 +242,7 @@ export class CostRun {
     }
     const gaps = gapCosts(priced);
     const rounds = new RoundCalls(priced, input.pruningRounds ?? [], session.version.family);
-    const main = mostUsedModel(decoded.billed);
+    const main = this.models.best();
     const mainRetention = lifetimes.retentionOf(main.provider, main.model);
     const ttl = lifetimes.sessionTtl(mainRetention);
     return {
@@ -262,6 +266,7 @@ export class CostRun {
       pruningRounds: pruningRoundCosts(rounds),
       counterfactuals: counterfactuals({
         priced,
+        sums: this.sums.over(priced),
         asRunUsd: totals.costUsd,
         unpricedCalls: totals.unpricedCalls,
         rounds,

@@ -6,7 +6,7 @@ import type { CounterfactualDTO } from "../../../shared/cost.ts";
 import type { UsageBuckets } from "../../../shared/pricing.ts";
 import { asRunBuckets, buckets, type PricedCall } from "./price-call.ts";
 import { CHARS_PER_TOKEN, estimatedTokens, type RoundCalls } from "./pruning-rounds.ts";
-import { removeFromFront, scenarioCost } from "./scenario.ts";
+import { removeFromFront, scenarioCost, scenarioTerm } from "./scenario.ts";
 
 type Scenario = Omit<CounterfactualDTO, "deltaUsd">;
 
@@ -26,14 +26,15 @@ export function asRun(costUsd: number, unpricedCalls: number): Scenario {
   };
 }
 
-export function noCaching(priced: readonly PricedCall[]): Scenario {
-  const cost = scenarioCost(priced, (p) => ({
-    input: p.row.promptTokens,
-    output: p.row.usage.output,
-    cacheRead: 0,
-    cacheWrite: 0,
-    cacheWrite1h: 0,
-  }));
+const noCachingChange = (p: PricedCall): UsageBuckets => ({
+  input: p.row.promptTokens,
+  output: p.row.usage.output,
+  cacheRead: 0,
+  cacheWrite: 0,
+  cacheWrite1h: 0,
+});
+
+export function noCaching(priced: readonly PricedCall[], cost: number): Scenario {
   return {
     id: "no-caching",
     label: "No prompt caching",
@@ -46,21 +47,22 @@ export function noCaching(priced: readonly PricedCall[]): Scenario {
   };
 }
 
-export function retention1h(priced: readonly PricedCall[]): Scenario {
-  const cost = scenarioCost(priced, (p) => {
-    const b = buckets(p.row, p.row.usage.cacheWrite);
-    const ev = p.verdict.evidence;
-    if (p.verdict.verdict === "ttl-expired" && ev.lineageGapMs !== null && ev.lineageGapMs <= 3_600_000) {
-      const moved = Math.min(ev.missDeficit ?? 0, b.cacheWrite);
-      return {
-        ...b,
-        cacheRead: b.cacheRead + moved,
-        cacheWrite: b.cacheWrite - moved,
-        cacheWrite1h: b.cacheWrite - moved,
-      };
-    }
-    return b;
-  });
+function retention1hChange(p: PricedCall): UsageBuckets {
+  const b = buckets(p.row, p.row.usage.cacheWrite);
+  const ev = p.verdict.evidence;
+  if (p.verdict.verdict === "ttl-expired" && ev.lineageGapMs !== null && ev.lineageGapMs <= 3_600_000) {
+    const moved = Math.min(ev.missDeficit ?? 0, b.cacheWrite);
+    return {
+      ...b,
+      cacheRead: b.cacheRead + moved,
+      cacheWrite: b.cacheWrite - moved,
+      cacheWrite1h: b.cacheWrite - moved,
+    };
+  }
+  return b;
+}
+
+export function retention1h(priced: readonly PricedCall[], cost: number): Scenario {
   return {
     id: "retention-1h",
     label: "1-hour cache retention",
@@ -72,6 +74,27 @@ export function retention1h(priced: readonly PricedCall[]): Scenario {
       pricedNote(priced),
     ],
   };
+}
+
+/**
+ * The no-caching and 1-hour-retention totals: each call's term depends on that call alone, so a cost run that
+ * only grows adds the terms of its new calls (the same additions in the same order as scenarioCost makes).
+ */
+export class ScenarioSums {
+  private done = 0;
+  private noCaching = 0;
+  private retention1h = 0;
+
+  /** The sums over `priced`, whose first calls are the ones summed before (append only). */
+  over(priced: readonly PricedCall[]): { noCaching: number; retention1h: number } {
+    for (; this.done < priced.length; this.done++) {
+      const p = priced[this.done];
+      if (!p) continue;
+      this.noCaching += scenarioTerm(p, noCachingChange);
+      this.retention1h += scenarioTerm(p, retention1hChange);
+    }
+    return { noCaching: this.noCaching, retention1h: this.retention1h };
+  }
 }
 
 /** Changed buckets per call, starting from the as-run ones. */
@@ -195,6 +218,8 @@ export function bootstrapTrimmed(priced: readonly PricedCall[], trimChars: numbe
 
 export interface CounterfactualInput {
   priced: readonly PricedCall[];
+  /** The per-call scenario sums over `priced` (ScenarioSums), when the caller keeps them. */
+  sums?: { noCaching: number; retention1h: number };
   asRunUsd: number;
   unpricedCalls: number;
   rounds: RoundCalls;
@@ -206,10 +231,11 @@ export interface CounterfactualInput {
 /** The scenarios that apply to this session, each with its delta against the as-run cost. */
 export function counterfactuals(input: CounterfactualInput): CounterfactualDTO[] {
   const { priced, rounds } = input;
+  const sums = input.sums ?? new ScenarioSums().over(priced);
   const scenarios: Scenario[] = [
     asRun(input.asRunUsd, input.unpricedCalls),
-    noCaching(priced),
-    retention1h(priced),
+    noCaching(priced, sums.noCaching),
+    retention1h(priced, sums.retention1h),
   ];
   if (rounds.all.length > 0) {
     scenarios.push(input.pruningMode !== "off" ? pruningOff(priced, rounds) : pruningOn(priced, rounds));

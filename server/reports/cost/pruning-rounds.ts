@@ -26,7 +26,6 @@ export class RoundCalls {
   /** Those whose removed chars the replay knows. */
   readonly withChars: readonly PricedCall[];
   private readonly charsById: ReadonlyMap<string, number>;
-  private readonly positionOf: ReadonlyMap<PricedCall, number>;
 
   constructor(
     private readonly priced: readonly PricedCall[],
@@ -41,7 +40,21 @@ export class RoundCalls {
         p.verdict.signals.includes("pruning-round"),
     );
     this.withChars = this.all.filter((k) => k.row.entryId !== null && charsById.has(k.row.entryId));
-    this.positionOf = new Map(priced.map((p, i) => [p, i]));
+  }
+
+  /** Where `k` is in `priced`: calls are in append order, so their entry indexes ascend (binary search). */
+  private positionOf(k: PricedCall): number {
+    let lo = 0;
+    let hi = this.priced.length - 1;
+    const target = k.row.entryIndex;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const at = this.priced[mid]?.row.entryIndex ?? 0;
+      if (at === target) return this.priced[mid] === k ? mid : -1;
+      if (at < target) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
   }
 
   /** Chars the round at `k` removed, when the replay knows them. */
@@ -56,7 +69,7 @@ export class RoundCalls {
   affected(k: PricedCall): PricedCall[] {
     const out: PricedCall[] = [k];
     if (this.family !== "2026.9") return out;
-    for (let j = (this.positionOf.get(k) ?? -1) + 1; j < this.priced.length; j++) {
+    for (let j = this.positionOf(k) + 1; j < this.priced.length; j++) {
       const p = this.priced[j];
       if (!p) continue;
       if (p.row.provider !== k.row.provider || p.row.model !== k.row.model) continue;

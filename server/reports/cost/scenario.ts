@@ -12,16 +12,16 @@ export function scenarioCost(
   change: (p: PricedCall) => UsageBuckets | null,
 ): number {
   let total = 0;
-  for (const p of priced) {
-    const asRun = p.dto.costUsd ?? 0;
-    const changed = p.price ? change(p) : null;
-    if (!p.price || !changed) {
-      total += asRun;
-      continue;
-    }
-    total += asRun + costOf(changed, p.price) - costOf(asRunBuckets(p), p.price);
-  }
+  for (const p of priced) total += scenarioTerm(p, change);
   return total;
+}
+
+/** One call's term of scenarioCost. */
+export function scenarioTerm(p: PricedCall, change: (p: PricedCall) => UsageBuckets | null): number {
+  const asRun = p.dto.costUsd ?? 0;
+  const changed = p.price ? change(p) : null;
+  if (!p.price || !changed) return asRun;
+  return asRun + costOf(changed, p.price) - costOf(asRunBuckets(p), p.price);
 }
 
 /**
