@@ -27,37 +27,68 @@ export function observeCacheTtl(
   calls: readonly ModelCall[],
   configuredTtlMs: (call: ModelCall) => number | null,
 ): ObservedTtl | null {
-  // A compaction keeps the stable system block (its breakpoint still reads, j1 call 10); a reset may not.
-  const rewrites: number[] = [];
-  for (const e of transcript.entries) if (e.type === "reset") rewrites.push(e.index);
-  const last = new Map<string, ModelCall>();
-  let maxHit: number | null = null;
-  let minMiss = Number.POSITIVE_INFINITY;
-  let fullMisses = 0;
-  let hits = 0;
-  let below = false;
-  for (const n of calls) {
+  return new CacheTtlObserver(configuredTtlMs).extendTo(transcript, calls);
+}
+
+/**
+ * observeCacheTtl as state that takes calls in append order: a session that grows (append → report) adds only
+ * its new calls. Every pair it judges is (previous call of the lineage, new call), and a reset counts only
+ * between them, so nothing appended changes a pair already judged.
+ */
+export class CacheTtlObserver {
+  private entriesSeen = 0;
+  private callsSeen = 0;
+  /** A compaction keeps the stable system block (its breakpoint still reads, j1 call 10); a reset may not. */
+  private readonly rewrites: number[] = [];
+  private readonly last = new Map<string, ModelCall>();
+  private maxHit: number | null = null;
+  private minMiss = Number.POSITIVE_INFINITY;
+  private fullMisses = 0;
+  private hits = 0;
+  private below = false;
+
+  constructor(private readonly configuredTtlMs: (call: ModelCall) => number | null) {}
+
+  /** Take the entries and calls after those seen (`transcript` and `calls` continue the earlier ones). */
+  extendTo(transcript: Transcript, calls: readonly ModelCall[]): ObservedTtl | null {
+    const entries = transcript.entries;
+    for (; this.entriesSeen < entries.length; this.entriesSeen++) {
+      const e = entries[this.entriesSeen];
+      if (e?.type === "reset") this.rewrites.push(e.index);
+    }
+    for (; this.callsSeen < calls.length; this.callsSeen++) {
+      const n = calls[this.callsSeen];
+      if (n) this.add(n);
+    }
+    return this.result();
+  }
+
+  private add(n: ModelCall): void {
     const P = n.promptTokens;
-    if (P === 0 && n.usage.output === 0) continue;
+    if (P === 0 && n.usage.output === 0) return;
     const k = lineageKey(n);
-    const m = last.get(k);
-    last.set(k, n);
-    if (!m || m.atMs === null || n.atMs === null) continue;
-    if (rewrites.some((i) => i > m.entryIndex && i < n.entryIndex)) continue;
+    const m = this.last.get(k);
+    this.last.set(k, n);
+    if (!m || m.atMs === null || n.atMs === null) return;
+    if (this.rewrites.some((i) => i > m.entryIndex && i < n.entryIndex)) return;
     const expected = m.promptTokens - m.usage.input;
-    if (expected <= 0 || m.usage.cacheWrite + m.usage.cacheRead === 0) continue;
+    if (expected <= 0 || m.usage.cacheWrite + m.usage.cacheRead === 0) return;
     const gap = n.atMs - m.atMs;
     if (n.usage.cacheRead === 0 && n.usage.cacheWrite > 0) {
-      fullMisses++;
-      minMiss = Math.min(minMiss, gap);
-      const conf = configuredTtlMs(n);
-      if (conf !== null && gap <= conf) below = true;
+      this.fullMisses++;
+      this.minMiss = Math.min(this.minMiss, gap);
+      const conf = this.configuredTtlMs(n);
+      if (conf !== null && gap <= conf) this.below = true;
     } else if (n.usage.cacheRead > 0 && expected - n.usage.cacheRead <= hitTolerance(expected)) {
-      hits++;
-      maxHit = maxHit === null ? gap : Math.max(maxHit, gap);
+      this.hits++;
+      this.maxHit = this.maxHit === null ? gap : Math.max(this.maxHit, gap);
     }
   }
-  if (fullMisses < 2 || !below || !Number.isFinite(minMiss)) return null;
-  if (maxHit !== null && maxHit >= minMiss) return null;
-  return { maxHitGapMs: maxHit, minFullMissGapMs: minMiss, fullMisses, hits, ttlMs: minMiss - 1 };
+
+  private result(): ObservedTtl | null {
+    const { fullMisses, below, minMiss, maxHit, hits } = this;
+    if (fullMisses < 2 || !below || !Number.isFinite(minMiss)) return null;
+    if (maxHit !== null && maxHit >= minMiss) return null;
+    return { maxHitGapMs: maxHit, minFullMissGapMs: minMiss, fullMisses, hits, ttlMs: minMiss - 1 };
+  }
 }

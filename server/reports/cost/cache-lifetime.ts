@@ -6,7 +6,7 @@ import { fmtDuration } from "../../../shared/format.ts";
 import type { JsonObject } from "../../../shared/json.ts";
 import type { ModelCall } from "../../model/model-calls.ts";
 import type { Transcript } from "../../model/session.ts";
-import { type ObservedTtl, observeCacheTtl } from "../../openclaw/cache/observed-ttl.ts";
+import { CacheTtlObserver, type ObservedTtl } from "../../openclaw/cache/observed-ttl.ts";
 import { type CacheTtl, cacheTtlForRetention } from "../../openclaw/cache/ttl.ts";
 import {
   type CacheRetention,
@@ -67,6 +67,8 @@ function observedText(observed: ObservedTtl): string {
 export class CacheLifetimes {
   /** The lifetime observed in the session when it contradicts the configuration (null: it does not). */
   readonly observed: ObservedTtl | null;
+  /** What observed the lifetime, kept to continue over appended calls (CostRun.extend). */
+  readonly observer: CacheTtlObserver;
   private readonly observedSource: string;
   private readonly retentions = new Map<string, Retention>();
 
@@ -78,11 +80,11 @@ export class CacheLifetimes {
     private readonly overrideMs: number | undefined,
     transcript: Transcript,
     calls: readonly ModelCall[],
+    /** The observer of the lifetimes this continues (same config; `transcript` continues what it saw). */
+    observer?: CacheTtlObserver,
   ) {
-    this.observed =
-      overrideMs === undefined
-        ? observeCacheTtl(transcript, calls, (c) => this.configuredTtl(c, c).ms)
-        : null;
+    this.observer = observer ?? new CacheTtlObserver((c) => this.configuredTtl(c, c).ms);
+    this.observed = overrideMs === undefined ? this.observer.extendTo(transcript, calls) : null;
     this.observedSource = this.observed ? observedText(this.observed) : "";
   }
 

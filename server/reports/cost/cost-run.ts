@@ -98,6 +98,8 @@ export class CostRun {
   private readonly sums = new ScenarioSums();
   private previousStart: number | null = null;
   private ids: GrowingIds | null = null;
+  /** An extend failed after moving shared state on: the run still reports, but never continues again. */
+  private dropped = false;
 
   static start(input: CostReportInput): CostRun {
     const run = new CostRun(input);
@@ -142,7 +144,8 @@ export class CostRun {
     };
   }
 
-  private lifetimesOf(input: CostReportInput): CacheLifetimes {
+  /** The lifetimes of `input`'s session; continuing `prev`'s observed TTL when given (same config). */
+  private lifetimesOf(input: CostReportInput, prev?: CacheLifetimes): CacheLifetimes {
     const { session } = input;
     return new CacheLifetimes(
       input.config,
@@ -151,6 +154,7 @@ export class CostRun {
       input.cacheTtlMs,
       session.transcript,
       modelCallsOf(session.transcript).billed,
+      prev?.observer,
     );
   }
 
@@ -174,7 +178,7 @@ export class CostRun {
    */
   extend(next: CostReportInput): boolean {
     const old = this.input;
-    if (!this.sameInputs(old, next)) return false;
+    if (this.dropped || !this.sameInputs(old, next)) return false;
     const t = next.session.transcript;
     const before = old.session.transcript;
     if (!continuesTranscript(before, t)) return false;
@@ -186,11 +190,16 @@ export class CostRun {
     const oldIds = this.ids?.byId ?? entryIndexById(before.entries, "transcript");
     const newRounds = appendedRounds(old.pruningRounds ?? [], next.pruningRounds ?? [], oldIds);
     if (newRounds === null) return false;
-    const lifetimes = this.lifetimesOf(next);
-    if (!sameJson(lifetimes.observed, this.lifetimes.observed)) return false;
+    // The observer moves on to `next` here: from now on this run continues or is dropped (its caller starts a
+    // new one), never used for the old transcript again.
+    const lifetimes = this.lifetimesOf(next, this.lifetimes);
+    if (!sameJson(lifetimes.observed, this.lifetimes.observed)) {
+      this.dropped = true;
+      return false;
+    }
     this.ids ??= new GrowingIds(before.entries, oldIds);
     if (!this.ids.grow(t.entries)) {
-      this.ids = null;
+      this.dropped = true;
       return false;
     }
     this.input = next;
