@@ -35,35 +35,52 @@ function reportE3Signals(report: JsonObject | undefined): string[] {
   return signals;
 }
 
+/** Which version markers a transcript's rows hold (the scans of every entry, kept to extend over an append). */
+export interface TranscriptSignals {
+  /** Entries scanned (a continued transcript scans from here). */
+  scanned: number;
+  reset: boolean;
+  snapshots: boolean;
+  leaf: boolean;
+  side: boolean;
+}
+
+/** Scan `transcript`'s entries from `from.scanned` on (all of them without `from`): the signals of all of them. */
+export function transcriptSignals(transcript: Transcript, from?: TranscriptSignals): TranscriptSignals {
+  const s: TranscriptSignals = from
+    ? { ...from }
+    : { scanned: 0, reset: false, snapshots: false, leaf: false, side: false };
+  const entries = transcript.entries;
+  for (let i = s.scanned; i < entries.length; i++) {
+    const e = entries[i];
+    if (!e) continue;
+    if (e.type === "reset") s.reset = true;
+    else if (e.type === "leaf") s.leaf = true;
+    else if (!s.snapshots && e.type === "custom" && str(e.raw, "customType") === "openclaw.cache-ttl") {
+      if (arr(obj(e.raw, "data"), "prunedToolResults") !== undefined) s.snapshots = true;
+    }
+    if (str(e.raw, "appendMode") === "side") s.side = true;
+  }
+  s.scanned = entries.length;
+  return s;
+}
+
 /** E5 markers inside transcript rows (README.md step 3/4). */
-function transcriptE5Signals(transcript: Transcript | null): string[] {
-  if (!transcript) return [];
+function transcriptE5Signals(transcript: Transcript | null, s: TranscriptSignals | null): string[] {
+  if (!transcript || !s) return [];
   const signals: string[] = [];
   if (transcript.version !== null && transcript.version >= 4)
     signals.push(`header version ${transcript.version}`);
-  for (const e of transcript.entries) {
-    if (e.type === "reset") {
-      signals.push("`reset` entries");
-      break;
-    }
-  }
-  for (const e of transcript.entries) {
-    if (e.type === "custom" && str(e.raw, "customType") === "openclaw.cache-ttl") {
-      const data = obj(e.raw, "data");
-      if (arr(data, "prunedToolResults") !== undefined) {
-        signals.push("projection snapshots in openclaw.cache-ttl markers");
-        break;
-      }
-    }
-  }
+  if (s.reset) signals.push("`reset` entries");
+  if (s.snapshots) signals.push("projection snapshots in openclaw.cache-ttl markers");
   return signals;
 }
 
-function transcriptE3Signals(transcript: Transcript | null): string[] {
-  if (!transcript) return [];
+function transcriptE3Signals(s: TranscriptSignals | null): string[] {
+  if (!s) return [];
   const signals: string[] = [];
-  if (transcript.entries.some((e) => e.type === "leaf")) signals.push("`leaf` rows");
-  if (transcript.entries.some((e) => str(e.raw, "appendMode") === "side")) signals.push("side appends");
+  if (s.leaf) signals.push("`leaf` rows");
+  if (s.side) signals.push("side appends");
   return signals;
 }
 
@@ -88,10 +105,15 @@ function e1e2Note(report: JsonObject | undefined): string {
  * JSONL without E3 signals is E1/E2 data by construction (2026.7.1 always writes the E3 report
  * fields), so the "newest when unknown" rule of the issue is NOT applied here.
  */
-export function detectJsonlVersion(entry: JsonObject | null, transcript: Transcript | null): VersionInfo {
+export function detectJsonlVersion(
+  entry: JsonObject | null,
+  transcript: Transcript | null,
+  /** The transcript's row signals when the caller keeps them (transcriptSignals). */
+  rowSignals: TranscriptSignals | null = transcript ? transcriptSignals(transcript) : null,
+): VersionInfo {
   const reportValue = entry?.systemPromptReport;
   const report = isObject(reportValue) ? reportValue : undefined;
-  const e5 = transcriptE5Signals(transcript);
+  const e5 = transcriptE5Signals(transcript, rowSignals);
   if (e5.length > 0) {
     return {
       appVersion: null,
@@ -100,7 +122,7 @@ export function detectJsonlVersion(entry: JsonObject | null, transcript: Transcr
       decidedBy: "session",
     };
   }
-  const e3 = [...reportE3Signals(report), ...transcriptE3Signals(transcript)];
+  const e3 = [...reportE3Signals(report), ...transcriptE3Signals(rowSignals)];
   if (e3.length > 0) {
     return {
       appVersion: null,

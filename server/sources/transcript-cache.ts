@@ -7,7 +7,7 @@ import { statSync } from "node:fs";
 import type { JsonObject } from "../../shared/json.ts";
 import type { LoadedSession, Transcript, VersionInfo } from "../model/session.ts";
 import { LruCache } from "../tokens/token-cache.ts";
-import { detectJsonlVersion } from "./detect-version.ts";
+import { detectJsonlVersion, type TranscriptSignals, transcriptSignals } from "./detect-version.ts";
 import { fileIdentity, sqliteFilesIdentity, statIdentity } from "./fs-safety.ts";
 import { countLineErrors } from "./jsonl/read-transcript.ts";
 import { HALF_LINE_GRACE_MS, type JsonlTailState, loadJsonlIncremental } from "./jsonl/tail.ts";
@@ -84,6 +84,9 @@ export class TranscriptCache {
   private readonly jsonlFiles: LruCache<string, CachedJsonl>;
   private readonly sqliteSessions: LruCache<string, CachedSqlite>;
   private readonly versions = new WeakMap<Transcript, { entryKey: string; version: VersionInfo }>();
+  private readonly signals = new WeakMap<Transcript, TranscriptSignals>();
+  /** The Transcript a tail read or a retag made this one from (same file, same entries in front). */
+  private readonly previous = new WeakMap<Transcript, Transcript>();
 
   constructor(size: number) {
     const n = Math.max(1, Math.floor(size));
@@ -115,7 +118,9 @@ export class TranscriptCache {
     const graceOver = (h: CachedJsonl) => h.pendingWaiting && Date.now() - h.mtimeMs >= HALF_LINE_GRACE_MS;
     if (hit && hit.identity === identity && !graceOver(hit)) {
       if (hit.entryKey !== entryKey) {
-        hit.transcript = retag(hit.transcript);
+        const retagged = retag(hit.transcript);
+        this.previous.set(retagged, hit.transcript);
+        hit.transcript = retagged;
         hit.entryKey = entryKey;
       }
       return hit.transcript;
@@ -127,6 +132,7 @@ export class TranscriptCache {
       return fail("read-failed", `cannot read ${source}: ${errorMessage(e)}`, 500);
     }
     loadInfo.set(load.transcript, { loadedBy: load.loadedBy, appendedEntries: load.appendedEntries });
+    if (hit && load.loadedBy === "tail") this.previous.set(load.transcript, hit.transcript);
     this.jsonlFiles.set(real, {
       identity,
       transcript: load.transcript,
@@ -147,9 +153,28 @@ export class TranscriptCache {
   jsonlVersion(entry: JsonObject | null, entryKey: string, t: Transcript): VersionInfo {
     const hit = this.versions.get(t);
     if (hit?.entryKey === entryKey) return { ...hit.version };
-    const version = detectJsonlVersion(entry, t);
+    const version = detectJsonlVersion(entry, t, this.rowSignals(t));
     this.versions.set(t, { entryKey, version: { ...version } });
     return version;
+  }
+
+  /**
+   * The row signals of `t`: scanned once per Transcript, and after a tail read only over the appended entries
+   * (the earlier Transcript of the same file keeps the same entry objects in front).
+   */
+  private rowSignals(t: Transcript): TranscriptSignals {
+    let s = this.signals.get(t);
+    if (s) return s;
+    const prev = this.previous.get(t);
+    const from = prev ? this.signals.get(prev) : undefined;
+    const n = from?.scanned ?? 0;
+    const continues =
+      prev !== undefined && n <= t.entries.length && (n === 0 || t.entries[n - 1] === prev.entries[n - 1]);
+    s = transcriptSignals(t, continues ? from : undefined);
+    this.signals.set(t, s);
+    // the link is needed once: kept, it would chain every Transcript since the last full read
+    this.previous.delete(t);
+    return s;
   }
 
   /**
