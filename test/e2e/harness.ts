@@ -44,7 +44,7 @@ export function startServer(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [entry.file, "serve", "--port", "0", "--no-open", ...args], {
       cwd: entry.cwd,
-      env: { ...process.env, CLAWSCOPE_NO_BUILD: "1", ...env },
+      env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";

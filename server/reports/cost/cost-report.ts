@@ -21,36 +21,14 @@ import type {
 import type { JsonObject } from "../../../shared/json.ts";
 import type { PricingOverrides } from "../../../shared/pricing.ts";
 import type { LoadedSession, SessionSummary } from "../../model/session.ts";
-import type { SystemPromptReport } from "../../model/system-prompt-report.ts";
 import { isCronSessionKey } from "../../openclaw/heartbeat.ts";
 import { PriceTable } from "../../pricing/price-table.ts";
+import type { CostReportInput } from "./cost-input.ts";
 import { CostRun } from "./cost-run.ts";
-import type { PruningRoundInput } from "./pruning-rounds.ts";
 import { sumTotals } from "./totals.ts";
 
+export type { CostReportInput } from "./cost-input.ts";
 export type { PruningRoundInput } from "./pruning-rounds.ts";
-
-export interface CostReportInput {
-  session: LoadedSession;
-  config: JsonObject | null;
-  /**
-   * The price precedence below recorded costs (server/pricing/price-table.ts); default: this `config` and
-   * `pricing` (as a `--pricing` file) over the price library.
-   */
-  prices?: PriceTable;
-  pricing?: PricingOverrides;
-  /** Rounds from the pruning replay (pruning.md §5): as run when pruning is on, predicted when it is off. */
-  pruningRounds?: PruningRoundInput[];
-  /** Cache lifetime override (ms). The fixtures' mock uses the scenario's pruning ttl (fixtures.md §1). */
-  cacheTtlMs?: number;
-  /** Counterfactual: bootstrap files trimmed by this many chars. */
-  bootstrapTrimChars?: number;
-  /**
-   * The stored run reports of the session's agent (every SessionEntry's), for `system-prompt-changed` across
-   * runs (reports/cost/breakdown.ts); default: this session's own report only.
-   */
-  agentReports?: readonly SystemPromptReport[];
-}
 
 /** The cost + cache report of one session (a run that is not kept; the service keeps and continues its own). */
 export function buildCostReport(input: CostReportInput): CostReportDTO {

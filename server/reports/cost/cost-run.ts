@@ -23,7 +23,7 @@ import { HeartbeatDetector } from "../../openclaw/heartbeat.ts";
 import { PriceTable } from "../../pricing/price-table.ts";
 import { breakdownByCause, CauseAttributor, unknownMiss } from "./breakdown.ts";
 import { CacheLifetimes, ModelCounts } from "./cache-lifetime.ts";
-import type { CostReportInput } from "./cost-report.ts";
+import type { CostReportInput } from "./cost-input.ts";
 import { counterfactuals, ScenarioSums } from "./counterfactuals.ts";
 import { gapCosts } from "./gap-costs.ts";
 import { heartbeatInfo } from "./heartbeat-info.ts";
