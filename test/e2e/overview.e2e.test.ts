@@ -62,6 +62,17 @@ describe("overview page (e2e, demo)", () => {
     expect((await card.textContent()) ?? "").toContain("would have saved");
     await card.locator("summary").click();
     expect((await card.getByTestId("advice-snippet").textContent()) ?? "").toContain("cacheRetention");
+    // The three that would have saved most are in view; the rest wait behind one line (the chart stays up).
+    const pay = (a: { savingsUsd: number | null }) => Math.max(0, a.savingsUsd ?? 0);
+    const lead = page.locator('[data-testid="advice-cards"] > details.advice-card');
+    expect(await lead.count()).toBe(Math.min(3, api.advice.length));
+    const best = Math.max(...api.advice.map(pay));
+    const first = api.advice.find((a) => pay(a) === best);
+    expect(await lead.first().getAttribute("data-testid")).toBe(`advice-${first?.kind}-${first?.agentId}`);
+    if (api.advice.length > 3)
+      expect(await page.getByTestId("advice-more").locator("> summary").textContent()).toBe(
+        `${api.advice.length - 3} more recommendation${api.advice.length === 4 ? "" : "s"}`,
+      );
 
     // The session list is still on the landing page (and at /sessions).
     await expect.poll(() => page.locator('[data-testid^="session-row-"]').count(), POLL).toBe(3);

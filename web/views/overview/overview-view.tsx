@@ -93,7 +93,7 @@ function OverviewBody({ data }: { data: OverviewResponseDTO }) {
           </ul>
         </details>
       ) : null}
-      <AdviceCards advice={o.advice} />
+      <AdviceCards advice={o.advice} lead={3} />
       <div className="card">
         <h2>Spend by day ({o.filter.timeZone})</h2>
         <DayChart days={o.byDay} onPickDay={(day) => setParams({ since: day, until: day })} />
