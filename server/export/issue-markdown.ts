@@ -4,6 +4,7 @@
 // Every string that came from data goes through mdText(), so a model or file name cannot inject links,
 // HTML or code spans into the reader's issue tracker. Callers pass redacted DTOs unless the user opted out.
 
+import { writeAwareText } from "../../shared/clock-labels.ts";
 import type { ContextMapDTO } from "../../shared/context-map.ts";
 import type { CostReportDTO } from "../../shared/cost.ts";
 import { fmtDuration, fmtInt, fmtPct, fmtUsd } from "../../shared/format.ts";
@@ -119,7 +120,7 @@ function keyNumbers(input: IssueMarkdownInput): string[] {
   lines.push(
     row([
       "Cache hit rate",
-      `${fmtPct(t.hitRate)} over ${fmtInt(t.calls)} calls (read ${fmtInt(t.cacheRead)}, write ${fmtInt(t.cacheWrite)}, uncached ${fmtInt(t.input)}; output ${fmtInt(t.output)})`,
+      `${fmtPct(t.hitRate)} read, ${writeAwareText(t.writeAwareHitRate, "total")} write-aware over ${fmtInt(t.calls)} calls (read ${fmtInt(t.cacheRead)}, write ${fmtInt(t.cacheWrite)}, uncached ${fmtInt(t.input)}; output ${fmtInt(t.output)})`,
     ]),
   );
   lines.push(
@@ -219,14 +220,15 @@ function bootstrapCaps(truncation: TruncationReportDTO): string[] {
 /** Where the money went (issue 14 §2): the spend by cause and the unknown share of the miss cost. */
 function spendByCause(cost: CostReportDTO): string[] {
   const lines: string[] = ["**Where the money went**", ""];
-  lines.push(row(["cause", "calls", "tokens", "cost", "% of spend"]));
-  lines.push(row(["---", "---:", "---:", "---:", "---:"]));
+  lines.push(row(["cause", "calls", "tokens", "cost", "miss cost", "% of spend"]));
+  lines.push(row(["---", "---:", "---:", "---:", "---:", "---:"]));
   for (const b of cost.breakdown) {
     const usd =
       b.unpricedCalls === b.calls
         ? `unpriced (${fmtInt(b.calls)} calls)`
         : `${fmtUsd(b.costUsd)}${b.unpricedCalls > 0 ? ` + ${fmtInt(b.unpricedCalls)} unpriced` : ""}`;
-    lines.push(row([md(b.cause), fmtInt(b.calls), fmtInt(b.tokens), usd, fmtPct(b.shareOfSpend)]));
+    const miss = b.unpricedCalls === b.calls ? "unpriced" : fmtUsd(b.missCostUsd);
+    lines.push(row([md(b.cause), fmtInt(b.calls), fmtInt(b.tokens), usd, miss, fmtPct(b.shareOfSpend)]));
   }
   const u = cost.breakdownUnknown;
   if (u.shareOfMissCost !== null) {

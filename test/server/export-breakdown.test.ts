@@ -1,11 +1,13 @@
 // "Where the money went" in the HTML export and the *Copy as issue* Markdown (issue 14 §2): the same rows as
 // `cost --json` `breakdown`, through the export's own structure (gatherExportData → redact → render), and the
 // per-call cause details (file names, call ids) only in the unredacted export.
+
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { buildExportHtml, buildIssueMarkdown } from "../../server/export/write-export.ts";
 import { createSessionService } from "../../server/service/session-service.ts";
+import { writeAwareText } from "../../shared/clock-labels.ts";
 import { fmtInt, fmtPct, fmtUsd } from "../../shared/format.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -19,7 +21,7 @@ describe("breakdown by cause in the export", () => {
   if (!res.ok) throw new Error(res.error.message);
   const cost = res.value;
 
-  it("the issue Markdown has one row per cause with calls, tokens, $ and % of spend (redacted too)", () => {
+  it("the issue Markdown has one row per cause with calls, tokens, $, miss $ and % of spend (redacted too)", () => {
     expect(cost.breakdown.length).toBeGreaterThan(1);
     for (const redact of [true, false]) {
       const md = buildIssueMarkdown(service, AGENT, SESSION, { redact });
@@ -27,10 +29,14 @@ describe("breakdown by cause in the export", () => {
       expect(md.value).toContain("**Where the money went**");
       for (const b of cost.breakdown) {
         expect(md.value).toContain(
-          `| ${b.cause} | ${fmtInt(b.calls)} | ${fmtInt(b.tokens)} | ${fmtUsd(b.costUsd)} | ${fmtPct(b.shareOfSpend)} |`,
+          `| ${b.cause} | ${fmtInt(b.calls)} | ${fmtInt(b.tokens)} | ${fmtUsd(b.costUsd)} | ${fmtUsd(b.missCostUsd)} | ${fmtPct(b.shareOfSpend)} |`,
         );
       }
       expect(md.value).toContain(`Still unknown: ${fmtUsd(cost.breakdownUnknown.missCostUsd)}`);
+      // both hit rates: the read share and the write-aware one (a miss re-writes, it does not only fail to read)
+      expect(md.value).toContain(
+        `| Cache hit rate | ${fmtPct(cost.totals.hitRate)} read, ${writeAwareText(cost.totals.writeAwareHitRate, "total")} write-aware over ${fmtInt(cost.totals.calls)} calls`,
+      );
     }
   });
 
