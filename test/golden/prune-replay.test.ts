@@ -6,12 +6,10 @@
 // (prune-*) come from ../shared/fixtures (see test/fixtures/README.md).
 
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { buildContextMessages } from "../../server/model/context-messages.ts";
-import type { LoadedSession } from "../../server/model/session.ts";
 import {
   parseProjectionSnapshot,
   projectionBaseKey,
@@ -23,72 +21,17 @@ import { readOpenClawConfig } from "../../server/sources/openclaw-config.ts";
 import { openStateReader } from "../../server/sources/state-reader.ts";
 import { isObject, type JsonObject, str } from "../../shared/json.ts";
 import type { PruneCallDTO, PruneLinearReplayDTO, PruneReplayDTO } from "../../shared/prune.ts";
+import { FIXTURES, loadScenario, PRUNE_SCENARIOS, type SlimCall, seqOf } from "../helpers/prune-fixtures.ts";
 import { statesFromLinear } from "../helpers/prune-linear.ts";
-import { loadedSession, transcriptFromJsonl } from "../helpers/transcript.ts";
 
 /** The complete replay (every call with its tool-result states: the `prune --json` contract). */
 const replayPruning = (input: ReplayInput): PruneReplayDTO => runReplay(input).full();
 
-const FIXTURES = path.resolve(__dirname, "../fixtures");
 /** The full captures (state dirs), used in place when present (../shared/fixtures). */
 const SHARED_FIXTURES = path.resolve(__dirname, "../../../shared/fixtures");
-const SCENARIOS = [
-  "s1-cache-ttl-default",
-  "s2-pruning-off",
-  "s3-aggressive-hardclear",
-  "s4-long-36turns",
-  "s5-local-cli",
-  "j1-jsonl-cache-ttl-default",
-] as const;
+const SCENARIOS = PRUNE_SCENARIOS;
 
 const sha256Base64Url = (s: string): string => createHash("sha256").update(s).digest("base64url");
-
-interface SlimCall {
-  seq: number;
-  messageChars: number;
-  toolResults: { tool_use_id: string; tool: string; state: string; chars: number; firstSentChars: number }[];
-}
-interface WireText {
-  tool_use_id: string;
-  firstSeq: number;
-  text: string;
-}
-
-function loadScenario(name: string): {
-  session: LoadedSession;
-  config: JsonObject;
-  calls: SlimCall[];
-  wire: WireText[];
-} {
-  const dir = path.join(FIXTURES, name);
-  const transcript = transcriptFromJsonl(
-    gunzipSync(readFileSync(path.join(dir, "prune-transcript.jsonl.gz"))).toString("utf8"),
-    `${name}/prune-transcript.jsonl.gz`,
-  );
-  const config = JSON.parse(readFileSync(path.join(dir, "prune-openclaw.json"), "utf8"));
-  const sqlite = transcript.version === 4;
-  const session = loadedSession(transcript, {
-    family: sqlite ? "2026.9" : "2026.7",
-    appVersion: sqlite ? "2026.9.6" : "2026.7.1",
-    sessionId: str(transcript.header, "id") ?? name,
-    sessionKey: null,
-    storage: sqlite ? "sqlite" : "jsonl",
-    model: "claude-mock-1",
-    provider: "anthropic",
-    location: name,
-  });
-  return {
-    session,
-    config,
-    calls: JSON.parse(readFileSync(path.join(dir, "prune-calls.json"), "utf8")),
-    wire: JSON.parse(readFileSync(path.join(dir, "prune-wire-texts.json"), "utf8")),
-  };
-}
-
-const seqOf = (responseId: string | null): number | null => {
-  const m = /^msg_mock_(\d{4})$/.exec(responseId ?? "");
-  return m ? Number(m[1]) : null;
-};
 
 /** j1 only: the `read` result capped live — first wire form 31,869 chars, stored/replayed 31,935 (pruning.md §5.4). */
 function isJ1LiveFormException(name: string, t: SlimCall["toolResults"][number]): boolean {
