@@ -18,6 +18,7 @@ import type { WireMessage } from "../../server/openclaw/wire/wire-message.ts";
 import { runReplay } from "../../server/reports/prune-replay/replay-run.ts";
 import { type SentEnv, sentCalls, sentWireCalls } from "../../server/reports/sent/sent-calls.ts";
 import { isObject, type JsonObject } from "../../shared/json.ts";
+import { PRUNE_SCENARIOS } from "../helpers/prune-fixtures.ts";
 import { sessionFromJsonl } from "../helpers/transcript.ts";
 
 const FIXTURES = path.resolve(__dirname, "../fixtures");
@@ -65,14 +66,7 @@ function mediaAccess(dir: string, workspaceDir: string | null) {
   };
 }
 
-const FIXTURE_SCENARIOS = [
-  "s1-cache-ttl-default",
-  "s2-pruning-off",
-  "s3-aggressive-hardclear",
-  "s4-long-36turns",
-  "s5-local-cli",
-  "j1-jsonl-cache-ttl-default",
-];
+const FIXTURE_SCENARIOS = PRUNE_SCENARIOS;
 
 function loadFixture(name: string): Scenario {
   const dir = path.join(FIXTURES, name);

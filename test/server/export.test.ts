@@ -38,18 +38,13 @@ import { layoutTreemap } from "../../shared/treemap-layout.ts";
 import { groupColors, tileFill } from "../../shared/treemap-style.ts";
 import { buildCanaryStateDir, CANARIES, CANARY_AGENT, CANARY_SESSION_ID } from "../e2e/canary-session.ts";
 
+import { PRUNE_SCENARIOS } from "../helpers/prune-fixtures.ts";
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(here, "../..");
 const DEMO = path.join(REPO, "server/demo/state");
 const FIXTURES = path.resolve(REPO, "../shared/fixtures");
-const SCENARIOS = [
-  "s1-cache-ttl-default",
-  "s2-pruning-off",
-  "s3-aggressive-hardclear",
-  "s4-long-36turns",
-  "s5-local-cli",
-  "j1-jsonl-cache-ttl-default",
-];
+const SCENARIOS = PRUNE_SCENARIOS;
 const GENERATED_AT = "2026-11-30T12:00:00.000Z";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
