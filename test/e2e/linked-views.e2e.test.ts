@@ -214,6 +214,8 @@ describe("pruning timeline marks (e2e, demo)", () => {
     const note = page.getByTestId("prune-call-gap-cost");
     await expect.poll(() => note.count(), POLL).toBe(1);
     expect((await note.textContent()) ?? "").toContain(`(${usd})`);
+    // the calls table's row of that call carries the same $ in its Expiry $ column
+    expect((await page.getByTestId(`prune-call-row-${first.call}`).textContent()) ?? "").toContain(usd);
     // the Cache & cost tab's expiry table: the same gaps, in call order, with the same premiums
     await page.goto(`${e2e.server.url}${PAGE}?tab=cost`);
     const table = page.getByTestId("cost-gap-table");

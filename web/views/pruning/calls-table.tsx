@@ -1,12 +1,12 @@
 // Every replayed model call as a table row (paged for long sessions); a click selects the call.
 
 import type { ReactNode } from "react";
-import { fmtDate, fmtDuration, fmtInt } from "../../../shared/format.ts";
-import type { PruneCallDTO, PruneReplayDTO } from "../../../shared/prune.ts";
+import { fmtDate, fmtDuration, fmtInt, fmtUsd } from "../../../shared/format.ts";
+import type { PruneCallDTO, PruneGapCostDTO, PruneReplayDTO } from "../../../shared/prune.ts";
 import { setParams } from "../../router.ts";
 import { type Column, Table } from "../../ui/table.tsx";
 
-type Row = PruneCallDTO & { i: number };
+type Row = PruneCallDTO & { i: number; gap: PruneGapCostDTO | undefined };
 
 const COLUMNS: Column<Row>[] = [
   { key: "i", label: "#", align: "right", render: (r) => r.i + 1, sortValue: (r) => r.i },
@@ -22,6 +22,22 @@ const COLUMNS: Column<Row>[] = [
         <span className={r.ttlExpired ? "error-text" : undefined}>{fmtDuration(r.idleMs)}</span>
       ),
     sortValue: (r) => r.idleMs,
+  },
+  {
+    key: "rewrite",
+    label: "Expiry $",
+    align: "right",
+    render: (r) =>
+      r.gap ? (
+        <span
+          title={`the cache had expired: ${fmtInt(r.gap.rewrittenTokens)} tokens re-written (Cache & cost)`}
+        >
+          {fmtUsd(r.gap.premiumUsd, "unpriced")}
+        </span>
+      ) : (
+        ""
+      ),
+    sortValue: (r) => r.gap?.premiumUsd ?? (r.gap ? 0 : -1),
   },
   {
     key: "gate",
@@ -85,7 +101,8 @@ export function CallsTable(props: {
   onPick?: () => void;
 }) {
   const { dto, selected, detail, onPick } = props;
-  const rows: Row[] = dto.calls.map((c, i) => ({ ...c, i }));
+  const gaps = new Map((dto.marks?.gaps ?? []).map((g) => [g.call, g]));
+  const rows: Row[] = dto.calls.map((c, i) => ({ ...c, i, gap: gaps.get(i) }));
   return (
     <Table
       testId="prune-calls-table"
