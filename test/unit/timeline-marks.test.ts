@@ -1,11 +1,16 @@
 // The pruning timeline's marks (issue 15): compactions and resets on the active branch placed before the call
 // that follows them (server reports/prune-replay/timeline-marks.ts), expired-gap costs joined to the calls by
 // entry id, and where the app and the export draw them (shared/timeline-scales.ts eventX, labelledGaps).
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { runReplay } from "../../server/reports/prune-replay/replay-run.ts";
 import { timelineMarks } from "../../server/reports/prune-replay/timeline-marks.ts";
 import { isObject } from "../../shared/json.ts";
 import { eventX, labelledGaps } from "../../shared/timeline-scales.ts";
-import { TranscriptBuilder } from "../helpers/transcript.ts";
+import { sessionFromJsonl, TranscriptBuilder } from "../helpers/transcript.ts";
 
 function session() {
   const b = new TranscriptBuilder();
@@ -63,5 +68,31 @@ describe("eventX / labelledGaps", () => {
   it("labels gaps in call order, each at least `spacing` px after the previous label", () => {
     expect([...labelledGaps([{ call: 4 }, { call: 0 }, { call: 1 }, { call: 3 }], xOf, 44)]).toEqual([0, 3]);
     expect([...labelledGaps([{ call: 0 }, { call: 1 }], xOf, 20)]).toEqual([0, 1]);
+  });
+});
+
+describe("timelineMarks on a real 2026.9.6 capture (test/fixtures/w1-images-reset-retries)", () => {
+  it("finds its in-place /new reset between the calls around it", () => {
+    const dir = path.resolve(__dirname, "../fixtures/w1-images-reset-retries");
+    const id = "3b51b887-219c-4b9d-9254-2888d529b806";
+    const text = gunzipSync(readFileSync(path.join(dir, "transcripts", "main", `${id}.jsonl.gz`))).toString(
+      "utf8",
+    );
+    const session = sessionFromJsonl(text, {
+      family: "2026.9",
+      sessionId: id,
+      sessionKey: "agent:main:main",
+    });
+    const config = JSON.parse(readFileSync(path.join(dir, "openclaw.json"), "utf8"));
+    const sha = (s: string) => createHash("sha256").update(s).digest("base64url");
+    const calls = runReplay({ session, config, sha256Base64Url: sha }).summary().calls;
+    const marks = timelineMarks(session.transcript, calls, []);
+    expect(marks.events.map((e) => e.kind)).toEqual(["reset"]);
+    const e = marks.events[0];
+    if (!e || e.at === null) throw new Error("no reset time");
+    expect(e.beforeCall).toBeGreaterThan(0);
+    expect(e.beforeCall).toBeLessThan(calls.length);
+    expect(calls[e.beforeCall - 1]?.timestamp ?? Number.POSITIVE_INFINITY).toBeLessThanOrEqual(e.at);
+    expect(calls[e.beforeCall]?.timestamp ?? 0).toBeGreaterThanOrEqual(e.at);
   });
 });
