@@ -150,6 +150,11 @@ describe("map → pruning (e2e, demo)", () => {
     const leaves = await toolResultLeaves(page, '[data-testid="treemap"]');
     const trimmed = leaves.filter((l) => view.states.get(l.toolCallId) === "soft-trim");
     expect(await hatch.count()).toBe(trimmed.length);
+    // the note under the toolbar says what the hatching means, with the last call's counts
+    const soft = [...view.chars.keys()].filter((id) => view.states.get(id) === "soft-trim").length;
+    expect(await page.getByTestId("map-prune-note").textContent()).toContain(
+      `last call (${view.call}): ${soft} soft-trimmed (hatched`,
+    );
     const full = leaves.find((l) => view.states.get(l.toolCallId) === "full");
     if (!full) throw new Error("no full tool result drawn");
     // a click on a leaf zooms into its tool's group first; in there it pins the leaf's details

@@ -1,7 +1,8 @@
 // The smaller pieces of the map tab: zoom breadcrumbs, the legend panel and the size-mode notes.
 
 import type { ContextMapDTO, MapNode, SizeMode } from "../../../shared/context-map.ts";
-import { fmtPct } from "../../../shared/format.ts";
+import { fmtInt, fmtPct } from "../../../shared/format.ts";
+import type { TilePruning } from "../../../shared/tile-pruning.ts";
 import { formatSize } from "../../treemap/treemap.tsx";
 import type { Legend } from "./legend.ts";
 
@@ -116,6 +117,26 @@ export function CacheBasisNote({ dto }: { dto: ContextMapDTO }) {
   return (
     <p className="note small" data-testid="cache-basis-note">
       Estimated tokens coloured by prompt-cache state at the last call. {dto.cacheBasis ?? ""}
+    </p>
+  );
+}
+
+/** What the hatching on tool-result tiles means, with the counts at the call (issue 15); nothing when none is cut. */
+export function PruneStatesNote({ pruning }: { pruning: ReadonlyMap<string, TilePruning> }) {
+  let soft = 0;
+  let hard = 0;
+  let call = 0;
+  for (const p of pruning.values()) {
+    call = p.call;
+    if (p.state === "soft-trim") soft++;
+    else if (p.state === "hard-clear") hard++;
+  }
+  if (soft + hard === 0) return null;
+  return (
+    <p className="muted small" data-testid="map-prune-note">
+      Tool results as sent at the last call ({fmtInt(call)}): {fmtInt(soft)} soft-trimmed (hatched ╱),{" "}
+      {fmtInt(hard)} hard-cleared (cross-hatched ╳), each drawn at its sent size — click one for stored vs
+      sent and its pruning preview.
     </p>
   );
 }

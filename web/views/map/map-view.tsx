@@ -21,7 +21,7 @@ import { useRedactor } from "../../ui/use-redact.ts";
 import type { SessionTabProps } from "../session-tab.ts";
 import { legendTarget, mapLegend } from "./legend.ts";
 import { footerText, MapFooter } from "./map-footer.tsx";
-import { Breadcrumbs, CacheBasisNote, LegendPanel, TokenizerNote } from "./map-parts.tsx";
+import { Breadcrumbs, CacheBasisNote, LegendPanel, PruneStatesNote, TokenizerNote } from "./map-parts.tsx";
 import { MapToolbar, parseMode } from "./map-toolbar.tsx";
 import { SentMapPanel } from "./sent-map.tsx";
 import { parseCallParam, SentScrubber } from "./sent-scrubber.tsx";
@@ -169,6 +169,7 @@ function MapPanel({
         </p>
       ) : null}
       {mode === "tiktoken" && !showOc ? <TokenizerNote dto={dto} /> : null}
+      {!showOc ? <PruneStatesNote pruning={pruning} /> : null}
       {mode === "cache" && !showOc ? <CacheBasisNote dto={dto} /> : null}
       {!showOc ? <Breadcrumbs crumbs={crumbs} onZoom={zoomTo} /> : null}
       <div className="map-body">

@@ -70,7 +70,8 @@ export function SentMapPanel({ agentId, sessionId, params, call }: SessionTabPro
           As sent at call {fmtInt(view.data.call.call)}: {fmtInt(view.data.map.trackedChars)} chars of tiles
           (≈
           {fmtInt(subtreeSize(callRoot, "estTokens"))} tokens, OpenClaw's chars/4 estimate); tool results:{" "}
-          {stateCounts(view.data.toolResults)}. Tiles stay where the session's largest context put them.
+          {stateCounts(view.data.toolResults)} (soft-trimmed tiles hatched ╱, hard-cleared cross-hatched ╳,
+          each at its sent size). Tiles stay where the session's largest context put them.
         </div>
       ) : null}
       <div className="map-canvas" ref={boxRef}>
