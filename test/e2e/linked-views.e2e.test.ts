@@ -2,10 +2,12 @@
 // from there "Open its bootstrap truncation" lands on the Bootstrap truncation tab with that file's diff open; a
 // tool result's tile at a call says its pruning state there and its size stored vs sent (as GET …/sent/call
 // reports them), is hatched when trimmed, and opens its before/after preview on the Pruning tab at that call.
+import { existsSync } from "node:fs";
+import path from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { isObject } from "../../shared/json.ts";
-import { screenshot, withE2eServer } from "./harness.ts";
+import { SHARED_FIXTURES, screenshot, withE2eServer } from "./harness.ts";
 
 const PAGE = "sessions/main/bc255ab3-b341-464a-a811-4d1115e16ed8";
 const POLL = { timeout: 20_000 };
@@ -44,12 +46,12 @@ interface CallView {
 }
 
 /** The last call's number and its tool results' states and sizes, from the API (GET …/sent, …/sent/call). */
-async function lastCallView(base: string): Promise<CallView> {
-  const list: unknown = await (await fetch(`${base}api/${PAGE}/sent`)).json();
+async function lastCallView(base: string, page = PAGE): Promise<CallView> {
+  const list: unknown = await (await fetch(`${base}api/${page}/sent`)).json();
   if (!isObject(list) || !Array.isArray(list.calls)) throw new Error("GET …/sent: no calls");
   const last = list.calls.at(-1);
   const call = isObject(last) && typeof last.call === "number" ? last.call : 0;
-  const view: unknown = await (await fetch(`${base}api/${PAGE}/sent/call?call=${call}`)).json();
+  const view: unknown = await (await fetch(`${base}api/${page}/sent/call?call=${call}`)).json();
   if (!isObject(view) || !isObject(view.toolResults) || !isObject(view.toolResultChars))
     throw new Error("GET …/sent/call: no tool results");
   const states = new Map<string, string>();
@@ -235,3 +237,50 @@ describe("pruning timeline marks (e2e, demo)", () => {
     await page.close();
   });
 });
+
+const S3_STATE = path.join(SHARED_FIXTURES, "s3-aggressive-hardclear", "state");
+if (!existsSync(S3_STATE)) console.warn(`skipped: the hard-clear map test needs ${S3_STATE}`);
+
+describe.skipIf(!existsSync(S3_STATE))(
+  "map: hard-cleared tool results (e2e, fixture s3, read in place)",
+  () => {
+    const e2e = withE2eServer(["--state-dir", S3_STATE]);
+
+    it("cross-hatches each hard-cleared tile at the last call; its details say so, sent = the placeholder", async () => {
+      const list: unknown = await (await fetch(`${e2e.server.url}api/sessions`)).json();
+      const rows = isObject(list) && Array.isArray(list.sessions) ? list.sessions : [];
+      const s = rows.find((r) => isObject(r) && r.archived === null);
+      if (!isObject(s) || typeof s.agentId !== "string" || typeof s.sessionId !== "string")
+        throw new Error("no session in s3");
+      const page0 = `sessions/${s.agentId}/${encodeURIComponent(s.sessionId)}`;
+      const view = await lastCallView(e2e.server.url, page0);
+      const hard = [...view.states].filter(([, st]) => st === "hard-clear").map(([id]) => id);
+      expect(hard.length).toBeGreaterThan(3);
+      const page = await e2e.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      await page.goto(`${e2e.server.url}${page0}?tab=map&call=${view.call}`);
+      const scope = `[data-testid="sent-map"][data-call="${view.call}"]`;
+      await expect.poll(async () => (await toolResultLeaves(page, scope)).length, POLL).toBeGreaterThan(0);
+      const leaves = await toolResultLeaves(page, scope);
+      const drawn = leaves.filter((l) => view.states.get(l.toolCallId) === "hard-clear");
+      expect(drawn.length).toBeGreaterThan(0);
+      const crossed = await page.$$eval(`${scope} [data-prune="hard-clear"]`, (els) =>
+        els.map((e) => e.getAttribute("data-tile") ?? ""),
+      );
+      expect(crossed.sort()).toEqual(drawn.map((l) => l.id).sort());
+      const target = [...drawn].sort((a, b) => b.area - a.area)[0];
+      if (!target) throw new Error("no hard-cleared tile");
+      await page.locator(`${scope} [data-testid="treemap-leaf"][data-id="${target.id}"]`).click();
+      const panel = page.getByTestId("treemap-detail");
+      await expect.poll(() => panel.count(), POLL).toBe(1);
+      expect(await panel.getByTestId("tile-prune-state").getAttribute("data-state")).toBe("hard-clear");
+      const sizes = view.chars.get(target.toolCallId);
+      const num = (t: string | null) => Number((t ?? "").replace(/[^0-9]/g, ""));
+      // s3's custom placeholder is 57 chars (spec fixtures.md §2)
+      expect(sizes?.sent).toBe(57);
+      expect(num(await panel.getByTestId("tile-prune-sent").textContent())).toBe(57);
+      expect(num(await panel.getByTestId("tile-prune-stored").textContent())).toBe(sizes?.stored);
+      await screenshot(page, "linked-map-hard-clear");
+      await page.close();
+    });
+  },
+);
