@@ -68,11 +68,25 @@ function bucketOf(role: JsonValue | undefined): keyof ConversationBuckets {
   return "other";
 }
 
+type Estimate = { bucket: keyof ConversationBuckets; chars: number };
+
+/**
+ * Estimates per message object: a transcript's message objects are immutable and shared by the Transcripts of
+ * an append (sources/jsonl/tail.ts), so the map of a grown session estimates only its new messages (issue 18).
+ */
+const estimates = new WeakMap<JsonObject, Estimate>();
+
 /** Chars of one message for the 2026.9.x map (OpenClaw's `estimateMessageChars`), and its bucket. */
-export function openClawMessageEstimate(message: JsonObject): {
-  bucket: keyof ConversationBuckets;
-  chars: number;
-} {
+export function openClawMessageEstimate(message: JsonObject): Estimate {
+  let e = estimates.get(message);
+  if (e === undefined) {
+    e = estimateOf(message);
+    estimates.set(message, e);
+  }
+  return e;
+}
+
+function estimateOf(message: JsonObject): Estimate {
   const role = message.role;
   const bucket = bucketOf(role);
   if (message.excludeFromContext === true) return { bucket, chars: 0 };
