@@ -16,30 +16,8 @@ import type { ContextMessage, LoadedSession, Transcript } from "../model/session
 import type { CostRun } from "../reports/cost/cost-run.ts";
 import type { ReplayResult } from "../reports/prune-replay/replay-result.ts";
 import type { ReplayRun } from "../reports/prune-replay/replay-run.ts";
-
-/**
- * Runs kept per session to be continued when the session grows (issue 9, 18: append → report): the
- * as-configured pruning replay (ReplayRun.extend) and the cost report (CostRun.extend) of each open session,
- * so an append computes only what was appended. Bounded to the `max` sessions used last.
- */
-export class KeptRuns<R> {
-  private readonly runs = new Map<string, { transcript: Transcript; run: R }>();
-
-  constructor(private readonly max = 8) {}
-
-  /** The run under `key`: the kept one continued over what was appended (`extend`), else a new one. */
-  runFor(key: string, transcript: Transcript, extend: (run: R) => boolean, start: () => R): R {
-    const kept = this.runs.get(key);
-    this.runs.delete(key);
-    const run = kept && kept.transcript !== transcript && extend(kept.run) ? kept.run : start();
-    this.runs.set(key, { transcript, run });
-    for (const k of this.runs.keys()) {
-      if (this.runs.size <= this.max) break;
-      this.runs.delete(k);
-    }
-    return run;
-  }
-}
+import { ContextLists } from "./context-lists.ts";
+import { KeptRuns } from "./kept-runs.ts";
 
 /** The as-configured replay of each session (ReplayRun.extend over the appended entries). */
 export class ReplayRuns {
@@ -78,6 +56,8 @@ function configDependent() {
 export class ReportMemo {
   /** The context list OpenClaw builds from the transcript alone: survives a config edit. */
   readonly messages: MemoByObject<Transcript, ContextMessage[]> = memoByObject();
+  /** Those lists, kept per session to continue over an append (context-lists.ts). */
+  readonly contextLists = new ContextLists();
   private byConfig = configDependent();
 
   get report() {

@@ -15,7 +15,6 @@ import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { SentAtCallDTO, SentCallsDTO, SentViewDTO } from "../../shared/sent.ts";
 import { redactContextEntry } from "../export/redact.ts";
 import { cacheClock, clockReplayAt } from "../live/cache-clock.ts";
-import { buildContextMessages } from "../model/context-messages.ts";
 import type { ContextMessage, LoadedSession } from "../model/session.ts";
 import {
   readSystemPromptReport,
@@ -113,7 +112,7 @@ export class SessionReports {
 
   private wireMessages(s: LoadedSession): ContextMessage[] {
     return this.memo.wire.get(s.transcript, "wire", () => {
-      const messages = this.memo.messages.get(s.transcript, "all", () => buildContextMessages(s.transcript));
+      const messages = this.memo.messages.get(s.transcript, "all", () => this.memo.contextLists.listFor(s));
       return atLastCall(messages, this.prune(s, {}, undefined));
     });
   }
@@ -156,7 +155,7 @@ export class SessionReports {
     const overrides = whatIf ? parsePruneQuery(whatIf.prune).overrides : {};
     const replay = this.prune(s, overrides, undefined);
     const messages = atLastCall(
-      this.memo.messages.get(s.transcript, "all", () => buildContextMessages(s.transcript)),
+      this.memo.messages.get(s.transcript, "all", () => this.memo.contextLists.listFor(s)),
       replay,
     );
     const report = s.entry ? (obj(s.entry, "systemPromptReport") ?? null) : null;
