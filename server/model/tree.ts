@@ -117,6 +117,25 @@ export function selectLeaf(
   return { leafIndex: leaf, issues };
 }
 
+/**
+ * Visit the ancestors of `start` (its parent first, then up the chain) until `visit` returns false, the chain ends,
+ * or it comes back to an entry it saw (a parent cycle in stored data ends the walk). The one cycle-guarded upward
+ * walk of the reports that look back from a call (reports/cost/breakdown.ts, openclaw/cache/prefix-signals.ts).
+ */
+export function visitAncestors(
+  start: TranscriptEntry | undefined,
+  parentOf: (e: TranscriptEntry) => TranscriptEntry | undefined,
+  visit: (e: TranscriptEntry) => boolean,
+): void {
+  const seen = new Set<number>();
+  let cur = start ? parentOf(start) : undefined;
+  while (cur && !seen.has(cur.index)) {
+    seen.add(cur.index);
+    if (!visit(cur)) return;
+    cur = parentOf(cur);
+  }
+}
+
 /** Walk parentId from the leaf to the root. Missing parents and cycles end the walk with an issue. */
 export function walkBranch(
   entries: TranscriptEntry[],

@@ -7,7 +7,7 @@ import type { PrefixChangeCause } from "../../../shared/cost.ts";
 import { arr, isObject, type JsonObject, obj, str } from "../../../shared/json.ts";
 import type { ModelCall } from "../../model/model-calls.ts";
 import type { Transcript, TranscriptEntry } from "../../model/session.ts";
-import { parentIndexes } from "../../model/tree.ts";
+import { parentIndexes, visitAncestors } from "../../model/tree.ts";
 import type { ConfigFamily } from "../config/agent-settings.ts";
 import { isTranscriptOnlyAssistant } from "../transcript-only.ts";
 
@@ -117,19 +117,12 @@ export class PrefixSignals {
   scanPath(n: ModelCall, mIndex: number): PathScan {
     const between: TranscriptEntry[] = [];
     let mOnPath = false;
-    const seen = new Set<number>();
-    let cur = this.entries[n.entryIndex];
-    cur = cur ? this.parentOf(cur) : undefined;
-    while (cur && !seen.has(cur.index)) {
-      seen.add(cur.index);
-      if (cur.index === mIndex) {
-        mOnPath = true;
-        break;
-      }
-      if (cur.index < mIndex) break;
-      between.push(cur);
-      cur = this.parentOf(cur);
-    }
+    visitAncestors(this.entries[n.entryIndex], this.parentOf.bind(this), (e) => {
+      if (e.index === mIndex) mOnPath = true;
+      if (e.index <= mIndex) return false;
+      between.push(e);
+      return true;
+    });
     between.reverse();
     return { between, mOnPath };
   }

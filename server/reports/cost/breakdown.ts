@@ -20,7 +20,7 @@ import { type JsonObject, obj, str } from "../../../shared/json.ts";
 import type { ModelCall } from "../../model/model-calls.ts";
 import type { Transcript, TranscriptEntry } from "../../model/session.ts";
 import type { SystemPromptReport } from "../../model/system-prompt-report.ts";
-import { entryIndexById } from "../../model/tree.ts";
+import { entryIndexById, visitAncestors } from "../../model/tree.ts";
 import type { RuleFamily } from "../../openclaw/bootstrap/files-and-limits.ts";
 import { entryLabel } from "../../openclaw/cache/prefix-signals.ts";
 import {
@@ -149,18 +149,12 @@ export class CauseAttributor {
   private pathSince(n: ModelCall, m: ModelCall): { path: TranscriptEntry[]; newRun: boolean } {
     const path: TranscriptEntry[] = [];
     let newRun = false;
-    const seen = new Set<number>();
-    let cur = this.entries[n.entryIndex];
-    cur = cur ? this.parentOf(cur) : undefined;
-    while (cur && !seen.has(cur.index)) {
-      seen.add(cur.index);
-      path.push(cur);
-      if (isUserPrompt(cur)) {
-        if (cur.index > m.entryIndex) newRun = true;
-        else break;
-      }
-      cur = this.parentOf(cur);
-    }
+    visitAncestors(this.entries[n.entryIndex], this.parentOf.bind(this), (e) => {
+      path.push(e);
+      if (!isUserPrompt(e)) return true;
+      if (e.index > m.entryIndex) newRun = true;
+      return e.index > m.entryIndex;
+    });
     return { path, newRun };
   }
 
