@@ -116,6 +116,17 @@ function keyNumbers(input: IssueMarkdownInput): string[] {
       `~${fmtInt(tracked.tokens)} tokens (${tracked.basis})${tracked.untracked === null ? "" : `, untracked ${fmtInt(tracked.untracked)}`}`,
     ]),
   );
+  lines.push(...cacheRows(cost, prune));
+  lines.push("");
+  // Both tracked estimates are in the table; say once why they differ (a fixed sentence, no session data).
+  if (totals) lines.push(`_${report.numbers.whyTheyDiffer}_`, "");
+
+  return lines;
+}
+
+/** The key-numbers table's cache rows: hit rates, retention, cost, verdicts and the pruning replay. */
+function cacheRows(cost: CostReportDTO, prune: PruneReplayDTO): string[] {
+  const lines: string[] = [];
   const t = cost.totals;
   lines.push(
     row([
@@ -149,10 +160,6 @@ function keyNumbers(input: IssueMarkdownInput): string[] {
       `algorithm ${md(prune.algorithm)}, ${fmtInt(prune.rounds)} rounds in ${fmtInt(prune.calls.length)} calls, char window ${fmtInt(prune.charWindow)} (context window × 4)`,
     ]),
   );
-  lines.push("");
-  // Both tracked estimates are in the table; say once why they differ (a fixed sentence, no session data).
-  if (totals) lines.push(`_${report.numbers.whyTheyDiffer}_`, "");
-
   return lines;
 }
 

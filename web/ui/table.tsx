@@ -48,61 +48,15 @@ export function Table<R>({
   /** The selected row's details, drawn in a full-width row right under it (issue 15: details where the click was). */
   renderDetail?: (row: R) => ReactNode;
 }) {
-  const [sort, setSort] = useState(initialSort ?? null);
   const [limit, setLimit] = useState(TABLE_PAGE_ROWS);
-  const sorted = useMemo(() => {
-    if (!sort) return rows;
-    const col = columns.find((c) => c.key === sort.key);
-    const sv = col?.sortValue;
-    if (!sv) return rows;
-    const dir = sort.dir === "asc" ? 1 : -1;
-    return [...rows].sort((a, b) => {
-      const va = sv(a);
-      const vb = sv(b);
-      if (va === vb) return 0;
-      if (va === null) return 1;
-      if (vb === null) return -1;
-      return (va < vb ? -1 : 1) * dir;
-    });
-  }, [rows, columns, sort]);
+  const { sorted, sort, toggleSort } = useSortedRows(rows, columns, initialSort ?? null);
   const selectedAt = selectedKey ? sorted.findIndex((r) => rowKey(r) === selectedKey) : -1;
   const rowProps = { columns, rowTestId, rowClass, onRowClick, selectedKey, renderDetail };
   const shown = sorted.length > limit ? sorted.slice(0, Math.max(limit, selectedAt + 1)) : sorted;
   return (
     <table className="table" data-testid={testId}>
       {caption ? <caption>{caption}</caption> : null}
-      <thead>
-        <tr>
-          {columns.map((c) => (
-            <th
-              key={c.key}
-              className={c.align ? `align-${c.align}` : undefined}
-              title={c.title}
-              aria-sort={sort?.key === c.key ? (sort.dir === "asc" ? "ascending" : "descending") : undefined}
-            >
-              {c.sortValue ? (
-                <button
-                  type="button"
-                  className="sort-button"
-                  data-testid={`sort-${c.key}`}
-                  onClick={() =>
-                    setSort((s) =>
-                      s?.key === c.key
-                        ? { key: c.key, dir: s.dir === "asc" ? "desc" : "asc" }
-                        : { key: c.key, dir: "desc" },
-                    )
-                  }
-                >
-                  {c.label}
-                  {sort?.key === c.key ? (sort.dir === "asc" ? " ▲" : " ▼") : ""}
-                </button>
-              ) : (
-                c.label
-              )}
-            </th>
-          ))}
-        </tr>
-      </thead>
+      <TableHead columns={columns} sort={sort} onSort={toggleSort} />
       <tbody>
         {sorted.length === 0 ? (
           <tr>
@@ -115,25 +69,101 @@ export function Table<R>({
         )}
       </tbody>
       {shown.length < sorted.length ? (
-        <tfoot>
-          <tr>
-            <td colSpan={columns.length} className="table-more" data-testid="table-more-row">
-              Showing {fmtInt(shown.length)} of {fmtInt(sorted.length)} rows ·{" "}
-              <button
-                type="button"
-                data-testid="table-more"
-                onClick={() => setLimit(shown.length + TABLE_PAGE_ROWS)}
-              >
-                Show {fmtInt(Math.min(TABLE_PAGE_ROWS, sorted.length - shown.length))} more
-              </button>{" "}
-              <button type="button" data-testid="table-all" onClick={() => setLimit(sorted.length)}>
-                Show all
-              </button>
-            </td>
-          </tr>
-        </tfoot>
+        <MoreRows columns={columns.length} shown={shown.length} total={sorted.length} setLimit={setLimit} />
       ) : null}
     </table>
+  );
+}
+
+type Sort = { key: string; dir: "asc" | "desc" } | null;
+
+/** The rows in the sort the header buttons chose (a click sorts descending, a second click flips it). */
+function useSortedRows<R>(rows: R[], columns: Column<R>[], initial: Sort) {
+  const [sort, setSort] = useState<Sort>(initial);
+  const sorted = useMemo(() => {
+    if (!sort) return rows;
+    const sv = columns.find((c) => c.key === sort.key)?.sortValue;
+    if (!sv) return rows;
+    const dir = sort.dir === "asc" ? 1 : -1;
+    return [...rows].sort((a, b) => {
+      const va = sv(a);
+      const vb = sv(b);
+      if (va === vb) return 0;
+      if (va === null) return 1;
+      if (vb === null) return -1;
+      return (va < vb ? -1 : 1) * dir;
+    });
+  }, [rows, columns, sort]);
+  const toggleSort = (key: string) =>
+    setSort((s) => (s?.key === key ? { key, dir: s.dir === "asc" ? "desc" : "asc" } : { key, dir: "desc" }));
+  return { sorted, sort, toggleSort };
+}
+
+function TableHead<R>({
+  columns,
+  sort,
+  onSort,
+}: {
+  columns: Column<R>[];
+  sort: Sort;
+  onSort: (key: string) => void;
+}) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c) => (
+          <th
+            key={c.key}
+            className={c.align ? `align-${c.align}` : undefined}
+            title={c.title}
+            aria-sort={sort?.key === c.key ? (sort.dir === "asc" ? "ascending" : "descending") : undefined}
+          >
+            {c.sortValue ? (
+              <button
+                type="button"
+                className="sort-button"
+                data-testid={`sort-${c.key}`}
+                onClick={() => onSort(c.key)}
+              >
+                {c.label}
+                {sort?.key === c.key ? (sort.dir === "asc" ? " ▲" : " ▼") : ""}
+              </button>
+            ) : (
+              c.label
+            )}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+/** "Showing N of M rows · Show K more · Show all" under a long table. */
+function MoreRows({
+  columns,
+  shown,
+  total,
+  setLimit,
+}: {
+  columns: number;
+  shown: number;
+  total: number;
+  setLimit: (n: number) => void;
+}) {
+  return (
+    <tfoot>
+      <tr>
+        <td colSpan={columns} className="table-more" data-testid="table-more-row">
+          Showing {fmtInt(shown)} of {fmtInt(total)} rows ·{" "}
+          <button type="button" data-testid="table-more" onClick={() => setLimit(shown + TABLE_PAGE_ROWS)}>
+            Show {fmtInt(Math.min(TABLE_PAGE_ROWS, total - shown))} more
+          </button>{" "}
+          <button type="button" data-testid="table-all" onClick={() => setLimit(total)}>
+            Show all
+          </button>
+        </td>
+      </tr>
+    </tfoot>
   );
 }
 

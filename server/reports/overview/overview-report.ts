@@ -58,66 +58,37 @@ function modelMatches(filter: string, c: OverviewCall): boolean {
 
 const byCost = <T extends Sums>(a: T, b: T) => b.costUsd - a.costUsd || b.calls - a.calls;
 
-/** Sessions in the filter: every one of the agent without a date or model filter, else those with a call in it. */
-export function buildOverview(
-  sessions: readonly OverviewSession[],
-  filter: OverviewFilter,
-  advice: AdviceDTO[] = [],
-  leftOut: LeftOutCopyDTO[] = [],
-): OverviewDTO {
-  const days = new DayKeys(filter.timeZone);
-  const narrowsCalls = filter.since !== null || filter.until !== null || filter.model !== null;
-  const totals = zero();
-  const buckets = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0 };
-  const kinds = emptyByKind();
-  const byDay = new Map<string | null, OverviewDayDTO>();
-  const byAgent = new Map<string, OverviewAgentDTO>();
-  const byModel = new Map<string, OverviewModelDTO>();
-  const rows: OverviewSessionDTO[] = [];
-  const agents = new Set<string>();
-  const models = new Set<string>();
+/** The sums of the calls in the filter: totals, usage buckets, cost kinds, and the cuts by day, agent and model. */
+class OverviewSums {
+  readonly totals = zero();
+  readonly buckets = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0 };
+  readonly kinds = emptyByKind();
+  readonly byDay = new Map<string | null, OverviewDayDTO>();
+  readonly byAgent = new Map<string, OverviewAgentDTO>();
+  readonly byModel = new Map<string, OverviewModelDTO>();
 
-  for (const s of sessions) {
-    if (!filter.includeArchived && s.archived !== null) continue;
-    agents.add(s.agentId);
-    for (const c of s.calls) models.add(modelLabel(c.provider, c.model));
-    if (filter.agentId !== null && s.agentId !== filter.agentId) continue;
-    const row: OverviewSessionDTO = {
-      agentId: s.agentId,
-      sessionId: s.sessionId,
-      sessionKey: s.sessionKey,
-      archived: s.archived,
-      costUsd: 0,
-      missCostUsd: 0,
-      calls: 0,
-      unpricedCalls: 0,
-    };
-    for (const c of s.calls) {
-      const day = c.atMs === null ? null : days.dayOf(c.atMs);
-      if (filter.model !== null && !modelMatches(filter.model, c)) continue;
-      if (filter.since !== null && (day === null || day < filter.since)) continue;
-      if (filter.until !== null && (day === null || day > filter.until)) continue;
-      add(row, c);
-      add(totals, c);
-      buckets.input += c.input;
-      buckets.output += c.output;
-      buckets.cacheRead += c.cacheRead;
-      buckets.cacheWrite += c.cacheWrite;
-      buckets.cacheWrite1h += c.writeTier.cacheWrite1h;
-      addKinds(kinds, c.byKind);
-      const d = getOr(byDay, day, () => ({ day, ...zero(), byKind: emptyByKind() }));
-      add(d, c);
-      addKinds(d.byKind, c.byKind);
-      const label = modelLabel(c.provider, c.model);
-      add(
-        getOr(byModel, label, () => ({ provider: c.provider, model: c.model, ...zero() })),
-        c,
-      );
-    }
-    if (narrowsCalls && row.calls === 0) continue;
-    rows.push(row);
-    const a = getOr(byAgent, s.agentId, () => ({
-      agentId: s.agentId,
+  addCall(row: OverviewSessionDTO, c: OverviewCall, day: string | null): void {
+    add(row, c);
+    add(this.totals, c);
+    this.buckets.input += c.input;
+    this.buckets.output += c.output;
+    this.buckets.cacheRead += c.cacheRead;
+    this.buckets.cacheWrite += c.cacheWrite;
+    this.buckets.cacheWrite1h += c.writeTier.cacheWrite1h;
+    addKinds(this.kinds, c.byKind);
+    const d = getOr(this.byDay, day, () => ({ day, ...zero(), byKind: emptyByKind() }));
+    add(d, c);
+    addKinds(d.byKind, c.byKind);
+    const label = modelLabel(c.provider, c.model);
+    add(
+      getOr(this.byModel, label, () => ({ provider: c.provider, model: c.model, ...zero() })),
+      c,
+    );
+  }
+
+  addSession(row: OverviewSessionDTO): void {
+    const a = getOr(this.byAgent, row.agentId, () => ({
+      agentId: row.agentId,
       costUsd: 0,
       calls: 0,
       sessions: 0,
@@ -131,26 +102,76 @@ export function buildOverview(
     a.missCostUsd += row.missCostUsd;
   }
 
-  const t: OverviewTotalsDTO = {
-    costUsd: totals.costUsd,
-    calls: totals.calls,
-    sessions: rows.length,
-    unpricedCalls: totals.unpricedCalls,
-    missCostUsd: totals.missCostUsd,
-    missShare: totals.costUsd > 0 ? totals.missCostUsd / totals.costUsd : null,
-    input: buckets.input,
-    output: buckets.output,
-    cacheRead: buckets.cacheRead,
-    cacheWrite: buckets.cacheWrite,
-    hitRate: readHitRate(buckets),
-    writeAwareHitRate: writeAwareHitRate(buckets),
-    byKind: kinds,
-  };
+  totalsDTO(sessions: number): OverviewTotalsDTO {
+    const { totals, buckets } = this;
+    return {
+      costUsd: totals.costUsd,
+      calls: totals.calls,
+      sessions,
+      unpricedCalls: totals.unpricedCalls,
+      missCostUsd: totals.missCostUsd,
+      missShare: totals.costUsd > 0 ? totals.missCostUsd / totals.costUsd : null,
+      input: buckets.input,
+      output: buckets.output,
+      cacheRead: buckets.cacheRead,
+      cacheWrite: buckets.cacheWrite,
+      hitRate: readHitRate(buckets),
+      writeAwareHitRate: writeAwareHitRate(buckets),
+      byKind: this.kinds,
+    };
+  }
+}
+
+/** Whether a call on `day` passes the filter's model and date range. */
+function inFilter(filter: OverviewFilter, c: OverviewCall, day: string | null): boolean {
+  if (filter.model !== null && !modelMatches(filter.model, c)) return false;
+  if (filter.since !== null && (day === null || day < filter.since)) return false;
+  return !(filter.until !== null && (day === null || day > filter.until));
+}
+
+/** Sessions in the filter: every one of the agent without a date or model filter, else those with a call in it. */
+export function buildOverview(
+  sessions: readonly OverviewSession[],
+  filter: OverviewFilter,
+  advice: AdviceDTO[] = [],
+  leftOut: LeftOutCopyDTO[] = [],
+): OverviewDTO {
+  const days = new DayKeys(filter.timeZone);
+  const narrowsCalls = filter.since !== null || filter.until !== null || filter.model !== null;
+  const sums = new OverviewSums();
+  const rows: OverviewSessionDTO[] = [];
+  const agents = new Set<string>();
+  const models = new Set<string>();
+  for (const s of sessions) {
+    if (!filter.includeArchived && s.archived !== null) continue;
+    agents.add(s.agentId);
+    for (const c of s.calls) models.add(modelLabel(c.provider, c.model));
+    if (filter.agentId !== null && s.agentId !== filter.agentId) continue;
+    const { agentId, sessionId, sessionKey, archived } = s;
+    // the issue's field order: …, costUsd, missCostUsd, calls
+    const row: OverviewSessionDTO = {
+      agentId,
+      sessionId,
+      sessionKey,
+      archived,
+      costUsd: 0,
+      missCostUsd: 0,
+      calls: 0,
+      unpricedCalls: 0,
+    };
+    for (const c of s.calls) {
+      const day = c.atMs === null ? null : days.dayOf(c.atMs);
+      if (inFilter(filter, c, day)) sums.addCall(row, c, day);
+    }
+    if (narrowsCalls && row.calls === 0) continue;
+    rows.push(row);
+    sums.addSession(row);
+  }
   return {
-    totals: t,
-    byDay: [...byDay.values()].sort(dayOrder),
-    byAgent: [...byAgent.values()].sort(byCost),
-    byModel: [...byModel.values()].sort(byCost),
+    totals: sums.totalsDTO(rows.length),
+    byDay: [...sums.byDay.values()].sort(dayOrder),
+    byAgent: [...sums.byAgent.values()].sort(byCost),
+    byModel: [...sums.byModel.values()].sort(byCost),
     sessions: rows.sort(byCost),
     advice: filter.agentId === null ? advice : advice.filter((a) => a.agentId === filter.agentId),
     filter,
