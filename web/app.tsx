@@ -2,7 +2,7 @@
 // the session picker below it, the session picker alone, the session view with tabs). All view state is in the URL (see router.ts).
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useLiveUpdates } from "./api/live.ts";
 import { stateQuery } from "./api/queries.ts";
 import { hrefWithGlobals, navigate, onLinkClick, TABS, useRoute } from "./router.ts";
@@ -16,22 +16,17 @@ import { SessionView } from "./views/session-view.tsx";
 import { SessionsView } from "./views/sessions/sessions-view.tsx";
 import { switchTab } from "./views/tab-switch.ts";
 
-export function App() {
-  const client = useQueryClient();
-  const live = useLiveUpdates(client);
-  const { route, params } = useRoute();
-  const [dark, toggleDark] = useTheme(params.get("dark"));
-  const [help, setHelp] = useState(false);
-  const state = useQuery(stateQuery());
-  const r = makeRedactor(redactFromParams(params));
+type Route = ReturnType<typeof useRoute>["route"];
 
+/** The single-key shortcuts of every page (the sheet, `?`, lists them); never while typing in a field. */
+function useGlobalShortcuts(route: Route, toggleDark: () => void, toggleHelp: () => void): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.metaKey || e.ctrlKey || e.altKey) return;
       if (isTyping(e.target)) return;
       if (e.key === "?") {
         e.preventDefault();
-        setHelp((h) => !h);
+        toggleHelp();
       } else if (e.key === "d") {
         toggleDark();
       } else if (e.key === "g") {
@@ -50,7 +45,26 @@ export function App() {
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [toggleDark, route.kind]);
+  }, [toggleDark, toggleHelp, route.kind]);
+}
+
+const LIVE_TEXT: Record<ReturnType<typeof useLiveUpdates>, string> = {
+  live: "● live",
+  reconnecting: "○ reconnecting…",
+  connecting: "○ connecting…",
+  unsupported: "live updates unsupported",
+};
+
+export function App() {
+  const client = useQueryClient();
+  const live = useLiveUpdates(client);
+  const { route, params } = useRoute();
+  const [dark, toggleDark] = useTheme(params.get("dark"));
+  const [help, setHelp] = useState(false);
+  const toggleHelp = useCallback(() => setHelp((h) => !h), []);
+  const state = useQuery(stateQuery());
+  const r = makeRedactor(redactFromParams(params));
+  useGlobalShortcuts(route, toggleDark, toggleHelp);
 
   const home = hrefWithGlobals("/");
   return (
@@ -71,13 +85,7 @@ export function App() {
           data-testid="live-status"
           title="Live updates from the state dir"
         >
-          {live === "live"
-            ? "● live"
-            : live === "reconnecting"
-              ? "○ reconnecting…"
-              : live === "connecting"
-                ? "○ connecting…"
-                : "live updates unsupported"}
+          {LIVE_TEXT[live]}
         </span>
         <span className="spacer" />
         <button
@@ -108,26 +116,28 @@ export function App() {
         </div>
       ) : null}
       <main className="app-main">
-        {route.kind === "overview" ? (
-          <OverviewView params={params} />
-        ) : route.kind === "sessions" ? (
-          <SessionsView params={params} />
-        ) : route.kind === "session" ? (
-          <SessionView agentId={route.agentId} sessionId={route.sessionId} params={params} />
-        ) : (
-          <div className="error-panel" role="alert" data-testid="not-found">
-            <h3>Page not found</h3>
-            <p>
-              No view at <code>{route.path}</code>.{" "}
-              <a href={home} onClick={(e) => onLinkClick(e, home)}>
-                Back to the sessions
-              </a>
-            </p>
-          </div>
-        )}
+        <Page route={route} params={params} home={home} />
       </main>
       <ShortcutSheet open={help} onClose={() => setHelp(false)} />
       <Toaster />
+    </div>
+  );
+}
+
+function Page({ route, params, home }: { route: Route; params: URLSearchParams; home: string }) {
+  if (route.kind === "overview") return <OverviewView params={params} />;
+  if (route.kind === "sessions") return <SessionsView params={params} />;
+  if (route.kind === "session")
+    return <SessionView agentId={route.agentId} sessionId={route.sessionId} params={params} />;
+  return (
+    <div className="error-panel" role="alert" data-testid="not-found">
+      <h3>Page not found</h3>
+      <p>
+        No view at <code>{route.path}</code>.{" "}
+        <a href={home} onClick={(e) => onLinkClick(e, home)}>
+          Back to the sessions
+        </a>
+      </p>
     </div>
   );
 }

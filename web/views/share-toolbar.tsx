@@ -26,12 +26,12 @@ function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-export function ShareToolbar({ agentId, sessionId, tab, tabLabel, redactParam, r }: ShareToolbarProps) {
+/** The toolbar's three actions and which one is running (its button is disabled meanwhile). */
+function useShareActions(
+  { agentId, sessionId, tab, tabLabel, r }: ShareToolbarProps,
+  exportRedacted: boolean,
+) {
   const [busy, setBusy] = useState<"issue" | "png" | null>(null);
-  // Exports are redacted unless the user explicitly switched redaction off (`redact=0`).
-  const exportRedacted = redactParam !== "0";
-  const exportHref = exportLink(agentId, sessionId, exportRedacted);
-
   const copyLink = async () => {
     try {
       await copyText(window.location.href);
@@ -70,6 +70,15 @@ export function ShareToolbar({ agentId, sessionId, tab, tabLabel, redactParam, r
     }
   };
 
+  return { busy, copyLink, copyIssue, exportPng };
+}
+
+export function ShareToolbar(props: ShareToolbarProps) {
+  const { agentId, sessionId, tab, redactParam, r } = props;
+  // Exports are redacted unless the user explicitly switched redaction off (`redact=0`).
+  const exportRedacted = redactParam !== "0";
+  const exportHref = exportLink(agentId, sessionId, exportRedacted);
+  const { busy, copyLink, copyIssue, exportPng } = useShareActions(props, exportRedacted);
   return (
     <div className="share-toolbar" role="toolbar" aria-label="Share this session" data-testid="share-toolbar">
       <button
