@@ -86,17 +86,6 @@ function historyList2026_9(transcript: Transcript): ListEntry[] {
 
 const COMPACTION_ROW: JsonObject = { role: "system", content: [{ type: "text", text: "Compaction" }] };
 
-/** 2026.7.1: every message line and compaction line of the file, in append order. */
-function historyList2026_7(transcript: Transcript): ListEntry[] {
-  const list: ListEntry[] = [];
-  for (const e of transcript.entries) {
-    const m = e.type === "message" ? messageOf(e) : null;
-    if (m) list.push({ message: m, entryIndex: e.index });
-    else if (e.type === "compaction") list.push({ message: COMPACTION_ROW, entryIndex: e.index });
-  }
-  return list;
-}
-
 /**
  * M / R for `/context detail`. `beforeIndex` = index (Transcript.entries) of the command's own user message;
  * omit it to count everything (what a `/context detail` sent now would count).
@@ -107,7 +96,8 @@ export function countTranscriptMessages(
   family: ContextFamily,
   beforeIndex?: number,
 ): TranscriptCounts {
-  const all = family === "2026.9" ? historyList2026_9(transcript) : historyList2026_7(transcript);
+  if (family !== "2026.9") return Counts2026_7.of(transcript, family).counts(beforeIndex);
+  const all = historyList2026_9(transcript);
   const messages = (beforeIndex === undefined ? all : all.filter((x) => x.entryIndex < beforeIndex)).map(
     (x) => x.message,
   );
@@ -115,6 +105,89 @@ export function countTranscriptMessages(
   let real = 0;
   for (let i = 0; i < messages.length; i += 1) if (isRealConversationMessage(messages, i, family)) real += 1;
   return { messages: messages.length, real };
+}
+
+/**
+ * The 2026.7 list (every message and compaction line, append order) with each entry's "real" verdict, kept so
+ * that the Transcript of an append (same entry objects in front, sources/jsonl/tail.ts) classifies only its new
+ * lines (issue 18 "Live"): a verdict looks back only (≤ 20 entries), so the earlier ones never change. A few
+ * recent lists are kept; one is continued when the new transcript starts with exactly its entries.
+ */
+class Counts2026_7 {
+  private static readonly recent: Counts2026_7[] = [];
+  /** Entries of the transcript scanned, the last of them (identity check of the prefix). */
+  private scanned = 0;
+  private last: TranscriptEntry | undefined;
+  private readonly list: ListEntry[] = [];
+  private readonly messages: JsonObject[] = [];
+  /** realBefore[k] = real entries among list[0, k). */
+  private readonly realBefore: number[] = [0];
+
+  private constructor(private readonly family: ContextFamily) {}
+
+  static of(transcript: Transcript, family: ContextFamily): Counts2026_7 {
+    const entries = transcript.entries;
+    let base: Counts2026_7 | undefined;
+    for (const c of Counts2026_7.recent) {
+      if (c.family !== family || c.scanned > entries.length) continue;
+      if (c.scanned === entries.length && c.last === entries[c.scanned - 1]) return c;
+      if (c.scanned > 0 && c.last === entries[c.scanned - 1] && (!base || c.scanned > base.scanned)) base = c;
+    }
+    const next = base ? base.copy() : new Counts2026_7(family);
+    next.scan(entries);
+    Counts2026_7.recent.unshift(next);
+    if (Counts2026_7.recent.length > 8) Counts2026_7.recent.length = 8;
+    return next;
+  }
+
+  private copy(): Counts2026_7 {
+    const c = new Counts2026_7(this.family);
+    c.scanned = this.scanned;
+    c.last = this.last;
+    c.list.push(...this.list);
+    c.messages.push(...this.messages);
+    c.realBefore.length = 0;
+    c.realBefore.push(...this.realBefore);
+    return c;
+  }
+
+  private scan(entries: readonly TranscriptEntry[]): void {
+    for (let i = this.scanned; i < entries.length; i++) {
+      const e = entries[i];
+      if (!e) continue;
+      const m = e.type === "message" ? messageOf(e) : null;
+      const item = m
+        ? { message: m, entryIndex: e.index }
+        : e.type === "compaction"
+          ? { message: COMPACTION_ROW, entryIndex: e.index }
+          : null;
+      if (!item) continue;
+      this.list.push(item);
+      this.messages.push(item.message);
+      const k = this.messages.length - 1;
+      const real = isRealConversationMessage(this.messages, k, this.family) ? 1 : 0;
+      this.realBefore.push((this.realBefore[k] ?? 0) + real);
+    }
+    this.scanned = entries.length;
+    this.last = entries[entries.length - 1];
+  }
+
+  /** M / R over the list, or over its entries before `beforeIndex` (a prefix: the list is in entry order). */
+  counts(beforeIndex?: number): TranscriptCounts {
+    let n = this.list.length;
+    if (beforeIndex !== undefined) {
+      let lo = 0;
+      let hi = this.list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if ((this.list[mid]?.entryIndex ?? 0) < beforeIndex) lo = mid + 1;
+        else hi = mid;
+      }
+      n = lo;
+    }
+    if (n === 0) return { unavailable: "no transcript messages found" };
+    return { messages: n, real: this.realBefore[n] ?? 0 };
+  }
 }
 
 /** The text of a user `message` entry (string content, or its text blocks joined), else null. */
