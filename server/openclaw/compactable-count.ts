@@ -22,7 +22,7 @@
 import { arr, isObject, type JsonObject, str } from "../../shared/json.ts";
 import type { Transcript, TranscriptEntry } from "../model/session.ts";
 import type { ContextFamily, TranscriptCounts } from "./context-text/types.ts";
-import { isRealConversationMessage } from "./real-conversation.ts";
+import { isRealConversationMessage, TOOL_RESULT_LOOKBACK } from "./real-conversation.ts";
 
 /** One entry of the display list and the transcript entry it stands for. */
 interface ListEntry {
@@ -115,13 +115,15 @@ export function countTranscriptMessages(
  */
 class Counts2026_7 {
   private static readonly recent: Counts2026_7[] = [];
-  /** Entries of the transcript scanned, the last of them (identity check of the prefix). */
+  /** Entries of the transcript scanned, and the last of them (the identity check of the prefix). */
   private scanned = 0;
   private last: TranscriptEntry | undefined;
-  private readonly list: ListEntry[] = [];
-  private readonly messages: JsonObject[] = [];
-  /** realBefore[k] = real entries among list[0, k). */
+  /** Entry index of each list entry (append order). */
+  private readonly entryIndexes: number[] = [];
+  /** realBefore[k] = real entries among the first k. */
   private readonly realBefore: number[] = [0];
+  /** The last list messages, as far back as a verdict looks (only these are kept, not every message). */
+  private tail: JsonObject[] = [];
 
   private constructor(private readonly family: ContextFamily) {}
 
@@ -144,10 +146,10 @@ class Counts2026_7 {
     const c = new Counts2026_7(this.family);
     c.scanned = this.scanned;
     c.last = this.last;
-    c.list.push(...this.list);
-    c.messages.push(...this.messages);
+    c.entryIndexes.push(...this.entryIndexes);
     c.realBefore.length = 0;
     c.realBefore.push(...this.realBefore);
+    c.tail = this.tail.slice();
     return c;
   }
 
@@ -155,17 +157,13 @@ class Counts2026_7 {
     for (let i = this.scanned; i < entries.length; i++) {
       const e = entries[i];
       if (!e) continue;
-      const m = e.type === "message" ? messageOf(e) : null;
-      const item = m
-        ? { message: m, entryIndex: e.index }
-        : e.type === "compaction"
-          ? { message: COMPACTION_ROW, entryIndex: e.index }
-          : null;
-      if (!item) continue;
-      this.list.push(item);
-      this.messages.push(item.message);
-      const k = this.messages.length - 1;
-      const real = isRealConversationMessage(this.messages, k, this.family) ? 1 : 0;
+      const m = e.type === "message" ? messageOf(e) : e.type === "compaction" ? COMPACTION_ROW : null;
+      if (!m) continue;
+      this.entryIndexes.push(e.index);
+      this.tail.push(m);
+      if (this.tail.length > 2 * TOOL_RESULT_LOOKBACK) this.tail = this.tail.slice(-TOOL_RESULT_LOOKBACK - 1);
+      const k = this.entryIndexes.length - 1;
+      const real = isRealConversationMessage(this.tail, this.tail.length - 1, this.family) ? 1 : 0;
       this.realBefore.push((this.realBefore[k] ?? 0) + real);
     }
     this.scanned = entries.length;
@@ -174,13 +172,13 @@ class Counts2026_7 {
 
   /** M / R over the list, or over its entries before `beforeIndex` (a prefix: the list is in entry order). */
   counts(beforeIndex?: number): TranscriptCounts {
-    let n = this.list.length;
+    let n = this.entryIndexes.length;
     if (beforeIndex !== undefined) {
       let lo = 0;
-      let hi = this.list.length;
+      let hi = n;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
-        if ((this.list[mid]?.entryIndex ?? 0) < beforeIndex) lo = mid + 1;
+        if ((this.entryIndexes[mid] ?? 0) < beforeIndex) lo = mid + 1;
         else hi = mid;
       }
       n = lo;

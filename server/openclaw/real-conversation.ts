@@ -12,7 +12,7 @@ import { isObject, type JsonObject, type JsonValue, str } from "../../shared/jso
 import type { ContextFamily } from "./context-text/types.ts";
 import { stripHeartbeatToken } from "./heartbeat.ts";
 
-const TOOL_RESULT_LOOKBACK = 20;
+export const TOOL_RESULT_LOOKBACK = 20;
 
 interface Rules {
   /** 2026.9.6 honours `excludeFromContext` for every role; 2026.7.1 only for `bashExecution`. */

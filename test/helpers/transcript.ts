@@ -9,6 +9,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import type { LoadedSession, SessionSummary, Transcript, VersionInfo } from "../../server/model/session.ts";
 import { parseTranscriptBytes } from "../../server/sources/jsonl/read-transcript.ts";
+import { extendTranscript } from "../../server/sources/jsonl/tail.ts";
 import { isObject, type JsonObject } from "../../shared/json.ts";
 
 export type Family = VersionInfo["family"];
@@ -318,5 +319,35 @@ export class TranscriptBuilder {
       db.close();
     }
     return file;
+  }
+}
+
+/**
+ * JSONL lines read as a live tail does (sources/jsonl/tail.ts extendTranscript): the first `start` lines, then one
+ * more line per step, each Transcript continuing the previous one (same entry objects in front). Yields each
+ * step's transcript with the number of lines it holds.
+ */
+export function* growingTranscripts(
+  lines: readonly string[],
+  start: number,
+): Generator<{ transcript: Transcript; lines: number }> {
+  const bytes = (ls: readonly string[]) => Buffer.from(ls.map((l) => `${l}\n`).join(""));
+  let prev = extendTranscript({
+    prev: null,
+    complete: bytes(lines.slice(0, start)),
+    pending: Buffer.alloc(0),
+    reportPending: true,
+    source: "t.jsonl",
+  });
+  yield { transcript: prev.transcript, lines: start };
+  for (let i = start; i < lines.length; i++) {
+    prev = extendTranscript({
+      prev,
+      complete: bytes(lines.slice(i, i + 1)),
+      pending: Buffer.alloc(0),
+      reportPending: true,
+      source: "t.jsonl",
+    });
+    yield { transcript: prev.transcript, lines: i + 1 };
   }
 }

@@ -7,8 +7,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { conversationBuckets } from "../../server/openclaw/context-map/conversation.ts";
+import { openClawMapMessages } from "../../server/openclaw/context-map/inputs.ts";
+import { branchBuckets } from "../../server/reports/context-map/openclaw-picture.ts";
 import { createSessionService, type SessionService } from "../../server/service/session-service.ts";
 import { writableCopy } from "../helpers/state-dirs.ts";
+import { growingTranscripts, transcriptFromJsonl } from "../helpers/transcript.ts";
 
 const DEMO = path.resolve(__dirname, "../../server/demo/state");
 const J1_ID = "4b707e2a-5983-497f-a2d7-d3ea6b3a5e84";
@@ -53,5 +57,18 @@ describe("views after appended lines = cold build", () => {
       cold.close();
     }
     service.close();
+  });
+});
+
+describe("the 2026.9 map's conversation buckets continued over appended lines", () => {
+  it("equal the sums over every branch message of a fresh parse at every step", () => {
+    const file = path.join(DEMO, "agents/legacy/sessions", `${J1_ID}.jsonl`);
+    const lines = fs.readFileSync(file, "utf8").trimEnd().split("\n");
+    for (const step of growingTranscripts(lines, 2)) {
+      const fresh = transcriptFromJsonl(lines.slice(0, step.lines).join("\n"));
+      expect(branchBuckets(step.transcript)).toEqual(
+        conversationBuckets(openClawMapMessages(fresh.entries, fresh.activeBranch)),
+      );
+    }
   });
 });

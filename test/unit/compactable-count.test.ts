@@ -183,34 +183,17 @@ describe("isRealConversationMessage details (research §1.8)", () => {
 describe("2026.7 counts continued over appended lines (issue 18: only the new lines are classified)", () => {
   it("equal a count over a fresh parse at every step, with and without a command position", async () => {
     const { readFileSync } = await import("node:fs");
-    const { extendTranscript } = await import("../../server/sources/jsonl/tail.ts");
-    const { transcriptFromJsonl } = await import("../helpers/transcript.ts");
+    const { growingTranscripts, transcriptFromJsonl } = await import("../helpers/transcript.ts");
     const file = path.join(DEMO, "agents/legacy/sessions/4b707e2a-5983-497f-a2d7-d3ea6b3a5e84.jsonl");
     const lines = readFileSync(file, "utf8").trimEnd().split("\n");
-    const bytes = (ls: string[]) => Buffer.from(ls.map((l) => `${l}\n`).join(""));
-    let prev = extendTranscript({
-      prev: null,
-      complete: bytes(lines.slice(0, 3)),
-      pending: Buffer.alloc(0),
-      reportPending: true,
-      source: "t.jsonl",
-    });
-    for (let i = 3; i <= lines.length; i++) {
-      const t = prev.transcript;
-      const fresh = transcriptFromJsonl(lines.slice(0, i).join("\n"));
+    for (const step of growingTranscripts(lines, 3)) {
+      const fresh = transcriptFromJsonl(lines.slice(0, step.lines).join("\n"));
+      const i = step.lines;
       for (const before of [undefined, 1, Math.floor(i / 2), i - 1, i + 5]) {
-        expect(countTranscriptMessages(t, "2026.7", before)).toEqual(
+        expect(countTranscriptMessages(step.transcript, "2026.7", before)).toEqual(
           countTranscriptMessages(fresh, "2026.7", before),
         );
       }
-      if (i === lines.length) break;
-      prev = extendTranscript({
-        prev,
-        complete: bytes(lines.slice(i, i + 1)),
-        pending: Buffer.alloc(0),
-        reportPending: true,
-        source: "t.jsonl",
-      });
     }
   });
 });

@@ -12,13 +12,12 @@ import {
   modelCallsOf,
   type TranscriptCalls,
 } from "../../server/model/model-calls.ts";
-import type { LoadedSession } from "../../server/model/session.ts";
+import type { LoadedSession, Transcript } from "../../server/model/session.ts";
 import { buildCostReport } from "../../server/reports/cost/cost-report.ts";
 import { runReplay } from "../../server/reports/prune-replay/replay-run.ts";
 import { buildRunReport, lastCallUsage } from "../../server/reports/run-report.ts";
-import { extendTranscript } from "../../server/sources/jsonl/tail.ts";
 import { openStateReader } from "../../server/sources/state-reader.ts";
-import { TranscriptBuilder, transcriptFromJsonl } from "../helpers/transcript.ts";
+import { growingTranscripts, TranscriptBuilder, transcriptFromJsonl } from "../helpers/transcript.ts";
 
 const T0 = Date.UTC(2026, 10, 30);
 const J1_FILE = path.resolve(
@@ -182,7 +181,6 @@ describe("both storage eras decode to the same calls (test/helpers/transcript.ts
 
 describe("continueModelCalls (append → report)", () => {
   const head = (n: number) => fs.readFileSync(J1_FILE, "utf8").trimEnd().split("\n").slice(0, n);
-  const bytes = (lines: string[]) => Buffer.from(lines.map((l) => `${l}\n`).join(""));
   const calls = (c: TranscriptCalls) => ({
     all: c.all,
     billed: c.billed,
@@ -194,31 +192,19 @@ describe("continueModelCalls (append → report)", () => {
 
   it("decodes only the appended entries of a continued transcript, equal to a fresh decode", () => {
     const lines = head(1000);
-    let prev = extendTranscript({
-      prev: null,
-      complete: bytes(lines.slice(0, 10)),
-      pending: Buffer.alloc(0),
-      reportPending: true,
-      source: "t.jsonl",
-    });
-    modelCallsOf(prev.transcript);
+    let prev: Transcript | null = null;
     let continued = 0;
-    for (let i = 10; i < lines.length; i++) {
-      const next = extendTranscript({
-        prev,
-        complete: bytes(lines.slice(i, i + 1)),
-        pending: Buffer.alloc(0),
-        reportPending: true,
-        source: "t.jsonl",
-      });
-      const before = modelCallsOf(prev.transcript);
-      continueModelCalls(prev.transcript, next.transcript);
-      const got = modelCallsOf(next.transcript);
-      // the old calls are the same objects: only the appended entries were decoded
-      if (got.all.length > 0 && before.all.length > 0 && got.all[0] === before.all[0]) continued++;
-      // a fresh decode of the same transcript (a new object, so no memo)
-      const fresh = modelCallsOf({ ...next.transcript });
-      expect(calls(got)).toEqual(calls(fresh));
+    for (const step of growingTranscripts(lines, 10)) {
+      const next = step.transcript;
+      if (prev) {
+        const before = modelCallsOf(prev);
+        continueModelCalls(prev, next);
+        const got = modelCallsOf(next);
+        // the old calls are the same objects: only the appended entries were decoded
+        if (got.all.length > 0 && before.all.length > 0 && got.all[0] === before.all[0]) continued++;
+        // a fresh decode of the same transcript (a new object, so no memo)
+        expect(calls(got)).toEqual(calls(modelCallsOf({ ...next })));
+      } else modelCallsOf(next);
       prev = next;
     }
     expect(continued).toBeGreaterThan(lines.length / 2);
