@@ -34,6 +34,14 @@ async function pinTrimmedToolResult(page: Page): Promise<void> {
   await page.locator(`[data-testid="treemap-leaf"][data-id="${id}"]`).click();
   await expect.poll(() => page.getByTestId("treemap-detail-pruning").count(), POLL).toBe(1);
 }
+/** The map's tree table with its first group opened from the keyboard. */
+async function openFirstTableGroup(page: Page): Promise<void> {
+  await page.focus('[data-testid="map-table-row"]');
+  await page.keyboard.press("ArrowRight");
+  await expect
+    .poll(() => page.locator('[data-testid="map-table-row"][aria-level="2"]').count(), POLL)
+    .toBeGreaterThan(0);
+}
 const VIEWS: View[] = [
   { name: "overview", path: "", ready: '[data-testid="overview-total-cost"]' },
   { name: "map", path: `${SESSION}?tab=map`, ready: '[data-testid="treemap-leaf"]' },
@@ -42,6 +50,17 @@ const VIEWS: View[] = [
     path: `${SESSION}?tab=map&q=exec`,
     ready: '[data-testid="treemap-match"]',
     prepare: pinLeafDetails,
+  },
+  {
+    name: "map-table-search",
+    path: `${SESSION}?tab=map&view=table&q=exec`,
+    ready: '[data-testid="map-table-row"][data-match="1"]',
+  },
+  {
+    name: "map-table-open",
+    path: `${SESSION}?tab=map&view=table`,
+    ready: '[data-testid="map-table-row"]',
+    prepare: openFirstTableGroup,
   },
   { name: "cost", path: `${SESSION}?tab=cost`, ready: '[data-testid^="cost-call-row-"]' },
   { name: "pruning", path: `${SESSION}?tab=pruning`, ready: '[data-testid="prune-timeline"]' },

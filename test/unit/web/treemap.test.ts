@@ -2,35 +2,9 @@
 // map (binary split, labels) is laid out by the server only: test/unit/context-map.test.ts.
 
 import { describe, expect, it } from "vitest";
-import type { MapNode } from "../../../shared/context-map.ts";
 import { indexTree, layoutTreemap, pathTo, searchTree, sizeOf } from "../../../shared/treemap-layout.ts";
 import { parseRoute } from "../../../web/router.ts";
-
-function leaf(id: string, chars: number, group = id.split("/")[0] ?? ""): MapNode {
-  return {
-    id,
-    name: id.split("/").pop() ?? id,
-    group,
-    chars,
-    estTokens: Math.ceil(chars / 4),
-    tiktokenTokens: null,
-    source: "test",
-  };
-}
-
-function group(id: string, children: MapNode[]): MapNode {
-  const chars = children.reduce((s, c) => s + c.chars, 0);
-  return {
-    id,
-    name: id,
-    group: id.split("/")[0] ?? id,
-    chars,
-    estTokens: children.reduce((s, c) => s + c.estTokens, 0),
-    tiktokenTokens: null,
-    source: "test",
-    children,
-  };
-}
+import { group, leaf } from "../../helpers/map-tree.ts";
 
 const tree = group("", [
   group("workspace", [

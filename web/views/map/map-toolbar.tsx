@@ -34,6 +34,8 @@ export interface MapToolbarProps {
   onQuery: (q: string) => void;
   /** Number of matching tiles, null when no search is active. */
   matches: number | null;
+  /** The tree table is shown instead of the treemap (`?view=table`). */
+  tableView: boolean;
   onExport: () => void;
   /** "Exporting…" while a PNG is made, an error message after a failed one, else null. */
   exporting: string | null;
@@ -56,6 +58,21 @@ export function MapToolbar(p: MapToolbarProps) {
             data-testid={`size-${m.key}`}
           >
             {m.label}
+          </button>
+        ))}
+      </fieldset>
+      <fieldset className="segmented" aria-label="Show the map as">
+        {(["treemap", "table"] as const).map((v) => (
+          <button
+            key={v}
+            type="button"
+            aria-pressed={p.tableView === (v === "table")}
+            className={p.tableView === (v === "table") ? "active" : undefined}
+            disabled={p.showOc}
+            onClick={() => setParams({ view: v === "table" ? "table" : null }, { replace: true })}
+            data-testid={`map-view-${v}`}
+          >
+            {v === "table" ? "Table" : "Treemap"}
           </button>
         ))}
       </fieldset>
@@ -89,7 +106,8 @@ export function MapToolbar(p: MapToolbarProps) {
         type="button"
         onClick={p.onExport}
         data-testid="map-export-png"
-        disabled={p.exporting === "Exporting…"}
+        title={p.tableView && !p.showOc ? "Switch to the treemap to export it as a PNG" : undefined}
+        disabled={p.exporting === "Exporting…" || (p.tableView && !p.showOc)}
       >
         Export PNG
       </button>

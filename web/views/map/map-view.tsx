@@ -1,6 +1,6 @@
 // The map tab: clawscope's treemap of the context (shared/treemap-layout.ts) with size modes, search, zoom with
 // breadcrumbs, legend, footer and PNG export, or OpenClaw's own picture as the server drew it (the "OpenClaw
-// map" toggle). URL state: size, zoom, q, oc. The pieces: map-toolbar.tsx, map-parts.tsx, legend.ts,
+// map" toggle). URL state: size, zoom, q, oc, view (`table`: the tree table, map-table.tsx). The pieces: map-toolbar.tsx, map-parts.tsx, legend.ts,
 // map-footer.tsx, use-debounced-param.ts, use-map-export.ts.
 
 import { useQuery } from "@tanstack/react-query";
@@ -22,6 +22,7 @@ import type { SessionTabProps } from "../session-tab.ts";
 import { legendTarget, mapLegend } from "./legend.ts";
 import { footerText, MapFooter } from "./map-footer.tsx";
 import { Breadcrumbs, CacheBasisNote, LegendPanel, PruneStatesNote, TokenizerNote } from "./map-parts.tsx";
+import { MapTable } from "./map-table.tsx";
 import { MapToolbar, parseMode } from "./map-toolbar.tsx";
 import { SentMapPanel } from "./sent-map.tsx";
 import { parseCallParam, SentScrubber } from "./sent-scrubber.tsx";
@@ -109,6 +110,7 @@ function MapPanel({
   // OpenClaw's own picture, drawn as the server laid it out (null: unavailable, or hidden when redacted).
   const openclaw = dto.openclaw?.available ? dto.openclaw.picture : null;
   const showOc = params.get("oc") === "1" && openclaw !== null;
+  const tableView = params.get("view") === "table" && !showOc;
   const index = indexTree(dto.root);
   const viewRoot: MapNode = index.byId.get(params.get("zoom") ?? "") ?? dto.root;
   const crumbs = pathTo(index, dto.root, viewRoot.id);
@@ -151,6 +153,8 @@ function MapPanel({
     footer: footerText(dto),
   });
 
+  // what the treemap and its tree table both show: one tree, one size mode, one search
+  const shared = { mode, exact, grandTotal, search, pruning };
   return (
     <div className="map-view">
       <MapToolbar
@@ -160,6 +164,7 @@ function MapPanel({
         query={qDraft}
         onQuery={setQDraft}
         matches={search ? search.matches.size : null}
+        tableView={tableView}
         onExport={onExport}
         exporting={exporting}
       />
@@ -177,6 +182,12 @@ function MapPanel({
           <div ref={svgHost}>
             {showOc && openclaw ? (
               <OpenClawPictureView picture={openclaw} width={mapWidth} />
+            ) : tableView ? (
+              <MapTable
+                viewRoot={viewRoot}
+                {...shared}
+                title={`Context map of ${agentId}/${sessionId} as a table`}
+              />
             ) : measured === null ? (
               <div style={{ height: mapHeight }} />
             ) : layout.rects.length === 0 ? (
@@ -186,19 +197,15 @@ function MapPanel({
             ) : (
               <Treemap
                 layout={layout}
-                mode={mode}
+                {...shared}
                 colors={colors}
-                grandTotal={grandTotal}
-                search={search}
                 onZoom={zoomTo}
                 viewRootId={viewRoot.id}
                 title={`Context map of ${agentId}/${sessionId}`}
-                exact={exact}
-                pruning={pruning}
               />
             )}
           </div>
-          {layout.culled > 0 && !showOc ? (
+          {layout.culled > 0 && !showOc && !tableView ? (
             <div className="muted small" data-testid="map-culled">
               {fmtInt(layout.culled)} tile{layout.culled === 1 ? "" : "s"} too small to draw at this size —
               zoom in to see them.
