@@ -235,3 +235,23 @@ export function searchTree(
   }
   return { matches, withAncestors };
 }
+
+/**
+ * The size of what a search matched, in a mode: Σ of the matched nodes' subtree sizes, each match counted once —
+ * a match inside a matched group is already in the group's size (a group's id is its leaves' id prefix, so a
+ * query that matches a group usually matches its leaves too), so only the outermost matches add up.
+ */
+export function matchedSize(index: NodeIndex, matches: ReadonlySet<string>, mode: SizeMode): number {
+  let total = 0;
+  for (const id of matches) {
+    let up = index.parentOf.get(id);
+    let inside = false;
+    while (up !== null && up !== undefined && !inside) {
+      inside = matches.has(up);
+      up = index.parentOf.get(up);
+    }
+    const n = index.byId.get(id);
+    if (!inside && n) total += subtreeSize(n, mode);
+  }
+  return total;
+}

@@ -40,6 +40,24 @@ const focusedRow = (page: Page) =>
   page.evaluate(() => document.activeElement?.getAttribute("data-row-id") ?? null);
 const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
 
+interface JsonTile {
+  id: string;
+  name: string;
+  chars: number;
+  children: JsonTile[];
+}
+function tileOf(v: unknown): JsonTile {
+  if (!isObject(v) || typeof v.id !== "string" || typeof v.name !== "string" || typeof v.chars !== "number")
+    throw new Error("not a map node");
+  const kids = Array.isArray(v.children) ? v.children : [];
+  return { id: v.id, name: v.name, chars: v.chars, children: kids.map(tileOf) };
+}
+/** Chars of the outermost nodes whose name or id contains the needle (a match inside a match is in it already). */
+function outermostMatchChars(n: JsonTile, needle: string): number {
+  const hit = n.id !== "" && (n.name.toLowerCase().includes(needle) || n.id.toLowerCase().includes(needle));
+  return hit ? n.chars : sum(n.children.map((c) => outermostMatchChars(c, needle)));
+}
+
 describe("map tree table (e2e)", () => {
   const e2e = withE2eServer(["--demo"]);
 
@@ -115,6 +133,37 @@ describe("map tree table (e2e)", () => {
     await page.reload();
     await expect.poll(() => page.getByTestId("map-table-row").count(), POLL).toBeGreaterThan(0);
     expect(await page.getByTestId("treemap-svg").count()).toBe(0);
+    await page.close();
+  });
+
+  it("the search shows the matched tiles' size once per match and its share of the map", async () => {
+    const res = await fetch(`${e2e.server.url}api/${PAGE}/map`);
+    const body: unknown = await res.json();
+    if (!isObject(body)) throw new Error("no map");
+    const root = tileOf(body.root);
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${e2e.server.url}${PAGE}?tab=map`);
+    await expect.poll(() => page.locator('[data-testid="treemap-leaf"]').count(), POLL).toBeGreaterThan(0);
+    expect(await page.getByTestId("map-search-total").count()).toBe(0);
+    // "tool-results" matches the group and every leaf under it: the group's size, not twice it
+    for (const q of ["tool-results", "AGENTS", "exec"]) {
+      const chars = outermostMatchChars(root, q.toLowerCase());
+      expect(chars, q).toBeGreaterThan(0);
+      await page.getByTestId("map-search").fill(q);
+      const pct = ((chars / root.chars) * 100).toFixed(1);
+      await expect
+        .poll(() => page.getByTestId("map-search-total").textContent(), POLL)
+        .toBe(`${chars.toLocaleString("en-US")} chars, ${pct}% of the map`);
+    }
+    const group = root.children
+      .find((c) => c.id === "conversation")
+      ?.children.find((c) => c.id.endsWith("tool-results"));
+    await page.getByTestId("map-search").fill("tool-results");
+    await expect
+      .poll(() => page.getByTestId("map-search-total").textContent(), POLL)
+      .toContain(`${group?.chars.toLocaleString("en-US")} chars`);
+    await page.getByTestId("map-search").fill("");
+    await expect.poll(() => page.getByTestId("map-search-total").count(), POLL).toBe(0);
     await page.close();
   });
 

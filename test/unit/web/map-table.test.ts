@@ -1,9 +1,16 @@
 // The map's tree table (shared/map-table.ts, issue 15): rows of the same MapNode tree the treemap draws, sized
-// as its tiles, sorted by size, expandable, filtered and opened by the map's search.
+// as its tiles, sorted by size, expandable, filtered and opened by the map's search; and the search's matched
+// total (shared/treemap-layout.ts matchedSize).
 
 import { describe, expect, it } from "vitest";
 import { type MapTableOptions, type MapTableRow, mapTableRows, sizeTree } from "../../../shared/map-table.ts";
-import { indexTree, layoutTreemap, searchTree, subtreeSize } from "../../../shared/treemap-layout.ts";
+import {
+  indexTree,
+  layoutTreemap,
+  matchedSize,
+  searchTree,
+  subtreeSize,
+} from "../../../shared/treemap-layout.ts";
 import { group, leaf } from "../../helpers/map-tree.ts";
 
 const tree = group("", [
@@ -133,5 +140,31 @@ describe("mapTableRows", () => {
     expect(all.filter((r) => r.kind === "more")).toEqual([
       { kind: "more", parentId: "workspace", level: 2, hidden: 1 },
     ]);
+  });
+});
+
+describe("matchedSize (the search's matched total)", () => {
+  const idx = indexTree(tree);
+  it("counts a matched group once, not again through its matched leaves", () => {
+    // "conversation/tools" matches the group and both its leaves (their ids start with it)
+    const s = searchTree(idx, "conversation/tools");
+    expect([...s.matches].sort()).toEqual([
+      "conversation/tools",
+      "conversation/tools/exec",
+      "conversation/tools/read",
+    ]);
+    expect(matchedSize(idx, s.matches, "chars")).toBe(140_001);
+    expect(matchedSize(idx, s.matches, "estTokens")).toBe(10_001 + 25_000);
+  });
+  it("adds up separate matches, and a leaf under an unmatched group", () => {
+    const s = searchTree(idx, "md");
+    expect([...s.matches].sort()).toEqual(["workspace/AGENTS.md", "workspace/SOUL.md"]);
+    expect(matchedSize(idx, s.matches, "chars")).toBe(16_640 + 1468);
+    // a group matched by name only ("Tool results"), not through its leaves' ids
+    expect(matchedSize(idx, searchTree(idx, "result").matches, "chars")).toBe(140_001);
+    // the whole map matched: its total
+    const all = new Set(tree.children?.map((c) => c.id));
+    expect(matchedSize(idx, all, "estTokens")).toBe(subtreeSize(tree, "estTokens"));
+    expect(matchedSize(idx, new Set(), "chars")).toBe(0);
   });
 });

@@ -34,6 +34,8 @@ export interface MapToolbarProps {
   onQuery: (q: string) => void;
   /** Number of matching tiles, null when no search is active. */
   matches: number | null;
+  /** The matched tiles' size and its share of the map, in the size mode ("12,345 chars, 23.4% of the map"). */
+  matchedTotal: string | null;
   /** The tree table is shown instead of the treemap (`?view=table`). */
   tableView: boolean;
   onExport: () => void;
@@ -89,6 +91,11 @@ export function MapToolbar(p: MapToolbarProps) {
       {p.matches !== null ? (
         <span className="muted small" data-testid="map-search-count">
           {p.matches} match{p.matches === 1 ? "" : "es"}
+        </span>
+      ) : null}
+      {p.matches !== null && p.matchedTotal !== null ? (
+        <span className="muted small" data-testid="map-search-total" title="A matched group counts once">
+          {p.matchedTotal}
         </span>
       ) : null}
       <span className="spacer" />

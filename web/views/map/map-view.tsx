@@ -6,14 +6,21 @@
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef } from "react";
 import type { ContextMapDTO, MapNode } from "../../../shared/context-map.ts";
-import { fmtInt } from "../../../shared/format.ts";
+import { fmtInt, fmtPct } from "../../../shared/format.ts";
 import { namedWithStates, type TilePruning } from "../../../shared/tile-pruning.ts";
-import { indexTree, layoutTreemap, pathTo, searchTree, subtreeSize } from "../../../shared/treemap-layout.ts";
+import {
+  indexTree,
+  layoutTreemap,
+  matchedSize,
+  pathTo,
+  searchTree,
+  subtreeSize,
+} from "../../../shared/treemap-layout.ts";
 import { groupColors } from "../../../shared/treemap-style.ts";
 import { mapQuery } from "../../api/queries.ts";
 import { setParams } from "../../router.ts";
 import { OpenClawPictureView } from "../../treemap/openclaw-picture-view.tsx";
-import { Treemap } from "../../treemap/treemap.tsx";
+import { formatSize, Treemap } from "../../treemap/treemap.tsx";
 import { useMeasuredWidth } from "../../treemap/use-size.ts";
 import { isTyping } from "../../ui/shortcuts.tsx";
 import { QueryPanel } from "../../ui/status.tsx";
@@ -131,6 +138,11 @@ function MapPanel({
   const search = useMemo(() => (q.trim() === "" ? null : searchTree(index, q)), [index, q]);
   const grandTotal = useMemo(() => subtreeSize(dto.root, mode), [dto, mode]);
   const exact = dto.tokenizer.state === "ready";
+  const matchedTotal = useMemo(() => {
+    if (search === null || search.matches.size === 0) return null;
+    const size = matchedSize(index, search.matches, mode);
+    return `${formatSize(size, mode, exact)}, ${fmtPct(grandTotal > 0 ? size / grandTotal : null, 1)} of the map`;
+  }, [search, index, mode, exact, grandTotal]);
   const legend = useMemo(() => mapLegend(dto, mode, viewRoot, colors), [dto, mode, colors, viewRoot]);
 
   const zoomTo = useCallback((id: string) => setParams({ zoom: id === "" ? null : id }), []);
@@ -164,6 +176,7 @@ function MapPanel({
         query={qDraft}
         onQuery={setQDraft}
         matches={search ? search.matches.size : null}
+        matchedTotal={matchedTotal}
         tableView={tableView}
         onExport={onExport}
         exporting={exporting}
