@@ -65,6 +65,11 @@ const VIEWS: View[] = [
   { name: "cost", path: `${SESSION}?tab=cost`, ready: '[data-testid^="cost-call-row-"]' },
   { name: "pruning", path: `${SESSION}?tab=pruning`, ready: '[data-testid="prune-timeline"]' },
   {
+    name: "pruning-what-if-delta",
+    path: `${SESSION}?tab=pruning&mode=off`,
+    ready: '[data-testid="prune-delta-costUsd"]',
+  },
+  {
     name: "map-at-call-tool-result",
     path: `${SESSION}?tab=map&call=60`,
     ready: '[data-testid="treemap-prune-hatch"]',

@@ -15,6 +15,7 @@ import { CallsTable } from "./calls-table.tsx";
 import { NextCall } from "./next-call.tsx";
 import { PruneSummary } from "./summary.tsx";
 import { TimelineCard } from "./timeline-card.tsx";
+import { WhatIfDelta } from "./what-if-delta.tsx";
 import { WhatIfForm } from "./what-if-form.tsx";
 
 export function readPruneParams(params: URLSearchParams): PruneParams {
@@ -89,6 +90,7 @@ function PrunePanel(props: {
   return (
     <>
       <PruneSummary dto={dto} />
+      <WhatIfDelta agentId={props.agentId} sessionId={props.sessionId} p={props.p} whatIf={dto} />
       <NextCall dto={dto} />
       <TimelineCard dto={dto} axis={props.axis} selected={selected} onPick={() => setFrom("timeline")} />
       {selected !== null && from === "timeline" ? details(selected) : null}

@@ -80,6 +80,7 @@ function NumberField(props: {
   const { setting, p, dto } = props;
   return (
     <UrlField
+      title={dto?.settings.sources[setting.source] === "fixed" ? fixedTitle(setting.source) : undefined}
       param={setting.param}
       value={p[setting.param] ?? null}
       label={props.label}
@@ -89,6 +90,14 @@ function NumberField(props: {
       testId={`prune-${setting.param}`}
     />
   );
+}
+
+/**
+ * Why a setting reads `[fixed]`: OpenClaw 2026.9.x removed the knob and hard-codes the old default (spec
+ * pruning.md §2.1), so a what-if value shows what another value would do, not something a config can set.
+ */
+export function fixedTitle(key: string): string {
+  return `[fixed]: OpenClaw 2026.9.x hard-codes ${key} at its old default — contextPruning.${key} no longer exists in that release, so no config changes it (spec pruning.md §2.1). A what-if value here shows what another value would do.`;
 }
 
 /** A choice bound to one URL parameter; the first option ("") means as configured. */
