@@ -90,6 +90,9 @@ describe("map tree table (e2e)", () => {
       expect(tiles.size).toBeGreaterThan(3);
       expect(top.map((r) => r.size)).toEqual([...top.map((r) => r.size)].sort((a, b) => b - a));
       expect(sum(top.map((r) => r.size))).toBe(size === "" ? n.tracked : n.billed);
+      expect(await page.getByTestId("map-table").locator("thead").textContent()).toContain(
+        size === "" ? "% of chars" : "% of billed prompt",
+      );
       await page.getByTestId("map-view-treemap").click();
       await expect.poll(() => new URL(page.url()).searchParams.get("view"), POLL).toBe(null);
     }

@@ -22,6 +22,8 @@ export interface MapTableProps {
   search: { matches: ReadonlySet<string>; withAncestors: ReadonlySet<string> } | null;
   pruning: ReadonlyMap<string, TilePruning>;
   title: string;
+  /** The last call's billed prompt tokens (the share's name when the token modes' total is it), null if unknown. */
+  billed: number | null;
 }
 
 function pruningText(p: TilePruning | undefined): string {
@@ -69,7 +71,15 @@ function keyAction(
   }
 }
 
-export function MapTable({ viewRoot, mode, exact, grandTotal, search, pruning, title }: MapTableProps) {
+/** What the share column is a share of: the billed prompt where the map adds up to it (the untracked tile
+ * closes the gap in the token modes), else the map's own total. */
+function shareLabel(mode: SizeMode, grandTotal: number, billed: number | null): string {
+  if (mode === "chars") return "% of chars";
+  return billed !== null && grandTotal === billed ? "% of billed prompt" : "% of the map";
+}
+
+export function MapTable(props: MapTableProps) {
+  const { viewRoot, mode, exact, grandTotal, search, pruning, title } = props;
   const [toggled, setToggled] = useState<ReadonlyMap<string, boolean>>(new Map());
   const [showAll, setShowAll] = useState<ReadonlySet<string>>(new Set());
   const [active, setActive] = useState<string | null>(null);
@@ -129,8 +139,12 @@ export function MapTable({ viewRoot, mode, exact, grandTotal, search, pruning, t
             <th scope="col" className="align-right">
               {tokenLabel}
             </th>
-            <th scope="col" className="align-right" title="Share of the whole map in the size mode">
-              {mode === "chars" ? "% of chars" : "% of billed prompt"}
+            <th
+              scope="col"
+              className="align-right"
+              title="Share of the whole map (not just the zoomed group) in the size mode"
+            >
+              {shareLabel(mode, grandTotal, props.billed)}
             </th>
             <th scope="col">Pruning at the last call</th>
           </tr>

@@ -199,6 +199,7 @@ function MapPanel({
               <MapTable
                 viewRoot={viewRoot}
                 {...shared}
+                billed={dto.numbers.billedPromptTokens}
                 title={`Context map of ${agentId}/${sessionId} as a table`}
               />
             ) : measured === null ? (
