@@ -132,6 +132,10 @@ describe("map tree table (e2e)", () => {
       .toBe(kids.length);
     await page.keyboard.press("End");
     expect(await focusedRow(page)).toBe((await rows(page)).at(-1)?.id);
+    // Home / End in the table move between rows, not the turn scrubber's call (its global keys)
+    await page.keyboard.press("Home");
+    expect(await focusedRow(page)).toBe(first.id);
+    expect(new URL(page.url()).searchParams.get("call")).toBe(null);
     await screenshot(page, "map-table-open");
     await page.reload();
     await expect.poll(() => page.getByTestId("map-table-row").count(), POLL).toBeGreaterThan(0);
