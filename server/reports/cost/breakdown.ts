@@ -253,9 +253,17 @@ const callTokens = (c: CostCallDTO) => c.input + c.output + c.cacheRead + c.cach
 
 /** The spend by cause, costliest first; Σ costUsd = totalCostUsd. */
 export function breakdownByCause(calls: readonly CostCallDTO[], totalCostUsd: number): CostBreakdownRowDTO[] {
-  const rows = new Map<SpendCause, CostBreakdownRowDTO>();
-  for (const c of calls) {
-    let row = rows.get(c.cause.cause);
+  const fold = new BreakdownFold();
+  for (const c of calls) fold.add(c);
+  return fold.rows(totalCostUsd);
+}
+
+/** breakdownByCause as a fold that only grows (a continued cost run adds its new calls, in order). */
+export class BreakdownFold {
+  private readonly byCause = new Map<SpendCause, CostBreakdownRowDTO>();
+
+  add(c: CostCallDTO): void {
+    let row = this.byCause.get(c.cause.cause);
     if (!row) {
       row = {
         cause: c.cause.cause,
@@ -266,7 +274,7 @@ export function breakdownByCause(calls: readonly CostCallDTO[], totalCostUsd: nu
         missCostUsd: 0,
         shareOfSpend: null,
       };
-      rows.set(c.cause.cause, row);
+      this.byCause.set(c.cause.cause, row);
     }
     row.calls++;
     row.tokens += callTokens(c);
@@ -274,9 +282,15 @@ export function breakdownByCause(calls: readonly CostCallDTO[], totalCostUsd: nu
     else row.costUsd += c.costUsd;
     row.missCostUsd += c.missCostUsd ?? 0;
   }
-  const out = [...rows.values()];
-  for (const r of out) r.shareOfSpend = totalCostUsd > 0 ? r.costUsd / totalCostUsd : null;
-  return out.sort((a, b) => b.costUsd - a.costUsd || b.calls - a.calls);
+
+  /** The rows so far with their share of `totalCostUsd`, most spend first (new objects each time). */
+  rows(totalCostUsd: number): CostBreakdownRowDTO[] {
+    const out = [...this.byCause.values()].map((r) => ({
+      ...r,
+      shareOfSpend: totalCostUsd > 0 ? r.costUsd / totalCostUsd : null,
+    }));
+    return out.sort((a, b) => b.costUsd - a.costUsd || b.calls - a.calls);
+  }
 }
 
 /** How much of the miss cost is still `unknown`, and what evidence would decide it. */

@@ -10,7 +10,7 @@
 // priced rows, no transcript walk. test/unit/cost-run-extend.test.ts compares every continued report with a
 // cold build of the same transcript.
 
-import type { CostReportDTO } from "../../../shared/cost.ts";
+import type { CostReportDTO, GapCostDTO } from "../../../shared/cost.ts";
 import { minCacheableTokens } from "../../../shared/pricing.ts";
 import { continueModelCalls, type ModelCall, modelCallsOf } from "../../model/model-calls.ts";
 import type { Transcript } from "../../model/session.ts";
@@ -21,15 +21,15 @@ import { CacheClassifier } from "../../openclaw/cache/verdict.ts";
 import { configuredPruning } from "../../openclaw/config/agent-settings.ts";
 import { HeartbeatDetector } from "../../openclaw/heartbeat.ts";
 import { PriceTable } from "../../pricing/price-table.ts";
-import { breakdownByCause, CauseAttributor, unknownMiss } from "./breakdown.ts";
+import { BreakdownFold, CauseAttributor, unknownMiss } from "./breakdown.ts";
 import { CacheLifetimes, ModelCounts } from "./cache-lifetime.ts";
 import type { CostReportInput } from "./cost-input.ts";
 import { counterfactuals, ScenarioSums } from "./counterfactuals.ts";
-import { gapCosts } from "./gap-costs.ts";
+import { gapCostOf } from "./gap-costs.ts";
 import { heartbeatInfo } from "./heartbeat-info.ts";
 import { type PricedCall, type PricingContext, priceCall } from "./price-call.ts";
-import { type PruningRoundInput, pruningRoundCosts, RoundCalls } from "./pruning-rounds.ts";
-import { sumTotals } from "./totals.ts";
+import { isRoundCall, type PruningRoundInput, pruningRoundCosts, RoundCalls } from "./pruning-rounds.ts";
+import { TotalsFold } from "./totals.ts";
 
 /** Minimum cacheable tokens per api/model: one lookup each (a table scan with model-id normalisation). */
 class Minimums {
@@ -96,6 +96,12 @@ export class CostRun {
   /** Sums over the priced calls that only grow: the main model, the per-call counterfactual scenarios. */
   private readonly models = new ModelCounts();
   private readonly sums = new ScenarioSums();
+  private readonly totals = new TotalsFold();
+  private readonly activeTotals = new TotalsFold();
+  private readonly breakdown = new BreakdownFold();
+  /** The calls a pruning round changed, and the expired-cache gaps, in append order. */
+  private readonly roundCalls: PricedCall[] = [];
+  private readonly gaps: GapCostDTO[] = [];
   private previousStart: number | null = null;
   private ids: GrowingIds | null = null;
   /** An extend failed after moving shared state on: the run still reports, but never continues again. */
@@ -166,8 +172,15 @@ export class CostRun {
       const verdict = this.classifier.classify(row);
       const cause = this.causes.attribute(row, verdict);
       const signals = this.heartbeats.signalsOf(row.entryIndex);
-      this.priced.push(priceCall(row, verdict, this.ctx, this.previousStart, signals, cause));
+      const p = priceCall(row, verdict, this.ctx, this.previousStart, signals, cause);
+      this.priced.push(p);
       this.models.add(row);
+      this.totals.add(p.dto);
+      if (p.dto.onActiveBranch) this.activeTotals.add(p.dto);
+      this.breakdown.add(p.dto);
+      if (isRoundCall(p, this.roundIds)) this.roundCalls.push(p);
+      const gap = gapCostOf(p);
+      if (gap) this.gaps.push(gap);
       if (row.atMs !== null) this.previousStart = row.atMs;
     }
   }
@@ -243,14 +256,19 @@ export class CostRun {
     if (lifetimes.note) notes.push(lifetimes.note);
     const priced = this.priced.slice();
     const calls = priced.map((p) => p.dto);
-    const totals = sumTotals(calls, decoded.excludedCount);
+    const totals = this.totals.totals(decoded.excludedCount);
     if (totals.unpricedCalls > 0) {
       notes.push(
         `${totals.unpricedCalls} call(s) have no recorded cost and no known price: costUsd excludes them`,
       );
     }
-    const gaps = gapCosts(priced);
-    const rounds = new RoundCalls(priced, input.pruningRounds ?? [], session.version.family);
+    const gaps = this.gaps.slice();
+    const rounds = new RoundCalls(
+      priced,
+      input.pruningRounds ?? [],
+      session.version.family,
+      this.roundCalls.slice(),
+    );
     const main = this.models.best();
     const mainRetention = lifetimes.retentionOf(main.provider, main.model);
     const ttl = lifetimes.sessionTtl(mainRetention);
@@ -260,10 +278,7 @@ export class CostRun {
       agentId,
       sessionId: session.summary.sessionId,
       sessionKey: session.summary.sessionKey,
-      activeBranchTotals: sumTotals(
-        calls.filter((c) => c.onActiveBranch),
-        decoded.excludedCount,
-      ),
+      activeBranchTotals: this.activeTotals.totals(decoded.excludedCount),
       retention: {
         value: mainRetention.value,
         source: mainRetention.source,
@@ -284,7 +299,7 @@ export class CostRun {
       }),
       heartbeat: heartbeatInfo(config, session, ttl.ms, calls, gaps, main.provider, lifetimes.observed),
       notes,
-      breakdown: breakdownByCause(calls, totals.costUsd),
+      breakdown: this.breakdown.rows(totals.costUsd),
       breakdownUnknown: unknownMiss(calls),
     };
   }

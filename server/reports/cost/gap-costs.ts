@@ -6,18 +6,24 @@ import { type PricedCall, writeRate } from "./price-call.ts";
 export function gapCosts(priced: readonly PricedCall[]): GapCostDTO[] {
   const out: GapCostDTO[] = [];
   for (const p of priced) {
-    if (p.verdict.verdict !== "ttl-expired") continue;
-    const ev = p.verdict.evidence;
-    const tokens = Math.min(ev.missDeficit ?? 0, p.row.usage.cacheWrite);
-    out.push({
-      callEntryId: p.row.entryId,
-      gapMs: ev.lineageGapMs ?? 0,
-      cacheTtlMs: ev.cacheTtlMs ?? 0,
-      rewrittenTokens: tokens,
-      premiumUsd: p.price
-        ? (tokens * (writeRate(p.price, p.price.rates, p.dto.writeTier) - p.price.rates.cacheRead)) / 1e6
-        : null,
-    });
+    const g = gapCostOf(p);
+    if (g) out.push(g);
   }
   return out;
+}
+
+/** The gap cost of one call, null unless its cache had expired. */
+export function gapCostOf(p: PricedCall): GapCostDTO | null {
+  if (p.verdict.verdict !== "ttl-expired") return null;
+  const ev = p.verdict.evidence;
+  const tokens = Math.min(ev.missDeficit ?? 0, p.row.usage.cacheWrite);
+  return {
+    callEntryId: p.row.entryId,
+    gapMs: ev.lineageGapMs ?? 0,
+    cacheTtlMs: ev.cacheTtlMs ?? 0,
+    rewrittenTokens: tokens,
+    premiumUsd: p.price
+      ? (tokens * (writeRate(p.price, p.price.rates, p.dto.writeTier) - p.price.rates.cacheRead)) / 1e6
+      : null,
+  };
 }

@@ -20,6 +20,13 @@ export function estimatedTokens(chars: number): number {
   return Math.round(chars / CHARS_PER_TOKEN);
 }
 
+/** A call a round changed: the replay says so (its entry id), or its verdict saw a pruning-round signal. */
+export function isRoundCall(p: PricedCall, roundIds: { has(id: string): boolean }): boolean {
+  return (
+    (p.row.entryId !== null && roundIds.has(p.row.entryId)) || p.verdict.signals.includes("pruning-round")
+  );
+}
+
 export class RoundCalls {
   /** Calls a round changed, in append order. */
   readonly all: readonly PricedCall[];
@@ -31,14 +38,12 @@ export class RoundCalls {
     private readonly priced: readonly PricedCall[],
     rounds: readonly PruningRoundInput[],
     private readonly family: ConfigFamily,
+    /** The round calls of `priced` when the caller kept them (isRoundCall over `rounds`, append order). */
+    all?: readonly PricedCall[],
   ) {
     const charsById = new Map(rounds.map((r) => [r.entryId, r.charsRemoved]));
     this.charsById = charsById;
-    this.all = priced.filter(
-      (p) =>
-        (p.row.entryId !== null && charsById.has(p.row.entryId)) ||
-        p.verdict.signals.includes("pruning-round"),
-    );
+    this.all = all ?? priced.filter((p) => isRoundCall(p, charsById));
     this.withChars = this.all.filter((k) => k.row.entryId !== null && charsById.has(k.row.entryId));
   }
 

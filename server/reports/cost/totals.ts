@@ -26,8 +26,17 @@ export type CallBuckets = Pick<CostCallDTO, "input" | "output" | "cacheRead" | "
 
 /** Sum buckets first, then apply the rates (never average per-call percentages, §5). */
 export function sumTotals(calls: readonly CallBuckets[], transcriptOnlyExcluded: number): CostTotalsDTO {
-  const t = emptyTotals();
-  for (const c of calls) {
+  const fold = new TotalsFold();
+  for (const c of calls) fold.add(c);
+  return fold.totals(transcriptOnlyExcluded);
+}
+
+/** sumTotals as a fold that only grows: a continued cost run adds its new calls (the same additions in order). */
+export class TotalsFold {
+  private readonly t = emptyTotals();
+
+  add(c: CallBuckets): void {
+    const t = this.t;
     t.input += c.input;
     t.output += c.output;
     t.cacheRead += c.cacheRead;
@@ -37,8 +46,13 @@ export function sumTotals(calls: readonly CallBuckets[], transcriptOnlyExcluded:
     if (c.costUsd === null) t.unpricedCalls++;
     else t.costUsd += c.costUsd;
   }
-  t.hitRate = readHitRate(t);
-  t.writeAwareHitRate = writeAwareHitRate(t);
-  t.transcriptOnlyExcluded = transcriptOnlyExcluded;
-  return t;
+
+  /** The totals so far, with their rates (a new object each time). */
+  totals(transcriptOnlyExcluded: number): CostTotalsDTO {
+    const t = { ...this.t };
+    t.hitRate = readHitRate(t);
+    t.writeAwareHitRate = writeAwareHitRate(t);
+    t.transcriptOnlyExcluded = transcriptOnlyExcluded;
+    return t;
+  }
 }
