@@ -6,12 +6,16 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: "?", what: "Show / hide this sheet" },
   { keys: "/", what: "Focus the search box" },
   { keys: "1 … 5", what: "Switch tab (map, context, truncation, pruning, cost)" },
+  {
+    keys: "← ↑ → ↓  Enter",
+    what: "Map: walk the tiles, Enter zooms into a group or pins a tile's details; table view: ↑ ↓ rows, → opens, ← closes",
+  },
   { keys: "Esc / Backspace", what: "Map: zoom out one level (Esc also closes dialogs)" },
   {
     keys: "[ / ]  Home / End",
     what: "Map: previous / next call, first / last call (the context as sent then)",
   },
-  { keys: "g", what: "Back to the session list" },
+  { keys: "g", what: "Back to the overview (spend and the session list)" },
   { keys: "d", what: "Toggle dark mode" },
 ];
 
