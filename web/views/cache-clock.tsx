@@ -55,6 +55,9 @@ export function CacheClock({
   if (!c || !t) return null;
   const title = [
     `Prompt cache lifetime ${fmtDuration(c.cacheTtlMs)} (${c.cacheTtlSource}).`,
+    // ux-notes: the clock is OpenClaw's, not the provider's — a call that read the whole cache moves it only once
+    // OpenClaw writes its next marker
+    "Counted from OpenClaw's own cache clock (its newest openclaw.cache-ttl marker, else the last model call's start), not from the provider's reported usage.",
     c.rewriteTokens !== null
       ? `A cold call re-writes ~${fmtInt(c.rewriteTokens)} prompt tokens (estimate: the last call's prompt)${
           c.rewritePremiumUsd !== null ? `, ${fmtUsd(c.rewritePremiumUsd)} more than a warm read` : ""
