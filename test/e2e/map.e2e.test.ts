@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { decode } from "fast-png";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { fmtInt } from "../../shared/format.ts";
 import { isArray, isObject, type JsonObject, type JsonValue } from "../../shared/json.ts";
 import { type RunningServer, screenshot, withE2eServer } from "./harness.ts";
 
@@ -548,6 +549,11 @@ describe("context map (e2e)", () => {
     const total = /^([\d ]+) CH/.exec(footer.trim())?.[1];
     expect(total, footer).toBeDefined();
     expect(Number((total ?? "").replaceAll(" ", ""))).toBe(sum(leaves.map((l) => l.chars)));
+    // It says why it is larger than the context sent, beside the billed prompt (ux-notes Context map H).
+    const note = (await page.getByTestId("openclaw-map-note").textContent()) ?? "";
+    expect(note).toContain(`${fmtInt(sum(leaves.map((l) => l.chars)))} chars`);
+    expect(note).toContain("tool-result text counts twice its length");
+    expect(note).toContain(`billed prompt was ${fmtInt(numAt(map, "numbers", "billedPromptTokens"))} tokens`);
     await screenshot(page, "map-openclaw");
     await exportAndCheck(page, "map-export-download-openclaw");
     await toggle.uncheck();

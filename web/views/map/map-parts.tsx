@@ -2,6 +2,7 @@
 
 import type { ContextMapDTO, MapNode, SizeMode } from "../../../shared/context-map.ts";
 import { fmtInt, fmtPct } from "../../../shared/format.ts";
+import type { OpenClawMapPicture } from "../../../shared/openclaw-picture.ts";
 import type { TilePruning } from "../../../shared/tile-pruning.ts";
 import { formatSize } from "../../treemap/treemap.tsx";
 import type { Legend } from "./legend.ts";
@@ -137,6 +138,29 @@ export function PruneStatesNote({ pruning }: { pruning: ReadonlyMap<string, Tile
       Tool results as sent at the last call ({fmtInt(call)}): {fmtInt(soft)} soft-trimmed (hatched ╱),{" "}
       {fmtInt(hard)} hard-cleared (cross-hatched ╳), each drawn at its sent size — click one for stored vs
       sent and its pruning preview.
+    </p>
+  );
+}
+
+/**
+ * Why OpenClaw's own map is so much bigger than the context sent (ux-notes Context map H): what its groups count,
+ * by release (spec context-report.md §5.4), beside the last call's billed prompt.
+ */
+export function OpenClawMapNote({ picture, billed }: { picture: OpenClawMapPicture; billed: number | null }) {
+  const tok = Math.ceil(picture.trackedChars / 4);
+  const sent =
+    billed === null
+      ? ""
+      : ` The last call's billed prompt was ${fmtInt(billed)} tokens (${fmtPct(tok > 0 ? billed / tok : null, 0)} of this).`;
+  const what =
+    picture.family === "2026.9"
+      ? "Its Conversation group sums the whole session's transcript messages by OpenClaw's map estimate — tool-result text counts twice its length (a weight-2 floor) and images 16,000 chars — so it is not the context the model was sent."
+      : "It draws the stored run report only: system prompt, workspace files, tool schemas, skills and the current turn — not the conversation.";
+  return (
+    <p className="note small" data-testid="openclaw-map-note">
+      OpenClaw's own <code>/context map</code>, as OpenClaw {picture.family} draws it:{" "}
+      {fmtInt(picture.trackedChars)} chars, ~{fmtInt(tok)} tokens by its chars / 4. {what}
+      {sent} Switch the toggle off for the context as sent.
     </p>
   );
 }

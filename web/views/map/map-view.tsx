@@ -28,7 +28,14 @@ import { useRedactor } from "../../ui/use-redact.ts";
 import type { SessionTabProps } from "../session-tab.ts";
 import { legendTarget, mapLegend } from "./legend.ts";
 import { footerText, MapFooter } from "./map-footer.tsx";
-import { Breadcrumbs, CacheBasisNote, LegendPanel, PruneStatesNote, TokenizerNote } from "./map-parts.tsx";
+import {
+  Breadcrumbs,
+  CacheBasisNote,
+  LegendPanel,
+  OpenClawMapNote,
+  PruneStatesNote,
+  TokenizerNote,
+} from "./map-parts.tsx";
 import { MapTable } from "./map-table.tsx";
 import { MapToolbar, parseMode } from "./map-toolbar.tsx";
 import { SentMapPanel } from "./sent-map.tsx";
@@ -188,6 +195,9 @@ function MapPanel({
       ) : null}
       {mode === "tiktoken" && !showOc ? <TokenizerNote dto={dto} /> : null}
       {!showOc ? <PruneStatesNote pruning={pruning} /> : null}
+      {showOc && openclaw ? (
+        <OpenClawMapNote picture={openclaw} billed={dto.numbers.billedPromptTokens} />
+      ) : null}
       {mode === "cache" && !showOc ? <CacheBasisNote dto={dto} /> : null}
       {!showOc ? <Breadcrumbs crumbs={crumbs} onZoom={zoomTo} /> : null}
       <div className="map-body">
