@@ -5,10 +5,11 @@
 // config and price table, the cache TTL observed over the whole session (observeCacheTtl), the stored run
 // reports, the pruning rounds of the calls already priced. `extend` checks each of them and says false when
 // one changed (a model switch that changes the observed TTL, a compaction that rewrote a round, a branch
-// switch, a duplicate id…): the caller then starts a new run. The sums over the priced calls (totals, gaps,
-// rounds, counterfactuals, heartbeats, breakdown) are recomputed on every report: they are arithmetic over the
-// priced rows, no transcript walk. test/unit/cost-run-extend.test.ts compares every continued report with a
-// cold build of the same transcript.
+// switch, a duplicate id…): the caller then starts a new run. The sums over the priced calls that only grow —
+// totals, breakdown, gaps, round calls, main model, the per-call counterfactual terms — are folds kept here
+// (the same additions in the same order as the one-shot functions); what depends on later calls (the pruning
+// scenarios, heartbeat flags) is recomputed per report from the priced rows, no transcript walk.
+// test/unit/cost-run-extend.test.ts compares every continued report with a cold build of the same transcript.
 
 import type { CostReportDTO, GapCostDTO } from "../../../shared/cost.ts";
 import { minCacheableTokens } from "../../../shared/pricing.ts";
