@@ -102,6 +102,21 @@ describe("treemap keyboard path (e2e)", () => {
     await page.close();
   });
 
+  it("the arrow keys move the selection and the focus along the tabs", async () => {
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${e2e.server.url}${PAGE}?tab=map`);
+    await expect.poll(() => page.getByTestId("tab-map").count(), POLL).toBe(1);
+    await page.getByTestId("tab-map").focus();
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => new URL(page.url()).searchParams.get("tab"), POLL).toBe("context");
+    expect((await focused(page)).testId).toBe("tab-context");
+    await page.keyboard.press("ArrowLeft");
+    // the map is the default tab: its URL has no `tab`
+    await expect.poll(() => new URL(page.url()).searchParams.get("tab") ?? "map", POLL).toBe("map");
+    expect((await focused(page)).testId).toBe("tab-map");
+    await page.close();
+  });
+
   it("search hits keep their labels above the veil", async () => {
     const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${e2e.server.url}${PAGE}?q=exec`);

@@ -24,7 +24,10 @@ export function Tabs<K extends string>({
     const enabled = tabs.filter((t) => !t.disabled);
     const i = enabled.findIndex((t) => t.key === active);
     const next = enabled[(i + (e.key === "ArrowRight" ? 1 : enabled.length - 1)) % enabled.length];
-    if (next) onSelect(next.key);
+    if (!next) return;
+    onSelect(next.key);
+    // focus follows the selection (WAI-ARIA tabs; ux-notes: it stayed on the old tab)
+    e.currentTarget.querySelector<HTMLButtonElement>(`[data-testid="tab-${next.key}"]`)?.focus();
   };
   return (
     <div className="tabs" role="tablist" aria-label={label} onKeyDown={onKey}>
