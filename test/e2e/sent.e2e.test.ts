@@ -101,3 +101,34 @@ describe("turn scrubber (e2e)", () => {
     await page.close();
   });
 });
+
+describe("search on the map as sent at a call (e2e)", () => {
+  const e2e = withE2eServer(["--demo"]);
+
+  it("finds tiles at the call, says their total, and keeps the query while the scrubber moves", async () => {
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${e2e.server.url}${PAGE}?tab=map&call=20`);
+    await expect.poll(() => shownCall(page), POLL).toBe("20");
+    await page.getByTestId("sent-map-search").fill("tool-results");
+    await expect.poll(() => new URL(page.url()).searchParams.get("q"), POLL).toBe("tool-results");
+    const count = page.getByTestId("sent-map-search-count");
+    await expect.poll(() => count.count(), POLL).toBe(1);
+    // every tile whose id or name contains the query is a match; the matched group counts once in the total
+    const ids = [...(await rects(page)).keys()].filter((id) => id.toLowerCase().includes("tool-results"));
+    expect(ids.length).toBeGreaterThan(0);
+    expect((await count.textContent()) ?? "").toMatch(
+      /^\d[\d,]* match(es)? — (~[\d,]+ tok|[\d,]+ chars), \d+\.\d% of the map at this call$/,
+    );
+    expect(
+      await page.locator('[data-testid="sent-map"] [data-testid="treemap-match"]').count(),
+    ).toBeGreaterThan(0);
+    // the next call keeps the query
+    await page.keyboard.press("Escape");
+    await page.locator("body").click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press("]");
+    await expect.poll(() => shownCall(page), POLL).toBe("21");
+    expect(new URL(page.url()).searchParams.get("q")).toBe("tool-results");
+    await expect.poll(() => count.count(), POLL).toBe(1);
+    await page.close();
+  });
+});

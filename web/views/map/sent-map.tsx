@@ -5,17 +5,24 @@
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useRef } from "react";
 import type { SizeMode } from "../../../shared/context-map.ts";
-import { fmtInt } from "../../../shared/format.ts";
+import { fmtInt, fmtPct } from "../../../shared/format.ts";
 import type { ToolResultWireState } from "../../../shared/prune.ts";
 import { layoutAtCall } from "../../../shared/sent-layout.ts";
 import { namedWithStates, tilePruningAt } from "../../../shared/tile-pruning.ts";
-import { layoutTreemap, subtreeSize } from "../../../shared/treemap-layout.ts";
+import {
+  indexTree,
+  layoutTreemap,
+  matchedSize,
+  searchTree,
+  subtreeSize,
+} from "../../../shared/treemap-layout.ts";
 import { groupColors } from "../../../shared/treemap-style.ts";
 import { sentCallQuery, sentSlotsQuery } from "../../api/sent-queries.ts";
-import { Treemap } from "../../treemap/treemap.tsx";
+import { formatSize, Treemap } from "../../treemap/treemap.tsx";
 import { useMeasuredWidth } from "../../treemap/use-size.ts";
 import { useRedactor } from "../../ui/use-redact.ts";
 import type { SessionTabProps } from "../session-tab.ts";
+import { useDebouncedParam } from "./use-debounced-param.ts";
 
 function stateCounts(states: Record<string, ToolResultWireState>): string {
   const n = { full: 0, "soft-trim": 0, "hard-clear": 0 };
@@ -57,6 +64,14 @@ export function SentMapPanel({ agentId, sessionId, params, call }: SessionTabPro
     () => groupColors(view.data?.map.groups ?? slots.data?.groups ?? []),
     [view.data, slots.data],
   );
+  // the latest map's search (`q`), kept while the scrubber moves: find a tool result and follow it call by call
+  const q = params.get("q") ?? "";
+  const [qDraft, setQDraft] = useDebouncedParam("q", q);
+  const index = useMemo(() => (callRoot ? indexTree(callRoot) : null), [callRoot]);
+  const search = useMemo(() => (index && q.trim() !== "" ? searchTree(index, q) : null), [index, q]);
+  const matched =
+    index && search && search.matches.size > 0 && callRoot ? matchedSize(index, search.matches, mode) : null;
+  const total = callRoot ? subtreeSize(callRoot, mode) : 0;
   const error = slots.error ?? view.error;
   return (
     <div className="map-view sent-map" data-testid="sent-map" data-call={view.data?.call.call ?? ""}>
@@ -74,6 +89,25 @@ export function SentMapPanel({ agentId, sessionId, params, call }: SessionTabPro
           each at its sent size). Tiles stay where the session's largest context put them.
         </div>
       ) : null}
+      <div className="toolbar">
+        <input
+          type="search"
+          placeholder="Find tiles…  ( / )"
+          aria-label="Search tiles at this call"
+          value={qDraft}
+          data-search-box
+          data-testid="sent-map-search"
+          onChange={(e) => setQDraft(e.target.value)}
+        />
+        {search ? (
+          <span className="muted small" data-testid="sent-map-search-count">
+            {fmtInt(search.matches.size)} match{search.matches.size === 1 ? "" : "es"}
+            {matched !== null
+              ? ` — ${formatSize(matched, mode, false)}, ${fmtPct(total > 0 ? matched / total : null, 1)} of the map at this call`
+              : ""}
+          </span>
+        ) : null}
+      </div>
       <div className="map-canvas" ref={boxRef}>
         {layout && colors ? (
           <Treemap
@@ -81,7 +115,7 @@ export function SentMapPanel({ agentId, sessionId, params, call }: SessionTabPro
             mode={mode}
             colors={colors}
             grandTotal={layout.total}
-            search={null}
+            search={search}
             onZoom={() => {}}
             viewRootId=""
             title={`Context map of ${red.agent(agentId)}/${red.id(sessionId)} as sent at call ${call}`}
