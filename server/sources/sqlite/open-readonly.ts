@@ -7,7 +7,8 @@
 // - The handle is closed after every request (no cache): a reader that stays open pins a WAL snapshot and
 //   delays OpenClaw's checkpoints, and opening costs well under a millisecond.
 // - When opening in place would make SQLite create `-wal`/`-shm` in the state dir, the snapshot copy of
-//   snapshot-fallback.ts is read instead.
+//   snapshot-fallback.ts is read instead; the copy is reused while its source is unchanged (a command reads a
+//   store several times).
 // - SQLITE_BUSY (writer holding an exclusive lock in rollback mode, WAL recovery) is retried with back-off.
 // - better-sqlite3 is loaded on the first read (sqlite-driver.ts): a JSONL-only state dir never loads it, and
 //   when its native addon cannot load every read fails with one clear "sqlite-unavailable" error.
@@ -15,7 +16,7 @@
 import fs from "node:fs";
 import type Database from "better-sqlite3";
 import { notRegularReason, openRegular } from "../regular-file.ts";
-import { makeSnapshotCopy, needsSnapshot, sidecars } from "./snapshot-fallback.ts";
+import { makeSnapshotCopy, needsSnapshot, sidecars, snapshotCopies } from "./snapshot-fallback.ts";
 import { type SqliteDriver, sqliteDriver } from "./sqlite-driver.ts";
 
 export interface ReadOptions {
@@ -215,7 +216,9 @@ export function readDatabase<T>(
     if (i > 0) sleepSync(BACKOFF_MS[i - 1] ?? 800);
     let copy: ReturnType<typeof makeSnapshotCopy> | null = null;
     try {
-      if (snapshotReason !== null) copy = makeSnapshotCopy(dbPath, hotJournal);
+      if (snapshotReason !== null) {
+        copy = hotJournal ? makeSnapshotCopy(dbPath, true) : snapshotCopies.acquire(dbPath);
+      }
       const value = attempt(
         Driver,
         copy ? copy.dbPath : dbPath,
