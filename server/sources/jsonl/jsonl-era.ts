@@ -31,7 +31,7 @@ import {
   summaryTimesAndModel,
   transcriptTail,
 } from "./sessions-store.ts";
-import { jsonlFamilyWithoutParse, jsonlVersionWithoutParse } from "./stored-family.ts";
+import { jsonlStoredVerdict } from "./stored-family.ts";
 
 /**
  * The SessionEntry as JSON text (cache keys: a changed entry is a changed session), once per entry object — the
@@ -101,12 +101,8 @@ export class JsonlEra implements SessionEra {
     const real = this.safePath(row.file, row.summary.location);
     if (typeof real !== "string") return real;
     try {
-      if (options?.version) {
-        const version = jsonlVersionWithoutParse(row.entry, real);
-        if (version !== null) return stored(version.family, version);
-      }
-      const family = jsonlFamilyWithoutParse(row.entry, real);
-      return family === null ? null : stored(family);
+      const verdict = jsonlStoredVerdict(row.entry, real, options?.version === true);
+      return verdict === null ? null : stored(verdict.family, verdict.version);
     } catch {
       return null; // the load reports why the file cannot be read
     }

@@ -40,17 +40,27 @@ function firstEntry(fd: number): JsonObject | undefined {
   return undefined;
 }
 
-/** Whether any of `signals` occurs in the file (read in STEP-byte steps, never whole). */
-function hasSignalText(fd: number, signals: readonly Buffer[]): boolean {
+/**
+ * Which of `signals` occur in the file (read in STEP-byte steps, never whole). Stops at the end of the file, once
+ * every signal is found, or once one of `stopOn` is (then the caller's answer is decided anyway).
+ */
+function signalsIn(fd: number, signals: readonly Buffer[], stopOn: ReadonlySet<Buffer>): Set<Buffer> {
+  const found = new Set<Buffer>();
+  if (signals.length === 0) return found;
   const buf = Buffer.allocUnsafe(STEP + OVERLAP);
   let pos = 0;
   let carry = 0;
   for (;;) {
     const n = fs.readSync(fd, buf, carry, STEP, pos);
-    if (n === 0) return false;
+    if (n === 0) return found;
     pos += n;
     const view = buf.subarray(0, carry + n);
-    for (const p of signals) if (view.indexOf(p) >= 0) return true;
+    for (const p of signals) {
+      if (found.has(p) || view.indexOf(p) < 0) continue;
+      found.add(p);
+      if (stopOn.has(p)) return found;
+    }
+    if (found.size === signals.length) return found;
     carry = Math.min(OVERLAP, view.length);
     view.copy(buf, 0, view.length - carry);
   }
@@ -75,37 +85,49 @@ function headerVerdict(fd: number, entry: JsonObject | null): VersionInfo | null
   return version.decidedBy === "session" ? version : null;
 }
 
-/** The family a full parse of `file` would decide with `entry`, or null when only the parse can tell. */
-export function jsonlFamilyWithoutParse(
+/** What a full parse of a file would decide, known without it: the family, and the whole VersionInfo when asked. */
+export interface StoredVerdict {
+  family: VersionInfo["family"];
+  /**
+   * The VersionInfo itself — family AND reason, which lists the row signals — or null when not asked for or when a
+   * candidate of a row signal the reason would name is in the bytes.
+   */
+  version: VersionInfo | null;
+}
+
+/**
+ * The verdict a full parse of `file` would give with `entry`, from its header line and at most one scan of its
+ * bytes, or null when only the parse can tell (a row signal that could raise the family, or no verdict of the
+ * session's own). `wantVersion`: also decide the reason (a 2026.9 verdict then scans too: its reason lists the
+ * 2026.9 row signals).
+ */
+export function jsonlStoredVerdict(
   entry: JsonObject | null,
   file: string,
-): VersionInfo["family"] | null {
+  wantVersion: boolean,
+): StoredVerdict | null {
   const fd = fs.openSync(file, "r");
   try {
     const version = headerVerdict(fd, entry);
     if (version === null) return null;
-    if (version.family === "2026.9") return version.family;
-    return hasSignalText(fd, version.family === "2026.7" ? RAISE_2026_7 : RAISE_2026_3)
-      ? null
-      : version.family;
+    const { family } = version;
+    const raising: readonly Buffer[] =
+      family === "2026.9" ? [] : family === "2026.7" ? RAISE_2026_7 : RAISE_2026_3;
+    // the signals the reason would name: the 2026.9 row signals, below 2026.9 every one (a superset of `raising`)
+    const named = family === "2026.9" ? RAISE_2026_7 : RAISE_2026_3;
+    const raises = new Set<Buffer>(raising);
+    const found = signalsIn(fd, wantVersion ? named : raising, raises);
+    if ([...found].some((p) => raises.has(p))) return null;
+    return { family, version: wantVersion && found.size === 0 ? version : null };
   } finally {
     fs.closeSync(fd);
   }
 }
 
-/**
- * The whole VersionInfo a full parse of `file` would decide with `entry` — family AND reason, which lists the
- * row signals — or null when only the parse can tell: any candidate of a row signal in the bytes (the reason
- * would name it), or no verdict of the session's own. A stored report always gives one (detect-version.ts).
- */
-export function jsonlVersionWithoutParse(entry: JsonObject | null, file: string): VersionInfo | null {
-  const fd = fs.openSync(file, "r");
-  try {
-    const version = headerVerdict(fd, entry);
-    if (version === null) return null;
-    // 2026.9: its reason lists the 2026.9 row signals; below, every signal that could raise or be listed.
-    return hasSignalText(fd, version.family === "2026.9" ? RAISE_2026_7 : RAISE_2026_3) ? null : version;
-  } finally {
-    fs.closeSync(fd);
-  }
+/** The family a full parse of `file` would decide with `entry`, or null when only the parse can tell. */
+export function jsonlFamilyWithoutParse(
+  entry: JsonObject | null,
+  file: string,
+): VersionInfo["family"] | null {
+  return jsonlStoredVerdict(entry, file, false)?.family ?? null;
 }
