@@ -22,5 +22,7 @@ export function useCostBySession(): SessionCosts {
     return m;
   }, [q.data]);
   const rowOf = useCallback((s: SessionSummary) => byKey.get(`${s.agentId}/${s.sessionId}`) ?? null, [byKey]);
-  return { available: q.data !== undefined, rowOf };
+  // one object while the rows are the same: the table's sort memo depends on it
+  const available = q.data !== undefined;
+  return useMemo(() => ({ available, rowOf }), [available, rowOf]);
 }

@@ -2,6 +2,7 @@
 // archive badges, parse-error badges. State in the URL: q, sort, archived.
 
 import { useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
 import type { SessionSummary } from "../../../shared/session.ts";
 import { sessionsQuery } from "../../api/queries.ts";
 import { setParams } from "../../router.ts";
@@ -99,8 +100,12 @@ export function SessionsView({ params }: { params: URLSearchParams }) {
   const sort = parseSort(params.get("sort"));
   const showArchived = params.get("archived") === "1";
   const cost = useCostBySession();
-  const listed = (all: SessionSummary[]) =>
-    all.filter((s) => (showArchived || s.archived === null) && matchesSearch(s, q));
+  const all = query.data?.sessions;
+  // the rows the search and the archived switch leave: the table and the total line show the same ones
+  const listed = useMemo(
+    () => (all ?? []).filter((s) => (showArchived || s.archived === null) && matchesSearch(s, q)),
+    [all, showArchived, q],
+  );
 
   return (
     <section className="sessions-view" aria-label="Sessions">
@@ -122,12 +127,12 @@ export function SessionsView({ params }: { params: URLSearchParams }) {
                 testId="sessions-issues"
               />
               <SessionTable
-                sessions={listed(data.sessions)}
+                sessions={listed}
                 sort={sort}
                 costs={cost}
                 picked={parsePick(params.get("pick"))}
               />
-              <ListedTotals sessions={listed(data.sessions)} costs={cost} />
+              <ListedTotals sessions={listed} costs={cost} />
               <p className="muted" data-testid="session-count">
                 {data.sessions.length} session{data.sessions.length === 1 ? "" : "s"} in{" "}
                 {new Set(data.sessions.map((s) => s.agentId)).size} agent(s)
