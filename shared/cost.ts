@@ -57,6 +57,8 @@ export type SpendCause =
   | "reset"
   | "below-min-cacheable"
   | "date-rollover"
+  | "channel-switch"
+  | "images-pruned"
   | "merged-user-messages"
   | "not-cached"
   | "no-usage"

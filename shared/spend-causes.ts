@@ -16,6 +16,8 @@ export const SPEND_CAUSE_TEXT: Record<SpendCause, string> = {
   reset: "a reset started the history over",
   "below-min-cacheable": "prompt below the model's minimum cacheable length",
   "date-rollover": "the local date in the prompt turned over",
+  "channel-switch": "the run came from another chat or channel (its context is in the prompt)",
+  "images-pruned": "older images in the history were replaced by a marker",
   "merged-user-messages": "two merged user messages were re-sent differently",
   "not-cached": "the provider did not cache (caching off or unsupported)",
   "no-usage": "error or aborted call with no usage",

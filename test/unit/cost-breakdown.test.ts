@@ -274,6 +274,91 @@ describe("cause per call (issue 14 §2)", () => {
   });
 });
 
+/** A user message with OpenClaw's untrusted inbound metadata blocks (buildInboundUserContextPrefix, 2026.3.2). */
+function inbound(sender: { label: string; id: string }, text: string, at: number): string {
+  const conversation = {
+    message_id: String(at),
+    sender_id: sender.id,
+    sender: sender.label,
+    timestamp: `t${at}`,
+  };
+  const block = (title: string, body: object) =>
+    `${title} (untrusted metadata):\n\`\`\`json\n${JSON.stringify(body, null, 2)}\n\`\`\``;
+  return `${block("Conversation info", conversation)}\n\n${block("Sender", sender)}\n\n${text}`;
+}
+/** The same text scrubbed like ../shared/corpus: letters → x, digits → 0, lengths and punctuation kept. */
+const scrub = (t: string) => t.replace(/[A-Za-z]/g, "x").replace(/[0-9]/g, "0");
+
+describe("run-level causes read from the transcript (issue 14 §2)", () => {
+  const telegram = { label: "Ana (1234567890)", id: "1234567890" };
+  const webchat = { label: "openclaw-control-ui", id: "openclaw-control-ui" };
+  function switched(scrubbed: boolean, second = webchat) {
+    const c = new Chat();
+    const say = (at: number, who: typeof telegram, text: string) => {
+      c.b.t = T0 + at;
+      const t = inbound(who, text, at);
+      return c.b.user(scrubbed ? scrub(t) : t);
+    };
+    say(0, telegram, "a");
+    c.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 });
+    // a read after 2 minutes: the 20-second gaps below are well inside the cache lifetime
+    say(2 * MIN, telegram, "b");
+    c.call(2 * MIN + 100, { input: 10, cacheRead: 20_000, cacheWrite: 300 });
+    say(2 * MIN + 20 * S, second, "c");
+    c.call(2 * MIN + 20 * S + 100, { input: 10, cacheRead: 0, cacheWrite: 20_600 });
+    say(2 * MIN + 40 * S, second, "d");
+    c.call(2 * MIN + 40 * S + 100, { input: 10, cacheRead: 0, cacheWrite: 20_900 });
+    return report(c.session("2026.3"));
+  }
+
+  it("channel-switch: the run came from another chat or sender than the previous run; the same chat stays unknown", () => {
+    const r = switched(false);
+    expect(causes(r)).toEqual(["cold-start", "hit", "channel-switch", "unknown"]);
+    expect(r.calls[2]?.cause.detail).toContain("sender_id, sender, Sender.label, Sender.id differ");
+    expect(r.calls[2]?.cause.detail).toContain("2026.3 puts the run's Inbound Context");
+    expect(r.calls[2]?.cause.entryIds).toHaveLength(2);
+    expect(r.calls[3]?.cause.detail).toContain("same chat and sender");
+    expectSums(r);
+    // a scrubbed export (keys and headers letter-shaped) reads the same
+    expect(causes(switched(true))).toEqual(["cold-start", "hit", "channel-switch", "unknown"]);
+    // per-message fields (message id, timestamp) alone are no switch
+    expect(causes(switched(false, telegram))).toEqual(["cold-start", "hit", "unknown", "unknown"]);
+  });
+
+  const image = { type: "image", data: "aGk=", mimeType: "image/png" };
+  function withImage(family: Family, turns: number) {
+    const c = new Chat();
+    c.b.t = T0;
+    const pic = c.b.user([{ type: "text", text: "look" }, image]);
+    c.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 });
+    for (let k = 1; k <= turns; k++) {
+      c.user(k * 30 * S, `turn ${k}`);
+      const last = k === turns;
+      c.call(k * 30 * S + 100, {
+        input: 10,
+        cacheRead: last ? 5_000 : 20_000 + (k - 1) * 300,
+        cacheWrite: last ? 15_600 : 300,
+      });
+    }
+    return { r: report(c.session(family)), pic };
+  }
+
+  it("images-pruned: the next run replaces an answered turn's image (2026.3); 2026.9 once it is the 4th-newest turn", () => {
+    const { r, pic } = withImage("2026.3", 1);
+    expect(causes(r)).toEqual(["cold-start", "images-pruned"]);
+    expect(r.calls[1]?.cause.entryIds).toEqual([pic]);
+    expect(r.calls[1]?.cause.detail).toContain("2026.3.2: images of answered user turns");
+    // 2026.9 keeps the 3 latest completed turns: one turn later nothing is cut yet …
+    expect(causes(withImage("2026.9", 1).r)).toEqual(["cold-start", "unknown"]);
+    // … the run that makes the image's turn the 4th newest cuts it
+    expect(causes(withImage("2026.9", 3).r)).toEqual(["cold-start", "hit", "hit", "unknown"]);
+    const late = withImage("2026.9", 4);
+    expect(causes(late.r)).toEqual(["cold-start", "hit", "hit", "hit", "images-pruned"]);
+    expect(late.r.calls[4]?.cause.entryIds).toEqual([late.pic]);
+    expectSums(late.r);
+  });
+});
+
 const ISSUE_CAUSES: SpendCause[] = [
   "hit",
   "cold-start",

@@ -22,7 +22,7 @@ export type ImageFamily = "2026.9" | "2026.7";
  * concatenation of `lists` (no joined copy is made).
  */
 export function imagePruneBeforeIndex(
-  lists: readonly (readonly AgentMessage[])[],
+  lists: readonly (readonly Pick<AgentMessage, "role">[])[],
   family: ImageFamily,
 ): number {
   const starts: number[] = [];
@@ -88,6 +88,11 @@ export function pruneMessageImages(m: AgentMessage, family: ImageFamily): AgentM
 }
 
 const MEDIA_REF_HINT = /\[media attached|\[Image:\s*source:|media:\/\/inbound\//i;
+
+/** Whether a text holds a media reference the 2026.7+ prune replaces. */
+export function hasMediaReference(text: string): boolean {
+  return MEDIA_REF_HINT.test(text);
+}
 const mayPruneMemo = new WeakMap<AgentMessage, boolean>();
 
 /**

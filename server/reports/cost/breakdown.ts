@@ -6,22 +6,27 @@
 // looked at once more, on the first call of a new run only (OpenClaw builds the system prompt once per run,
 // openclaw-facts.md §5): a write / edit / exec of an injected workspace file since the previous call's run
 // (`bootstrap-edited`), the agent's stored run reports differing in files, skills or tools across the gap
-// (`system-prompt-changed`), the local date turning over where the date is in the prompt (`date-rollover`).
+// (`system-prompt-changed`), the local date turning over where the date is in the prompt (`date-rollover`), the
+// run coming from another chat, channel or sender (`channel-switch`: the inbound context is a prompt input), and
+// the run cutting older images from the replayed history (`images-pruned`).
 
-import type {
-  CallCauseDTO,
-  CostBreakdownRowDTO,
-  CostCallDTO,
-  PrefixChangeCause,
-  SpendCause,
-  UnknownMissDTO,
-} from "../../../shared/cost.ts";
-import { type JsonObject, obj, str } from "../../../shared/json.ts";
+import type { CallCauseDTO, PrefixChangeCause, SpendCause } from "../../../shared/cost.ts";
+import { isObject, type JsonObject, obj, str } from "../../../shared/json.ts";
 import type { ModelCall } from "../../model/model-calls.ts";
 import type { Transcript, TranscriptEntry } from "../../model/session.ts";
 import type { SystemPromptReport } from "../../model/system-prompt-report.ts";
 import { entryIndexById, visitAncestors } from "../../model/tree.ts";
 import type { RuleFamily } from "../../openclaw/bootstrap/files-and-limits.ts";
+import {
+  type HistoryMessage,
+  historyMessage,
+  newlyCutImages,
+} from "../../openclaw/cache/history-image-cut.ts";
+import {
+  changedInboundFields,
+  inboundContext,
+  inboundContextPlacement,
+} from "../../openclaw/cache/inbound-context.ts";
 import { entryLabel } from "../../openclaw/cache/prefix-signals.ts";
 import {
   dateEntersPrompt,
@@ -35,6 +40,7 @@ import {
   userTimezone,
 } from "../../openclaw/cache/prompt-inputs.ts";
 import type { CallVerdict } from "../../openclaw/cache/verdict.ts";
+import { isTranscriptOnlyAssistant } from "../../openclaw/transcript-only.ts";
 
 const SIGNAL_CAUSE: Record<PrefixChangeCause, SpendCause> = {
   compaction: "compaction",
@@ -62,6 +68,16 @@ export interface CauseInput {
  */
 export function sessionKind(key: string | null): string {
   return key?.split(":")[2] ?? "";
+}
+
+/** The text blocks of a user message, joined. */
+function userText(e: TranscriptEntry): string {
+  const content = obj(e.raw, "message")?.content;
+  if (typeof content === "string") return content;
+  return (Array.isArray(content) ? content : [])
+    .filter(isObject)
+    .map((b) => str(b, "text") ?? "")
+    .join("\n");
 }
 
 function isUserPrompt(e: TranscriptEntry): boolean {
@@ -171,12 +187,18 @@ export class CauseAttributor {
         entryIds: [],
       };
     }
+    // A cut image leaves the prefix before it readable; a chat switch (2026.3: in the one system block) does not.
+    const structural =
+      n.usage.cacheRead > 0
+        ? () => this.imageCut(path, m) ?? this.channelSwitch(path, m)
+        : () => this.channelSwitch(path, m) ?? this.imageCut(path, m);
     return (
       this.bootstrapEdit(path) ??
       this.reportChange(m, n) ??
-      this.dateRollover(m, n) ?? {
+      this.dateRollover(m, n) ??
+      structural() ?? {
         cause: "unknown",
-        detail: `${ev.summary}; first call of a new run, no edit of an injected file, no differing run report${dateEntersPrompt(this.input.family) ? ", same local date" : ""}`,
+        detail: `${ev.summary}; first call of a new run, no edit of an injected file, no differing run report${dateEntersPrompt(this.input.family) ? ", same local date" : ""}, same chat and sender`,
         entryIds: [],
       }
     );
@@ -218,6 +240,58 @@ export class CauseAttributor {
     };
   }
 
+  /** The replayed history up to and with `prompt` (oldest first), back to the last compaction or reset. */
+  private historyThrough(prompt: TranscriptEntry): HistoryMessage[] {
+    const out: HistoryMessage[] = [];
+    const add = (e: TranscriptEntry): boolean => {
+      if (e.type === "compaction" || e.type === "reset") return false;
+      const message = e.type === "message" ? obj(e.raw, "message") : undefined;
+      if (!message || message.excludeFromContext === true || isTranscriptOnlyAssistant(message)) return true;
+      const h = historyMessage(message, entryLabel(e));
+      if (h) out.push(h);
+      return true;
+    };
+    add(prompt);
+    visitAncestors(prompt, this.parentOf.bind(this), add);
+    return out.reverse();
+  }
+
+  /** This run cut images from the history that the previous run still sent (openclaw/cache/history-image-cut.ts). */
+  private imageCut(path: readonly TranscriptEntry[], m: ModelCall): CallCauseDTO | null {
+    const prompts = path.filter(isUserPrompt);
+    const now = prompts.find((e) => e.index > m.entryIndex);
+    const before = prompts.at(-1);
+    if (!now || !before || before.index > m.entryIndex) return null;
+    const history = this.historyThrough(now);
+    const at = history.findIndex((h) => h.label === entryLabel(before));
+    if (at < 0) return null;
+    const cut = newlyCutImages(history.slice(0, at + 1), history, this.input.family);
+    if (!cut) return null;
+    return {
+      cause: "images-pruned",
+      detail: `this run replaced ${cut.images} image(s) of ${cut.labels.join(", ")} with "[image data removed - already processed by model]" (${cut.rule}): the prompt changed at that message, only what precedes it could be read`,
+      entryIds: cut.labels,
+    };
+  }
+
+  /**
+   * The new run came from another chat, channel or sender than the previous one: its user message's chat / sender
+   * metadata differs from the one that started m's run (openclaw/cache/inbound-context.ts).
+   */
+  private channelSwitch(path: readonly TranscriptEntry[], m: ModelCall): CallCauseDTO | null {
+    const prompts = path.filter(isUserPrompt);
+    const now = prompts.find((e) => e.index > m.entryIndex);
+    const before = prompts.at(-1);
+    if (!now || !before || before.index > m.entryIndex) return null;
+    const changed = changedInboundFields(inboundContext(userText(before)), inboundContext(userText(now)));
+    if (changed.length === 0) return null;
+    return {
+      cause: "channel-switch",
+      detail: `this run's message ${entryLabel(now)} came from another chat or sender than the previous run's ${entryLabel(before)} (${changed.join(", ")} differ): ${inboundContextPlacement(this.input.family)}`,
+      entryIds: [entryLabel(before), entryLabel(now)],
+    };
+  }
+
   private dateRollover(m: ModelCall, n: ModelCall): CallCauseDTO | null {
     if (!dateEntersPrompt(this.input.family) || m.atMs === null || n.atMs === null) return null;
     const a = localDate(m.atMs, this.tz.tz);
@@ -229,85 +303,4 @@ export class CauseAttributor {
       entryIds: [],
     };
   }
-}
-
-/**
- * A Bedrock cross-region inference profile (`us.` / `eu.` / `apac.` … model ids) routes requests to several
- * regions; a prompt cache is kept per region, so a miss can be a region change — the serving region is not on disk.
- */
-const CROSS_REGION = /^(us|eu|apac|jp|au|ca|global)\./u;
-
-/** What would decide an `unknown` call, from what it looks like. */
-function wouldDecide(c: CostCallDTO): string {
-  const region = CROSS_REGION.test(c.model ?? "")
-    ? " (Bedrock cross-region inference profile: the region that served each call, not recorded, would decide whether it was routed to another region's cache)"
-    : "";
-  if (c.cause.detail.includes("mid-run"))
-    return `mid-run misses without a transcript signal: provider eviction or routing — a request capture would decide${region}`;
-  return c.cacheRead === 0
-    ? `first calls of a run that read nothing, not even the tool/system prefix: the tools or system prompt changed, or the cache was dropped — a run report per run (OpenClaw keeps only the last one) or a request capture would decide${region}`
-    : `first calls of a run that read only an early prefix: an early message or the system prompt changed — a request capture would decide${region}`;
-}
-
-const callTokens = (c: CostCallDTO) => c.input + c.output + c.cacheRead + c.cacheWrite;
-
-/** The spend by cause, costliest first; Σ costUsd = totalCostUsd. */
-export function breakdownByCause(calls: readonly CostCallDTO[], totalCostUsd: number): CostBreakdownRowDTO[] {
-  const fold = new BreakdownFold();
-  for (const c of calls) fold.add(c);
-  return fold.rows(totalCostUsd);
-}
-
-/** breakdownByCause as a fold that only grows (a continued cost run adds its new calls, in order). */
-export class BreakdownFold {
-  private readonly byCause = new Map<SpendCause, CostBreakdownRowDTO>();
-
-  add(c: CostCallDTO): void {
-    let row = this.byCause.get(c.cause.cause);
-    if (!row) {
-      row = {
-        cause: c.cause.cause,
-        calls: 0,
-        tokens: 0,
-        costUsd: 0,
-        unpricedCalls: 0,
-        missCostUsd: 0,
-        shareOfSpend: null,
-      };
-      this.byCause.set(c.cause.cause, row);
-    }
-    row.calls++;
-    row.tokens += callTokens(c);
-    if (c.costUsd === null) row.unpricedCalls++;
-    else row.costUsd += c.costUsd;
-    row.missCostUsd += c.missCostUsd ?? 0;
-  }
-
-  /** The rows so far with their share of `totalCostUsd`, most spend first (new objects each time). */
-  rows(totalCostUsd: number): CostBreakdownRowDTO[] {
-    const out = [...this.byCause.values()].map((r) => ({
-      ...r,
-      shareOfSpend: totalCostUsd > 0 ? r.costUsd / totalCostUsd : null,
-    }));
-    return out.sort((a, b) => b.costUsd - a.costUsd || b.calls - a.calls);
-  }
-}
-
-/** How much of the miss cost is still `unknown`, and what evidence would decide it. */
-export function unknownMiss(calls: readonly CostCallDTO[]): UnknownMissDTO {
-  let all = 0;
-  let unknown = 0;
-  const hints = new Map<string, number>();
-  for (const c of calls) {
-    all += c.missCostUsd ?? 0;
-    if (c.cause.cause !== "unknown") continue;
-    unknown += c.missCostUsd ?? 0;
-    const h = wouldDecide(c);
-    hints.set(h, (hints.get(h) ?? 0) + (c.missCostUsd ?? 0));
-  }
-  return {
-    missCostUsd: unknown,
-    shareOfMissCost: all > 0 ? unknown / all : null,
-    wouldDecide: [...hints.entries()].sort((a, b) => b[1] - a[1]).map(([h]) => h),
-  };
 }

@@ -1,0 +1,92 @@
+// The chat a run came from, as far as its user message shows it — one of the system prompt's inputs (research
+// openclaw-facts.md §5.2). OpenClaw builds each run's prompt with the inbound message's context:
+// - 2026.3.x (`buildInboundMetaSystemPrompt` in `pi-embedded-*.js`): a `## Inbound Context (trusted metadata)` JSON
+//   block with `chat_id, account_id, channel, provider, surface, chat_type` goes into `extraSystemPrompt`, inside
+//   the one system block — a run from another chat or channel re-writes the whole prompt;
+// - 2026.5 – 2026.7 (`### Inbound Context (trusted metadata)`, group / sub-agent context) and 2026.9 (`channel=` of
+//   the Runtime line, the Messaging section) put it after the cache boundary — the stable system prefix is read,
+//   every message breakpoint after it misses.
+// The same context is mirrored, untrusted, at the top of the run's user message (`buildInboundUserContextPrefix`):
+// `Conversation info (untrusted metadata):` and `Sender (untrusted metadata):` JSON blocks. Their chat and sender
+// fields (not the per-message ones: message id, reply id, timestamp, mention, history) identify where the run came
+// from; a main session that takes DMs from several channels (session.dmScope "main") switches between them.
+// Headers and keys are matched by name and by their letter shape (letters → `x`, digits and punctuation kept), so a
+// scrubbed export that keeps lengths and character classes is read the same way.
+
+const shape = (s: string) => s.replace(/[A-Za-z]/gu, "x");
+
+const CONVERSATION_INFO = shape("Conversation info");
+const SENDER = shape("Sender");
+
+/** Conversation-info fields that name the chat or the sender (the rest change per message). */
+const CHAT_FIELD_NAMES = [
+  "sender_id",
+  "conversation_label",
+  "sender",
+  "group_subject",
+  "group_channel",
+  "group_space",
+  "thread_label",
+  "topic_id",
+  "is_forum",
+  "is_group_chat",
+];
+const CHAT_FIELDS = new Set(CHAT_FIELD_NAMES.map(shape));
+
+/** One metadata block: `<Header> (untrusted metadata):` + a fenced JSON object. */
+const BLOCK = /(?:^|\n)([^\n]{1,40}) \(([^\n()]{1,40})\):\n```[A-Za-z]*\n(\{[\s\S]*?\})\n```/gu;
+
+export interface InboundContext {
+  /** Chat / sender field (by OpenClaw's name, `Sender.` for the sender block) → its JSON value. */
+  fields: Map<string, string>;
+  /** Whether the message carried any chat / sender metadata (webchat, TUI and internal runs may carry none). */
+  hasMetadata: boolean;
+}
+
+const SENDER_FIELDS = ["label", "id", "name", "username", "tag", "e164"];
+/** Letter shape → OpenClaw's field name, to name a scrubbed field in the detail. */
+const FIELD_NAMES = new Map([...CHAT_FIELD_NAMES, ...SENDER_FIELDS].map((n) => [shape(n), n]));
+
+function parseObject(text: string): Record<string, unknown> | null {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === "object" && v !== null && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v))
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The run's chat context from the text of its user message. */
+export function inboundContext(text: string): InboundContext {
+  const fields = new Map<string, string>();
+  let blocks = 0;
+  for (const m of text.matchAll(BLOCK)) {
+    const header = shape((m[1] ?? "").trim());
+    const sender = header === SENDER;
+    const body = sender || header === CONVERSATION_INFO ? parseObject(m[3] ?? "") : null;
+    if (!body) continue;
+    blocks++;
+    for (const [k, v] of Object.entries(body)) {
+      if (!sender && !CHAT_FIELDS.has(shape(k))) continue;
+      const name = FIELD_NAMES.get(shape(k)) ?? k;
+      fields.set(sender ? `Sender.${name}` : name, JSON.stringify(v));
+    }
+  }
+  return { fields, hasMetadata: blocks > 0 };
+}
+
+/** The fields that differ between two runs' contexts ([] = the same chat and sender). */
+export function changedInboundFields(a: InboundContext, b: InboundContext): string[] {
+  if (a.hasMetadata !== b.hasMetadata) return ["chat / sender metadata present vs absent"];
+  const names = new Set([...a.fields.keys(), ...b.fields.keys()]);
+  return [...names].filter((n) => a.fields.get(n) !== b.fields.get(n));
+}
+
+/** Where the inbound context sits in the family's system prompt, for the cause's detail. */
+export function inboundContextPlacement(family: string): string {
+  return family === "2026.3"
+    ? "2026.3 puts the run's Inbound Context (channel, chat, chat type) in the one system block, so the whole prompt is re-written"
+    : "the run's channel and chat context sit after the cache boundary, so the stable system prefix is read and the messages are re-written";
+}
