@@ -314,15 +314,32 @@ describe("run-level causes read from the transcript (issue 14 §2)", () => {
   it("channel-switch: the run came from another chat or sender than the previous run; the same chat stays unknown", () => {
     const r = switched(false);
     expect(causes(r)).toEqual(["cold-start", "hit", "channel-switch", "unknown"]);
-    expect(r.calls[2]?.cause.detail).toContain("sender_id, sender, Sender.label, Sender.id differ");
+    expect(r.calls[2]?.cause.detail).toContain("(sender_id, Sender.id differ)");
     expect(r.calls[2]?.cause.detail).toContain("2026.3 puts the run's Inbound Context");
     expect(r.calls[2]?.cause.entryIds).toHaveLength(2);
     expect(r.calls[3]?.cause.detail).toContain("same chat and sender");
     expectSums(r);
     // a scrubbed export (keys and headers letter-shaped) reads the same
     expect(causes(switched(true))).toEqual(["cold-start", "hit", "channel-switch", "unknown"]);
-    // per-message fields (message id, timestamp) alone are no switch
+    // per-message fields (message id, timestamp) and display names alone are no switch
     expect(causes(switched(false, telegram))).toEqual(["cold-start", "hit", "unknown", "unknown"]);
+    const renamed = { ...telegram, label: "Ana B (1234567890)" };
+    expect(causes(switched(false, renamed))).toEqual(["cold-start", "hit", "unknown", "unknown"]);
+  });
+
+  it("channel-switch: an internal run without chat metadata (sub-agent results) after a chat run", () => {
+    const c = new Chat();
+    c.b.t = T0;
+    c.b.user(inbound(telegram, "a", 0));
+    c.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 });
+    c.b.t = T0 + 2 * MIN;
+    c.b.user(inbound(telegram, "b", 2));
+    c.call(2 * MIN + 100, { input: 10, cacheRead: 20_000, cacheWrite: 300 });
+    c.user(2 * MIN + 20 * S, "[Sun 2026-11-30 12:02 UTC] Subagent results: done");
+    c.call(2 * MIN + 20 * S + 100, { input: 10, cacheRead: 0, cacheWrite: 20_600 });
+    const r = report(c.session("2026.3"));
+    expect(causes(r)).toEqual(["cold-start", "hit", "channel-switch"]);
+    expect(r.calls[2]?.cause.detail).toContain("this run's message carries no chat / sender metadata");
   });
 
   const image = { type: "image", data: "aGk=", mimeType: "image/png" };

@@ -13,16 +13,18 @@
 // Headers and keys are matched by name and by their letter shape (letters → `x`, digits and punctuation kept), so a
 // scrubbed export that keeps lengths and character classes is read the same way.
 
-const shape = (s: string) => s.replace(/[A-Za-z]/gu, "x");
+const shape = (s: string) => s.replace(/[A-Za-z]/gu, "x").replace(/[0-9]/gu, "0");
 
 const CONVERSATION_INFO = shape("Conversation info");
 const SENDER = shape("Sender");
 
-/** Conversation-info fields that name the chat or the sender (the rest change per message). */
+/**
+ * Conversation-info fields that name the chat (the rest change per message, or are display names: a renamed
+ * sender is the same chat, and names do not enter the prompt's Inbound Context).
+ */
 const CHAT_FIELD_NAMES = [
   "sender_id",
   "conversation_label",
-  "sender",
   "group_subject",
   "group_channel",
   "group_space",
@@ -43,7 +45,9 @@ export interface InboundContext {
   hasMetadata: boolean;
 }
 
-const SENDER_FIELDS = ["label", "id", "name", "username", "tag", "e164"];
+/** Sender-block fields that identify the sender (label, name, username and tag are display text). */
+const SENDER_FIELDS = ["id", "e164"];
+const SENDER_KEPT = new Set(SENDER_FIELDS.map(shape));
 /** Letter shape → OpenClaw's field name, to name a scrubbed field in the detail. */
 const FIELD_NAMES = new Map([...CHAT_FIELD_NAMES, ...SENDER_FIELDS].map((n) => [shape(n), n]));
 
@@ -69,7 +73,7 @@ export function inboundContext(text: string): InboundContext {
     if (!body) continue;
     blocks++;
     for (const [k, v] of Object.entries(body)) {
-      if (!sender && !CHAT_FIELDS.has(shape(k))) continue;
+      if (!(sender ? SENDER_KEPT : CHAT_FIELDS).has(shape(k))) continue;
       const name = FIELD_NAMES.get(shape(k)) ?? k;
       fields.set(sender ? `Sender.${name}` : name, JSON.stringify(v));
     }
@@ -77,11 +81,17 @@ export function inboundContext(text: string): InboundContext {
   return { fields, hasMetadata: blocks > 0 };
 }
 
-/** The fields that differ between two runs' contexts ([] = the same chat and sender). */
+/** What differs between two runs' contexts, in words ([] = the same chat and sender). */
 export function changedInboundFields(a: InboundContext, b: InboundContext): string[] {
-  if (a.hasMetadata !== b.hasMetadata) return ["chat / sender metadata present vs absent"];
+  if (a.hasMetadata !== b.hasMetadata)
+    return [
+      b.hasMetadata
+        ? "the previous run's message carried no chat / sender metadata (an internal run such as sub-agent results, or webchat), this one does"
+        : "this run's message carries no chat / sender metadata (an internal run such as sub-agent results, or webchat), the previous run's did",
+    ];
   const names = new Set([...a.fields.keys(), ...b.fields.keys()]);
-  return [...names].filter((n) => a.fields.get(n) !== b.fields.get(n));
+  const differ = [...names].filter((n) => a.fields.get(n) !== b.fields.get(n));
+  return differ.length > 0 ? [`${differ.join(", ")} differ`] : [];
 }
 
 /** Where the inbound context sits in the family's system prompt, for the cause's detail. */

@@ -287,7 +287,7 @@ export class CauseAttributor {
     if (changed.length === 0) return null;
     return {
       cause: "channel-switch",
-      detail: `this run's message ${entryLabel(now)} came from another chat or sender than the previous run's ${entryLabel(before)} (${changed.join(", ")} differ): ${inboundContextPlacement(this.input.family)}`,
+      detail: `this run's message ${entryLabel(now)} came from another chat or sender than the previous run's ${entryLabel(before)} (${changed.join(", ")}): ${inboundContextPlacement(this.input.family)}`,
       entryIds: [entryLabel(before), entryLabel(now)],
     };
   }
