@@ -71,6 +71,11 @@ export interface CallCauseDTO {
   detail: string;
   /** Transcript rows that are the evidence (entry id, else `#index`). */
   entryIds: string[];
+  /**
+   * `channel-switch` only: `chat` when both runs' messages name a chat / sender (DMs from several chats sharing one
+   * session), `internal` when one of them carries no chat metadata (sub-agent results, webchat, system runs).
+   */
+  channelSwitch?: "chat" | "internal";
 }
 
 /** One row of `cost --session REF --json` `breakdown` (the first four names are the contract). */

@@ -96,7 +96,12 @@ export interface OverviewSessionDTO {
   unpricedCalls: number;
 }
 
-export type AdviceKind = "cache-retention" | "keep-warm-heartbeat" | "pruning-ttl" | "bootstrap-file";
+export type AdviceKind =
+  | "cache-retention"
+  | "keep-warm-heartbeat"
+  | "pruning-ttl"
+  | "bootstrap-file"
+  | "dm-scope";
 
 export interface AdviceDTO {
   kind: AdviceKind;

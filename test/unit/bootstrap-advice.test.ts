@@ -18,6 +18,7 @@ function session(lastMs: number, bootstrap: BootstrapFacts): SessionAdviceFacts 
     pruning: { mode: null, ttlMs: null },
     heartbeatEveryMs: null,
     bootstrap,
+    switches: { calls: 0, missUsd: 0, unpriced: 0 },
   };
 }
 

@@ -275,12 +275,14 @@ describe("cause per call (issue 14 §2)", () => {
 });
 
 /** A user message with OpenClaw's untrusted inbound metadata blocks (buildInboundUserContextPrefix, 2026.3.2). */
-function inbound(sender: { label: string; id: string }, text: string, at: number): string {
+function inbound(sender: { label: string; id: string }, text: string, at: number, group?: string): string {
   const conversation = {
     message_id: String(at),
     sender_id: sender.id,
+    ...(group ? { conversation_label: group } : {}),
     sender: sender.label,
     timestamp: `t${at}`,
+    ...(group ? { is_group_chat: true } : {}),
   };
   const block = (title: string, body: object) =>
     `${title} (untrusted metadata):\n\`\`\`json\n${JSON.stringify(body, null, 2)}\n\`\`\``;
@@ -325,6 +327,25 @@ describe("run-level causes read from the transcript (issue 14 §2)", () => {
     expect(causes(switched(false, telegram))).toEqual(["cold-start", "hit", "unknown", "unknown"]);
     const renamed = { ...telegram, label: "Ana B (1234567890)" };
     expect(causes(switched(false, renamed))).toEqual(["cold-start", "hit", "unknown", "unknown"]);
+  });
+
+  it("channel-switch: members taking turns in one group chat are no switch; another group is", () => {
+    const run = (secondGroup: string) => {
+      const c = new Chat();
+      const say = (at: number, who: typeof telegram, group: string) => {
+        c.b.t = T0 + at;
+        c.b.user(inbound(who, "x", at, group));
+      };
+      say(0, telegram, "Family (-100123)");
+      c.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 });
+      say(2 * MIN, telegram, "Family (-100123)");
+      c.call(2 * MIN + 100, { input: 10, cacheRead: 20_000, cacheWrite: 300 });
+      say(2 * MIN + 20 * S, webchat, secondGroup);
+      c.call(2 * MIN + 20 * S + 100, { input: 10, cacheRead: 0, cacheWrite: 20_600 });
+      return causes(report(c.session("2026.3")))[2];
+    };
+    expect(run("Family (-100123)")).toBe("unknown");
+    expect(run("Work (-100999)")).toBe("channel-switch");
   });
 
   it("channel-switch: an internal run without chat metadata (sub-agent results) after a chat run", () => {

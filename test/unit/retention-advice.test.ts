@@ -36,6 +36,7 @@ function facts(
     pruning: { mode: "cache-ttl", ttlMs: 5 * MIN },
     heartbeatEveryMs: 0,
     bootstrap: { files: [], rewrites: 0, writeUsdPerToken: null, unpricedRewrites: 0 },
+    switches: { calls: 0, missUsd: 0, unpriced: 0 },
   };
 }
 

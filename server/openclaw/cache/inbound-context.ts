@@ -43,6 +43,11 @@ export interface InboundContext {
   fields: Map<string, string>;
   /** Whether the message carried any chat / sender metadata (webchat, TUI and internal runs may carry none). */
   hasMetadata: boolean;
+  /**
+   * A group chat (`is_group_chat` or a conversation label): members take turns in one chat, and the prompt's
+   * Inbound Context names the group (chat_id), not the sender — so senders are not compared.
+   */
+  group: boolean;
 }
 
 /** Sender-block fields that identify the sender (label, name, username and tag are display text). */
@@ -78,7 +83,8 @@ export function inboundContext(text: string): InboundContext {
       fields.set(sender ? `Sender.${name}` : name, JSON.stringify(v));
     }
   }
-  return { fields, hasMetadata: blocks > 0 };
+  const group = fields.get("is_group_chat") === "true" || fields.has("conversation_label");
+  return { fields, hasMetadata: blocks > 0, group };
 }
 
 /** What differs between two runs' contexts, in words ([] = the same chat and sender). */
@@ -89,7 +95,10 @@ export function changedInboundFields(a: InboundContext, b: InboundContext): stri
         ? "the previous run's message carried no chat / sender metadata (an internal run such as sub-agent results, or webchat), this one does"
         : "this run's message carries no chat / sender metadata (an internal run such as sub-agent results, or webchat), the previous run's did",
     ];
-  const names = new Set([...a.fields.keys(), ...b.fields.keys()]);
+  const isSender = (n: string) => n === "sender_id" || n.startsWith("Sender.");
+  const names = new Set(
+    [...a.fields.keys(), ...b.fields.keys()].filter((n) => !(a.group && b.group && isSender(n))),
+  );
   const differ = [...names].filter((n) => a.fields.get(n) !== b.fields.get(n));
   return differ.length > 0 ? [`${differ.join(", ")} differ`] : [];
 }

@@ -7,6 +7,7 @@
 import { fmtDuration, fmtUsd } from "../../../shared/format.ts";
 import type { AdviceDTO } from "../../../shared/overview.ts";
 import { bootstrapAdvice } from "./bootstrap-advice.ts";
+import { dmScopeAdvice } from "./dm-scope-advice.ts";
 import {
   type GapFact,
   KEEP_WARM_OUTPUT_TOKENS,
@@ -216,6 +217,8 @@ export function retentionAdvice(facts: readonly SessionAdviceFacts[]): AdviceDTO
     if (p) out.push(p);
     const b = bootstrapAdvice(agentId, sessions);
     if (b) out.push(b);
+    const d = dmScopeAdvice(agentId, sessions);
+    if (d) out.push(d);
   }
   return out;
 }

@@ -41,6 +41,19 @@ export interface SessionAdviceFacts {
   pruning: { mode: string | null; ttlMs: number | null };
   heartbeatEveryMs: number | null;
   bootstrap: BootstrapFacts;
+  switches: SwitchFacts;
+}
+
+/**
+ * The DM-scope advisor's facts: new runs that came from another DM chat than the run before in the same session
+ * (cost cause `channel-switch`, kind `chat` — two direct chats in one session, which session.dmScope "main" or
+ * "per-peer" does) and what their misses cost over a read.
+ */
+export interface SwitchFacts {
+  calls: number;
+  missUsd: number;
+  /** Switch calls whose miss is unpriced. */
+  unpriced: number;
 }
 
 /**
@@ -84,6 +97,21 @@ function bootstrapFacts(
     writeUsdPerToken,
     unpricedRewrites,
   };
+}
+
+function switchFacts(r: CostReportDTO): SwitchFacts {
+  const facts: SwitchFacts = {
+    calls: 0,
+    missUsd: 0,
+    unpriced: 0,
+  };
+  for (const c of r.calls) {
+    if (c.cause.cause !== "channel-switch" || c.cause.channelSwitch !== "chat") continue;
+    facts.calls++;
+    if (c.missCostUsd === null) facts.unpriced++;
+    else facts.missUsd += c.missCostUsd;
+  }
+  return facts;
 }
 
 export function sessionAdviceFacts(
@@ -136,5 +164,6 @@ export function sessionAdviceFacts(
     pruning: { mode: r.heartbeat.pruningMode, ttlMs: r.heartbeat.pruningTtlMs },
     heartbeatEveryMs: r.heartbeat.heartbeatEveryMs,
     bootstrap: bootstrapFacts(r, prices, files),
+    switches: switchFacts(r),
   };
 }

@@ -283,12 +283,15 @@ export class CauseAttributor {
     const now = prompts.find((e) => e.index > m.entryIndex);
     const before = prompts.at(-1);
     if (!now || !before || before.index > m.entryIndex) return null;
-    const changed = changedInboundFields(inboundContext(userText(before)), inboundContext(userText(now)));
+    const a = inboundContext(userText(before));
+    const b = inboundContext(userText(now));
+    const changed = changedInboundFields(a, b);
     if (changed.length === 0) return null;
     return {
       cause: "channel-switch",
       detail: `this run's message ${entryLabel(now)} came from another chat or sender than the previous run's ${entryLabel(before)} (${changed.join(", ")}): ${inboundContextPlacement(this.input.family)}`,
       entryIds: [entryLabel(before), entryLabel(now)],
+      channelSwitch: a.hasMetadata && b.hasMetadata ? "chat" : "internal",
     };
   }
 

@@ -13,6 +13,7 @@ const KIND_TITLE: Record<AdviceDTO["kind"], string> = {
   "keep-warm-heartbeat": "Keep-warm heartbeat",
   "pruning-ttl": "Pruning ttl vs cache lifetime",
   "bootstrap-file": "Bootstrap file",
+  "dm-scope": "One session per chat",
 };
 
 /** `— { … }` at the end of a recommendation is its config snippet. */
