@@ -143,6 +143,73 @@ describe("map → pruning (e2e, demo)", () => {
     await page.close();
   });
 
+  it("the map at call N as a table says each tool result's state and sent chars at N; the scrubber keeps the table", async () => {
+    const view = await lastCallView(e2e.server.url);
+    const page = await e2e.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(`${e2e.server.url}${PAGE}?tab=map&call=${view.call}&view=table`);
+    const scope = `[data-testid="sent-map"][data-call="${view.call}"]`;
+    const row = (id: string) => page.locator(`${scope} tr[data-row-id="${id}"]`);
+    await expect.poll(() => row("conversation").count(), POLL).toBe(1);
+    expect(await page.locator(`${scope} [data-testid="treemap-svg"]`).count()).toBe(0);
+    expect((await page.locator(`${scope} [data-testid="map-table"] thead`).textContent()) ?? "").toContain(
+      `Pruning at call ${view.call}`,
+    );
+    await row("conversation").click();
+    await expect.poll(() => row("conversation/tool-results").count(), POLL).toBe(1);
+    await row("conversation/tool-results").click();
+    const prefix = "conversation/tool-results/";
+    const cells = async () =>
+      page.$$eval(`${scope} tr[data-row-id^="${prefix}"]`, (els) =>
+        els.map((e) => ({
+          id: e.getAttribute("data-row-id") ?? "",
+          text: e.querySelector('[data-testid="map-table-pruning"]')?.textContent ?? "",
+        })),
+      );
+    await expect.poll(async () => (await cells()).length, POLL).toBeGreaterThan(0);
+    // open every group under the tool results (one per tool) and any "Show all" row
+    for (let round = 0; round < 20; round++) {
+      const closed = page.locator(`${scope} tr[data-row-id^="${prefix}"][aria-expanded="false"]`);
+      const more = page.locator(`${scope} [data-testid="map-table-more"]`);
+      if ((await closed.count()) > 0) await closed.first().click();
+      else if ((await more.count()) > 0) await more.first().click();
+      else break;
+    }
+    const rows = await cells();
+    let trimmed = 0;
+    for (const r of rows) {
+      const id = decodeURIComponent(r.id.slice(r.id.lastIndexOf("/") + 1));
+      const state = view.states.get(id);
+      const sizes = view.chars.get(id);
+      if (!state || !sizes) continue;
+      const word = state === "full" ? "full" : state === "soft-trim" ? "soft-trimmed" : "hard-cleared";
+      expect(r.text, id).toContain(`${word} at call ${view.call}`);
+      if (state !== "full") {
+        trimmed++;
+        expect(r.text, id).toContain(
+          `${sizes.stored.toLocaleString("en-US")} → ${sizes.sent.toLocaleString("en-US")} chars sent`,
+        );
+      }
+    }
+    expect(trimmed).toBeGreaterThan(0);
+    await screenshot(page, "sent-map-table");
+    // `[` steps to the previous call and keeps the table view
+    await page.evaluate(() =>
+      document.activeElement instanceof HTMLElement ? document.activeElement.blur() : undefined,
+    );
+    await page.keyboard.press("[");
+    await expect
+      .poll(() => page.getByTestId("sent-map").getAttribute("data-call"), POLL)
+      .toBe(String(view.call - 1));
+    expect(new URL(page.url()).searchParams.get("view")).toBe("table");
+    await expect
+      .poll(() => page.locator('[data-testid="sent-map"] [data-testid="map-table"]').count(), POLL)
+      .toBe(1);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it("the latest map hatches the tool results trimmed at the last call and says so in their details", async () => {
     const view = await lastCallView(e2e.server.url);
     const page = await e2e.browser.newPage({ viewport: { width: 1400, height: 1000 } });

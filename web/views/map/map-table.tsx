@@ -24,6 +24,8 @@ export interface MapTableProps {
   title: string;
   /** The last call's billed prompt tokens (the share's name when the token modes' total is it), null if unknown. */
   billed: number | null;
+  /** Heading of the pruning column: "Pruning at the last call", or at the call the map is drawn for. */
+  pruningHeading?: string;
 }
 
 function pruningText(p: TilePruning | undefined): string {
@@ -78,8 +80,8 @@ function shareLabel(mode: SizeMode, grandTotal: number, billed: number | null): 
   return billed !== null && grandTotal === billed ? "% of billed prompt" : "% of the map";
 }
 
-export function MapTable(props: MapTableProps) {
-  const { viewRoot, mode, exact, grandTotal, search, pruning, title } = props;
+/** The treegrid's state: which groups are open, which show all, the row in the Tab order and the arrow keys. */
+function useTreegrid(viewRoot: MapNode, mode: SizeMode, search: MapTableProps["search"]) {
   const [toggled, setToggled] = useState<ReadonlyMap<string, boolean>>(new Map());
   const [showAll, setShowAll] = useState<ReadonlySet<string>>(new Set());
   const [active, setActive] = useState<string | null>(null);
@@ -113,6 +115,13 @@ export function MapTable(props: MapTableProps) {
       pendingFocus.current = row.node.id;
     }
   };
+  const showAllOf = (parentId: string) => setShowAll((s) => new Set(s).add(parentId));
+  return { all, activeId, tableRef, toggle, onKeyDown, setActive, showAllOf };
+}
+
+export function MapTable(props: MapTableProps) {
+  const { viewRoot, mode, grandTotal, search, title } = props;
+  const grid = useTreegrid(viewRoot, mode, search);
   const tokenLabel =
     mode === "tiktoken" ? "Tokenizer tokens" : mode === "cache" ? "Tokens (cache)" : "Est. tokens";
 
@@ -124,7 +133,7 @@ export function MapTable(props: MapTableProps) {
         role="treegrid"
         aria-label={title}
         aria-describedby="map-table-keys"
-        ref={tableRef}
+        ref={grid.tableRef}
         data-testid="map-table"
       >
         <caption id="map-table-keys" className="sr-only">
@@ -146,57 +155,79 @@ export function MapTable(props: MapTableProps) {
             >
               {shareLabel(mode, grandTotal, props.billed)}
             </th>
-            <th scope="col">Pruning at the last call</th>
+            <th scope="col">{props.pruningHeading ?? "Pruning at the last call"}</th>
           </tr>
         </thead>
         <tbody>
-          {all.map((r) =>
+          {grid.all.map((r) =>
             r.kind === "more" ? (
-              <MoreRow
-                key={`more:${r.parentId}`}
-                r={r}
-                onShowAll={() => setShowAll((s) => new Set(s).add(r.parentId))}
-              />
+              <MoreRow key={`more:${r.parentId}`} r={r} onShowAll={() => grid.showAllOf(r.parentId)} />
             ) : (
-              <tr
+              <NodeRow
                 key={r.node.id}
-                data-row-id={r.node.id}
-                data-testid="map-table-row"
-                data-level={r.level}
-                data-size={r.sizes.size}
-                data-match={r.match ? "1" : undefined}
-                className={r.match ? "match" : undefined}
-                aria-level={r.level}
-                aria-posinset={r.posInSet}
-                aria-setsize={r.setSize}
-                aria-expanded={r.hasChildren ? r.expanded : undefined}
-                tabIndex={r.node.id === activeId ? 0 : -1}
-                onFocus={() => setActive(r.node.id)}
-                onKeyDown={(e) => onKeyDown(e, r)}
-                onClick={() => (r.hasChildren ? toggle(r.node.id, !r.expanded) : undefined)}
-              >
-                <td style={{ paddingLeft: `${0.4 + (r.level - 1) * 1.2}em` }}>
-                  <span aria-hidden="true" className="tree-twisty">
-                    {r.hasChildren ? (r.expanded ? "▾" : "▸") : ""}
-                  </span>{" "}
-                  {r.match ? <mark className="table-match">{r.node.name}</mark> : r.node.name}
-                </td>
-                <td className="align-right" data-testid="map-table-chars">
-                  {fmtInt(r.sizes.chars)}
-                </td>
-                <td className="align-right" data-testid="map-table-tokens">
-                  {formatSize(r.sizes.tokens, mode === "chars" ? "estTokens" : mode, exact)}
-                </td>
-                <td className="align-right">
-                  {fmtPct(grandTotal > 0 ? r.sizes.size / grandTotal : null, 1)}
-                </td>
-                <td data-testid="map-table-pruning">{pruningText(pruning.get(r.node.id))}</td>
-              </tr>
+                r={r}
+                props={props}
+                tabStop={r.node.id === grid.activeId}
+                onFocus={() => grid.setActive(r.node.id)}
+                onKeyDown={(e) => grid.onKeyDown(e, r)}
+                onToggle={() => (r.hasChildren ? grid.toggle(r.node.id, !r.expanded) : undefined)}
+              />
             ),
           )}
         </tbody>
       </table>
     </div>
+  );
+}
+
+function NodeRow({
+  r,
+  props,
+  tabStop,
+  onFocus,
+  onKeyDown,
+  onToggle,
+}: {
+  r: MapTableRow;
+  props: MapTableProps;
+  tabStop: boolean;
+  onFocus: () => void;
+  onKeyDown: (e: KeyboardEvent<HTMLTableRowElement>) => void;
+  onToggle: () => void;
+}) {
+  const { mode, exact, grandTotal, pruning } = props;
+  return (
+    <tr
+      data-row-id={r.node.id}
+      data-testid="map-table-row"
+      data-level={r.level}
+      data-size={r.sizes.size}
+      data-match={r.match ? "1" : undefined}
+      className={r.match ? "match" : undefined}
+      aria-level={r.level}
+      aria-posinset={r.posInSet}
+      aria-setsize={r.setSize}
+      aria-expanded={r.hasChildren ? r.expanded : undefined}
+      tabIndex={tabStop ? 0 : -1}
+      onFocus={onFocus}
+      onKeyDown={onKeyDown}
+      onClick={onToggle}
+    >
+      <td style={{ paddingLeft: `${0.4 + (r.level - 1) * 1.2}em` }}>
+        <span aria-hidden="true" className="tree-twisty">
+          {r.hasChildren ? (r.expanded ? "▾" : "▸") : ""}
+        </span>{" "}
+        {r.match ? <mark className="table-match">{r.node.name}</mark> : r.node.name}
+      </td>
+      <td className="align-right" data-testid="map-table-chars">
+        {fmtInt(r.sizes.chars)}
+      </td>
+      <td className="align-right" data-testid="map-table-tokens">
+        {formatSize(r.sizes.tokens, mode === "chars" ? "estTokens" : mode, exact)}
+      </td>
+      <td className="align-right">{fmtPct(grandTotal > 0 ? r.sizes.size / grandTotal : null, 1)}</td>
+      <td data-testid="map-table-pruning">{pruningText(pruning.get(r.node.id))}</td>
+    </tr>
   );
 }
 

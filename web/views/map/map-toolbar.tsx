@@ -43,6 +43,27 @@ export interface MapToolbarProps {
   exporting: string | null;
 }
 
+/** Treemap / Table: the same tree drawn as tiles or as the tree table (`?view=table`). */
+export function ViewToggle({ tableView, disabled = false }: { tableView: boolean; disabled?: boolean }) {
+  return (
+    <fieldset className="segmented" aria-label="Show the map as">
+      {(["treemap", "table"] as const).map((v) => (
+        <button
+          key={v}
+          type="button"
+          aria-pressed={tableView === (v === "table")}
+          className={tableView === (v === "table") ? "active" : undefined}
+          disabled={disabled}
+          onClick={() => setParams({ view: v === "table" ? "table" : null }, { replace: true })}
+          data-testid={`map-view-${v}`}
+        >
+          {v === "table" ? "Table" : "Treemap"}
+        </button>
+      ))}
+    </fieldset>
+  );
+}
+
 export function MapToolbar(p: MapToolbarProps) {
   const canOc = p.dto.openclaw?.available === true;
   return (
@@ -63,21 +84,7 @@ export function MapToolbar(p: MapToolbarProps) {
           </button>
         ))}
       </fieldset>
-      <fieldset className="segmented" aria-label="Show the map as">
-        {(["treemap", "table"] as const).map((v) => (
-          <button
-            key={v}
-            type="button"
-            aria-pressed={p.tableView === (v === "table")}
-            className={p.tableView === (v === "table") ? "active" : undefined}
-            disabled={p.showOc}
-            onClick={() => setParams({ view: v === "table" ? "table" : null }, { replace: true })}
-            data-testid={`map-view-${v}`}
-          >
-            {v === "table" ? "Table" : "Treemap"}
-          </button>
-        ))}
-      </fieldset>
+      <ViewToggle tableView={p.tableView} disabled={p.showOc} />
       <input
         type="search"
         placeholder="Find tiles…  ( / )"

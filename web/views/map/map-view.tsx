@@ -4,9 +4,10 @@
 // map-footer.tsx, use-debounced-param.ts, use-map-export.ts.
 
 import { useQuery } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useRef } from "react";
+import { type RefObject, useCallback, useEffect, useMemo, useRef } from "react";
 import type { ContextMapDTO, MapNode } from "../../../shared/context-map.ts";
 import { fmtInt, fmtPct } from "../../../shared/format.ts";
+import type { OpenClawMapPicture } from "../../../shared/openclaw-picture.ts";
 import { namedWithStates, type TilePruning } from "../../../shared/tile-pruning.ts";
 import {
   indexTree,
@@ -110,38 +111,14 @@ function useZoomOutKeys(atRoot: boolean, zoomOut: () => void): void {
   }, [zoomOut, atRoot]);
 }
 
-function MapPanel({
-  dto,
-  agentId,
-  sessionId,
-  params,
-  pruning,
-}: SessionTabProps & { dto: ContextMapDTO; pruning: ReadonlyMap<string, TilePruning> }) {
-  const red = useRedactor();
+/** What the treemap, its table and the legend share: the tree index, the zoomed root, search and totals. */
+function useMapModel(dto: ContextMapDTO, params: URLSearchParams) {
   const mode = parseMode(params.get("size"));
   const q = params.get("q") ?? "";
-  const [qDraft, setQDraft] = useDebouncedParam("q", q);
-  // OpenClaw's own picture, drawn as the server laid it out (null: unavailable, or hidden when redacted).
-  const openclaw = dto.openclaw?.available ? dto.openclaw.picture : null;
-  const showOc = params.get("oc") === "1" && openclaw !== null;
-  const tableView = params.get("view") === "table" && !showOc;
   const index = indexTree(dto.root);
   const viewRoot: MapNode = index.byId.get(params.get("zoom") ?? "") ?? dto.root;
   const crumbs = pathTo(index, dto.root, viewRoot.id);
   const colors = useMemo(() => groupColors(dto.groups), [dto]);
-
-  const boxRef = useRef<HTMLDivElement>(null);
-  const svgHost = useRef<HTMLDivElement>(null);
-  const measured = useMeasuredWidth(boxRef);
-  const mapWidth = Math.max(320, measured ?? 0);
-  const mapHeight = Math.max(360, Math.min(760, Math.round(mapWidth * 0.56), window.innerHeight - 250));
-  const layout = useMemo(
-    () =>
-      measured === null
-        ? { rects: [], total: 0, width: 0, height: 0, culled: 0 }
-        : layoutTreemap(viewRoot, { width: mapWidth, height: mapHeight, mode }),
-    [viewRoot, mapWidth, mapHeight, mode, measured],
-  );
   const search = useMemo(() => (q.trim() === "" ? null : searchTree(index, q)), [index, q]);
   const grandTotal = useMemo(() => subtreeSize(dto.root, mode), [dto, mode]);
   const exact = dto.tokenizer.state === "ready";
@@ -151,14 +128,31 @@ function MapPanel({
     return `${formatSize(size, mode, exact)}, ${fmtPct(grandTotal > 0 ? size / grandTotal : null, 1)} of the map`;
   }, [search, index, mode, exact, grandTotal]);
   const legend = useMemo(() => mapLegend(dto, mode, viewRoot, colors), [dto, mode, colors, viewRoot]);
-
   const zoomTo = useCallback((id: string) => setParams({ zoom: id === "" ? null : id }), []);
   const zoomOut = useCallback(() => {
     const parent = index.parentOf.get(viewRoot.id);
     if (parent !== undefined && parent !== null) zoomTo(parent);
   }, [index, viewRoot.id, zoomTo]);
   useZoomOutKeys(viewRoot.id === dto.root.id, zoomOut);
+  return { mode, q, viewRoot, crumbs, colors, search, grandTotal, exact, matchedTotal, legend, zoomTo };
+}
 
+function MapPanel({
+  dto,
+  agentId,
+  sessionId,
+  params,
+  pruning,
+}: SessionTabProps & { dto: ContextMapDTO; pruning: ReadonlyMap<string, TilePruning> }) {
+  const red = useRedactor();
+  const m = useMapModel(dto, params);
+  const { mode, viewRoot, crumbs } = m;
+  const [qDraft, setQDraft] = useDebouncedParam("q", m.q);
+  // OpenClaw's own picture, drawn as the server laid it out (null: unavailable, or hidden when redacted).
+  const openclaw = dto.openclaw?.available ? dto.openclaw.picture : null;
+  const showOc = params.get("oc") === "1" && openclaw !== null;
+  const tableView = params.get("view") === "table" && !showOc;
+  const svgHost = useRef<HTMLDivElement>(null);
   const { exporting, onExport } = useMapExport({
     svgHost,
     native: showOc,
@@ -167,13 +161,11 @@ function MapPanel({
     zoomPath: viewRoot.id ? crumbs.map((c) => c.name) : [],
     zoomId: viewRoot.id ? (red.on ? red.id(viewRoot.id).slice(1) : viewRoot.id) : "",
     mode,
-    exact,
-    legend,
+    exact: m.exact,
+    legend: m.legend,
     footer: footerText(dto),
   });
 
-  // what the treemap and its tree table both show: one tree, one size mode, one search
-  const shared = { mode, exact, grandTotal, search, pruning };
   return (
     <div className="map-view">
       <MapToolbar
@@ -182,8 +174,8 @@ function MapPanel({
         showOc={showOc}
         query={qDraft}
         onQuery={setQDraft}
-        matches={search ? search.matches.size : null}
-        matchedTotal={matchedTotal}
+        matches={m.search ? m.search.matches.size : null}
+        matchedTotal={m.matchedTotal}
         tableView={tableView}
         onExport={onExport}
         exporting={exporting}
@@ -199,54 +191,99 @@ function MapPanel({
         <OpenClawMapNote picture={openclaw} billed={dto.numbers.billedPromptTokens} />
       ) : null}
       {mode === "cache" && !showOc ? <CacheBasisNote dto={dto} /> : null}
-      {!showOc ? <Breadcrumbs crumbs={crumbs} onZoom={zoomTo} /> : null}
+      {!showOc ? <Breadcrumbs crumbs={crumbs} onZoom={m.zoomTo} /> : null}
       <div className="map-body">
-        <div className="map-canvas" ref={boxRef}>
-          <div ref={svgHost}>
-            {showOc && openclaw ? (
-              <OpenClawPictureView picture={openclaw} width={mapWidth} />
-            ) : tableView ? (
-              <MapTable
-                viewRoot={viewRoot}
-                {...shared}
-                billed={dto.numbers.billedPromptTokens}
-                title={`Context map of ${agentId}/${sessionId} as a table`}
-              />
-            ) : measured === null ? (
-              <div style={{ height: mapHeight }} />
-            ) : layout.rects.length === 0 ? (
-              <div className="empty-map" data-testid="map-empty">
-                Nothing to draw: every tile is 0 in this size mode.
-              </div>
-            ) : (
-              <Treemap
-                layout={layout}
-                {...shared}
-                colors={colors}
-                onZoom={zoomTo}
-                viewRootId={viewRoot.id}
-                title={`Context map of ${agentId}/${sessionId}`}
-              />
-            )}
-          </div>
-          {layout.culled > 0 && !showOc && !tableView ? (
-            <div className="muted small" data-testid="map-culled">
-              {fmtInt(layout.culled)} tile{layout.culled === 1 ? "" : "s"} too small to draw at this size —
-              zoom in to see them.
-            </div>
-          ) : null}
-        </div>
+        <MapCanvas
+          dto={dto}
+          model={m}
+          pruning={pruning}
+          svgHost={svgHost}
+          picture={showOc ? openclaw : null}
+          tableView={tableView}
+          title={`Context map of ${agentId}/${sessionId}`}
+        />
         {!showOc ? (
           <LegendPanel
-            legend={legend}
+            legend={m.legend}
             mode={mode}
-            exact={exact}
+            exact={m.exact}
             targetOf={(key) => legendTarget(dto, mode, viewRoot.id, key)}
-            onZoom={zoomTo}
+            onZoom={m.zoomTo}
           />
         ) : null}
       </div>
       <MapFooter dto={dto} />
+    </div>
+  );
+}
+
+/** The drawing: OpenClaw's own picture, the tree table, or the treemap laid out to the measured width. */
+function MapCanvas({
+  dto,
+  model: m,
+  pruning,
+  svgHost,
+  picture,
+  tableView,
+  title,
+}: {
+  dto: ContextMapDTO;
+  model: ReturnType<typeof useMapModel>;
+  pruning: ReadonlyMap<string, TilePruning>;
+  svgHost: RefObject<HTMLDivElement | null>;
+  picture: OpenClawMapPicture | null;
+  tableView: boolean;
+  title: string;
+}) {
+  const boxRef = useRef<HTMLDivElement>(null);
+  const measured = useMeasuredWidth(boxRef);
+  const mapWidth = Math.max(320, measured ?? 0);
+  const mapHeight = Math.max(360, Math.min(760, Math.round(mapWidth * 0.56), window.innerHeight - 250));
+  const { viewRoot, mode } = m;
+  const layout = useMemo(
+    () =>
+      measured === null
+        ? { rects: [], total: 0, width: 0, height: 0, culled: 0 }
+        : layoutTreemap(viewRoot, { width: mapWidth, height: mapHeight, mode }),
+    [viewRoot, mapWidth, mapHeight, mode, measured],
+  );
+  // what the treemap and its tree table both show: one tree, one size mode, one search
+  const shared = { mode, exact: m.exact, grandTotal: m.grandTotal, search: m.search, pruning };
+  return (
+    <div className="map-canvas" ref={boxRef}>
+      <div ref={svgHost}>
+        {picture ? (
+          <OpenClawPictureView picture={picture} width={mapWidth} />
+        ) : tableView ? (
+          <MapTable
+            viewRoot={viewRoot}
+            {...shared}
+            billed={dto.numbers.billedPromptTokens}
+            title={`${title} as a table`}
+          />
+        ) : measured === null ? (
+          <div style={{ height: mapHeight }} />
+        ) : layout.rects.length === 0 ? (
+          <div className="empty-map" data-testid="map-empty">
+            Nothing to draw: every tile is 0 in this size mode.
+          </div>
+        ) : (
+          <Treemap
+            layout={layout}
+            {...shared}
+            colors={m.colors}
+            onZoom={m.zoomTo}
+            viewRootId={viewRoot.id}
+            title={title}
+          />
+        )}
+      </div>
+      {layout.culled > 0 && !picture && !tableView ? (
+        <div className="muted small" data-testid="map-culled">
+          {fmtInt(layout.culled)} tile{layout.culled === 1 ? "" : "s"} too small to draw at this size — zoom
+          in to see them.
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 // The context map as sent at one call (issue 16): the call's tiles drawn inside the session's fixed slot layout
 // (shared/sent-layout.ts), so neighbouring calls keep every tile in place; tool results carry their pruning state
-// at the call in their name; a line states the call's totals and states.
+// at the call in their name; a line states the call's totals and states. `?view=table` shows the call's tree as the
+// tree table (map-table.tsx) with each tool result's state at this call.
 
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useRef } from "react";
@@ -22,6 +23,8 @@ import { formatSize, Treemap } from "../../treemap/treemap.tsx";
 import { useMeasuredWidth } from "../../treemap/use-size.ts";
 import { useRedactor } from "../../ui/use-redact.ts";
 import type { SessionTabProps } from "../session-tab.ts";
+import { MapTable } from "./map-table.tsx";
+import { ViewToggle } from "./map-toolbar.tsx";
 import { useDebouncedParam } from "./use-debounced-param.ts";
 
 function stateCounts(states: Record<string, ToolResultWireState>): string {
@@ -30,7 +33,8 @@ function stateCounts(states: Record<string, ToolResultWireState>): string {
   return `${fmtInt(n.full)} full, ${fmtInt(n["soft-trim"])} soft-trimmed, ${fmtInt(n["hard-clear"])} hard-cleared`;
 }
 
-export function SentMapPanel({ agentId, sessionId, params, call }: SessionTabProps & { call: number }) {
+/** The call's tree (named with its tool results' states), laid out in the session's slots, and its search. */
+function useSentMap({ agentId, sessionId, params, call }: SessionTabProps & { call: number }) {
   const slots = useQuery(sentSlotsQuery(agentId, sessionId));
   const view = useQuery(sentCallQuery(agentId, sessionId, call));
   const red = useRedactor();
@@ -72,59 +76,96 @@ export function SentMapPanel({ agentId, sessionId, params, call }: SessionTabPro
   const matched =
     index && search && search.matches.size > 0 && callRoot ? matchedSize(index, search.matches, mode) : null;
   const total = callRoot ? subtreeSize(callRoot, mode) : 0;
-  const error = slots.error ?? view.error;
+  return {
+    view: view.data,
+    error: slots.error ?? view.error,
+    red,
+    mode,
+    boxRef,
+    height,
+    pruning,
+    callRoot,
+    layout,
+    colors,
+    qDraft,
+    setQDraft,
+    search,
+    matched,
+    total,
+  };
+}
+
+export function SentMapPanel(props: SessionTabProps & { call: number }) {
+  const { agentId, sessionId, params, call } = props;
+  const m = useSentMap(props);
+  const { view, red, mode, search, callRoot } = m;
+  // `?view=table`: the same call's tree as the tree table (issue 15's accessible alternative, at this call)
+  const tableView = params.get("view") === "table";
+  const title = `Context map of ${red.agent(agentId)}/${red.id(sessionId)} as sent at call ${call}`;
   return (
-    <div className="map-view sent-map" data-testid="sent-map" data-call={view.data?.call.call ?? ""}>
-      {error ? (
+    <div className="map-view sent-map" data-testid="sent-map" data-call={view?.call.call ?? ""}>
+      {m.error ? (
         <div className="error-panel">
-          The map at call {call}: {error.message}
+          The map at call {call}: {m.error.message}
         </div>
       ) : null}
-      {view.data && callRoot ? (
+      {view && callRoot ? (
         <div className="muted small" data-testid="sent-map-summary">
-          As sent at call {fmtInt(view.data.call.call)}: {fmtInt(view.data.map.trackedChars)} chars of tiles
-          (≈
+          As sent at call {fmtInt(view.call.call)}: {fmtInt(view.map.trackedChars)} chars of tiles (≈
           {fmtInt(subtreeSize(callRoot, "estTokens"))} tokens, OpenClaw's chars/4 estimate); tool results:{" "}
-          {stateCounts(view.data.toolResults)} (soft-trimmed tiles hatched ╱, hard-cleared cross-hatched ╳,
-          each at its sent size). Tiles stay where the session's largest context put them.
+          {stateCounts(view.toolResults)} (soft-trimmed tiles hatched ╱, hard-cleared cross-hatched ╳, each at
+          its sent size). Tiles stay where the session's largest context put them.
         </div>
       ) : null}
       <div className="toolbar">
+        <ViewToggle tableView={tableView} />
         <input
           type="search"
           placeholder="Find tiles…  ( / )"
           aria-label="Search tiles at this call"
-          value={qDraft}
+          value={m.qDraft}
           data-search-box
           data-testid="sent-map-search"
-          onChange={(e) => setQDraft(e.target.value)}
+          onChange={(e) => m.setQDraft(e.target.value)}
         />
         {search ? (
           <span className="muted small" data-testid="sent-map-search-count">
             {fmtInt(search.matches.size)} match{search.matches.size === 1 ? "" : "es"}
-            {matched !== null
-              ? ` — ${formatSize(matched, mode, false)}, ${fmtPct(total > 0 ? matched / total : null, 1)} of the map at this call`
+            {m.matched !== null
+              ? ` — ${formatSize(m.matched, mode, false)}, ${fmtPct(m.total > 0 ? m.matched / m.total : null, 1)} of the map at this call`
               : ""}
           </span>
         ) : null}
       </div>
-      <div className="map-canvas" ref={boxRef}>
-        {layout && colors ? (
-          <Treemap
-            layout={layout}
+      <div className="map-canvas" ref={m.boxRef}>
+        {tableView && callRoot && m.pruning ? (
+          <MapTable
+            viewRoot={callRoot}
             mode={mode}
-            colors={colors}
-            grandTotal={layout.total}
+            exact={false}
+            grandTotal={m.total}
+            search={search}
+            pruning={m.pruning}
+            billed={null}
+            title={`${title}, as a table`}
+            pruningHeading={`Pruning at call ${fmtInt(call)}`}
+          />
+        ) : !tableView && m.layout && m.colors ? (
+          <Treemap
+            layout={m.layout}
+            mode={mode}
+            colors={m.colors}
+            grandTotal={m.layout.total}
             search={search}
             onZoom={() => {}}
             viewRootId=""
-            title={`Context map of ${red.agent(agentId)}/${red.id(sessionId)} as sent at call ${call}`}
+            title={title}
             exact={false}
-            pruning={pruning ?? undefined}
+            pruning={m.pruning ?? undefined}
             zoomable={false}
           />
         ) : (
-          <div style={{ height }} />
+          <div style={{ height: m.height }} />
         )}
       </div>
     </div>
