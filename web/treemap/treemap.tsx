@@ -236,11 +236,9 @@ function SearchHit({ r, fill, size }: { r: TileRect; fill: Rgb; size: string }) 
   );
 }
 
-export function Treemap(props: TreemapProps) {
-  const { layout, mode, colors, grandTotal, search, onZoom, viewRootId, title, exact, pruning } = props;
+/** Tile lookup from an event target, and the tile a click zooms into (the view root's child that holds it). */
+function useTileLookup(layout: TreemapLayout, viewRootId: string) {
   const byId = useMemo(() => new Map(layout.rects.map((r) => [r.id, r])), [layout]);
-  const [hover, setHover] = useState<{ r: TileRect; x: number; y: number } | null>(null);
-
   const tileAt = useCallback(
     (target: EventTarget | null): TileRect | null => {
       if (!(target instanceof Element)) return null;
@@ -250,7 +248,6 @@ export function Treemap(props: TreemapProps) {
     },
     [byId],
   );
-
   // Click drills one level: into the direct child of the view root that contains the tile.
   const zoomTarget = useCallback(
     (r: TileRect): string | null => {
@@ -261,6 +258,31 @@ export function Treemap(props: TreemapProps) {
     },
     [byId, viewRootId],
   );
+  return { byId, tileAt, zoomTarget };
+}
+
+function HoverOutline({ r }: { r: TileRect }) {
+  return (
+    <rect
+      x={r.x}
+      y={r.y}
+      width={r.w}
+      height={r.h}
+      fill="none"
+      stroke="rgb(255,255,255)"
+      strokeWidth={2}
+      pointerEvents="none"
+      data-export-skip="1"
+    />
+  );
+}
+
+export function Treemap(props: TreemapProps) {
+  const { layout, mode, colors, grandTotal, search, onZoom, viewRootId, title, exact, pruning } = props;
+  const { byId, tileAt, zoomTarget } = useTileLookup(layout, viewRootId);
+  const [hover, setHover] = useState<{ r: TileRect; x: number; y: number } | null>(null);
+  const svgRef = useRef<SVGSVGElement>(null);
+  const focus = useTileFocus({ svgRef, layout, byId, viewRootId, tileAt, onZoom });
 
   const onMove = (e: MouseEvent<SVGSVGElement>) => {
     const r = tileAt(e.target);
@@ -278,8 +300,7 @@ export function Treemap(props: TreemapProps) {
     // A leaf of the view opens its details (and, from there, the view it leads into: issue 15).
     else if (z === null && !r.isGroup) focus.pin(r.id);
   };
-  const svgRef = useRef<SVGSVGElement>(null);
-  const focus = useTileFocus({ svgRef, layout, byId, viewRootId, tileAt, onZoom });
+  const details = { mode, viewTotal: layout.total, grandTotal };
 
   return (
     <div className="treemap" data-testid="treemap">
@@ -308,19 +329,7 @@ export function Treemap(props: TreemapProps) {
         {search ? (
           <SearchOverlay layout={layout} mode={mode} colors={colors} exact={exact} matches={search.matches} />
         ) : null}
-        {hover ? (
-          <rect
-            x={hover.r.x}
-            y={hover.r.y}
-            width={hover.r.w}
-            height={hover.r.h}
-            fill="none"
-            stroke="rgb(255,255,255)"
-            strokeWidth={2}
-            pointerEvents="none"
-            data-export-skip="1"
-          />
-        ) : null}
+        {hover ? <HoverOutline r={hover.r} /> : null}
       </svg>
       <p id="treemap-keys" className="sr-only">
         Arrow keys move between tiles; Enter zooms into a group or opens a tile's details; Escape closes them
@@ -330,9 +339,7 @@ export function Treemap(props: TreemapProps) {
         <PinnedDetails
           key={focus.pinned.id}
           r={focus.pinned}
-          mode={mode}
-          viewTotal={layout.total}
-          grandTotal={grandTotal}
+          {...details}
           mapWidth={layout.width}
           pruning={pruning?.get(focus.pinned.id)}
           onClose={focus.closePinned}
@@ -340,13 +347,7 @@ export function Treemap(props: TreemapProps) {
       ) : null}
       {hover ? (
         <FloatingTooltip x={hover.x} y={hover.y} testId="treemap-tooltip">
-          <TileDetails
-            r={hover.r}
-            mode={mode}
-            viewTotal={layout.total}
-            grandTotal={grandTotal}
-            pruning={pruning?.get(hover.r.id)}
-          />
+          <TileDetails r={hover.r} {...details} pruning={pruning?.get(hover.r.id)} />
         </FloatingTooltip>
       ) : null}
     </div>

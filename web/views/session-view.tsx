@@ -3,9 +3,10 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { fmtBytes, fmtDate, fmtInt } from "../../shared/format.ts";
+import type { SessionSummary } from "../../shared/session.ts";
 import { sessionsQuery } from "../api/queries.ts";
 import { hrefWithGlobals, isTab, onLinkClick, type Tab } from "../router.ts";
-import { makeRedactor, redactFromParams } from "../ui/redact.ts";
+import { makeRedactor, type Redactor, redactFromParams } from "../ui/redact.ts";
 import { IssueList } from "../ui/status.tsx";
 import { Tabs } from "../ui/tabs.tsx";
 import { CacheClock } from "./cache-clock.tsx";
@@ -15,6 +16,34 @@ import type { SessionTabProps } from "./session-tab.ts";
 import { ShareToolbar } from "./share-toolbar.tsx";
 import { switchTab } from "./tab-switch.ts";
 import { TAB_DEFS, TAB_VIEWS } from "./tabs.tsx";
+
+/** The session's ids, storage, archive kind, parse errors, model, update time, size and location. */
+function SessionMeta({ summary, sessionId, r }: { summary: SessionSummary; sessionId: string; r: Redactor }) {
+  return (
+    <div className="session-meta muted small" data-testid="session-meta">
+      <span className="mono">{r.id(sessionId)}</span>
+      <span className={`badge badge-${summary.storage}`}>
+        {summary.storage === "jsonl" ? "JSONL" : "SQLite"}
+      </span>
+      {summary.archived ? <span className="badge badge-archived">{summary.archived}</span> : null}
+      {summary.parseErrorCount > 0 ? (
+        <span className="badge badge-error">{summary.parseErrorCount} parse errors</span>
+      ) : null}
+      {summary.model ? (
+        <span className="mono">
+          {summary.provider ? `${summary.provider}/` : ""}
+          {summary.model}
+        </span>
+      ) : null}
+      <span>updated {fmtDate(summary.updatedAt)}</span>
+      <span data-testid="session-entry-count">{fmtInt(summary.entryCount)} entries</span>
+      <span>{fmtBytes(summary.sizeBytes)}</span>
+      <span className="mono" title="Location in the state dir">
+        {r.path(summary.location)}
+      </span>
+    </div>
+  );
+}
 
 export function SessionView({ agentId, sessionId, params }: SessionTabProps) {
   const tabParam = params.get("tab");
@@ -39,30 +68,7 @@ export function SessionView({ agentId, sessionId, params }: SessionTabProps) {
           <span className="badge badge-agent">{r.agent(agentId)}</span>{" "}
           {summary?.sessionKey ? r.sessionKey(summary.sessionKey) : r.id(sessionId)}
         </h1>
-        {summary ? (
-          <div className="session-meta muted small" data-testid="session-meta">
-            <span className="mono">{r.id(sessionId)}</span>
-            <span className={`badge badge-${summary.storage}`}>
-              {summary.storage === "jsonl" ? "JSONL" : "SQLite"}
-            </span>
-            {summary.archived ? <span className="badge badge-archived">{summary.archived}</span> : null}
-            {summary.parseErrorCount > 0 ? (
-              <span className="badge badge-error">{summary.parseErrorCount} parse errors</span>
-            ) : null}
-            {summary.model ? (
-              <span className="mono">
-                {summary.provider ? `${summary.provider}/` : ""}
-                {summary.model}
-              </span>
-            ) : null}
-            <span>updated {fmtDate(summary.updatedAt)}</span>
-            <span data-testid="session-entry-count">{fmtInt(summary.entryCount)} entries</span>
-            <span>{fmtBytes(summary.sizeBytes)}</span>
-            <span className="mono" title="Location in the state dir">
-              {r.path(summary.location)}
-            </span>
-          </div>
-        ) : null}
+        {summary ? <SessionMeta summary={summary} sessionId={sessionId} r={r} /> : null}
       </div>
       <ShareToolbar
         agentId={agentId}

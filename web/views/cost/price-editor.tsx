@@ -37,6 +37,43 @@ function editableModels(dto: CostReportPageDTO, prices: PricingOverrides): strin
   return [...keys].sort();
 }
 
+const EMPTY: Rates = { input: "", output: "", cacheRead: "", cacheWrite: "" };
+
+/** The editor's draft rates per model, seeded from the applied prices. */
+function useDraft(models: readonly string[], current: PricingOverrides) {
+  const [draft, setDraft] = useState<Record<string, Rates>>(() =>
+    Object.fromEntries(
+      models.map((m) => {
+        const p = current[m];
+        const rate = (v: number | undefined) => String(v ?? "");
+        return [
+          m,
+          {
+            input: rate(p?.input),
+            output: rate(p?.output),
+            cacheRead: rate(p?.cacheRead),
+            cacheWrite: rate(p?.cacheWrite),
+          },
+        ];
+      }),
+    ),
+  );
+  const set = (m: string, k: keyof Rates, value: string) =>
+    setDraft((d) => ({ ...d, [m]: { ...(d[m] ?? EMPTY), [k]: value } }));
+  /** The complete, valid rows as the editor's price list text. */
+  const text = () => {
+    const prices: PricingOverrides = {};
+    for (const [m, r] of Object.entries(draft)) {
+      const n = RATES.map((k) => Number(r[k]));
+      if (RATES.some((k) => r[k].trim() === "") || n.some((v) => !Number.isFinite(v) || v < 0)) continue;
+      const [input, output, cacheRead, cacheWrite] = n;
+      prices[m] = { input, output, cacheRead, cacheWrite, source: "editor" };
+    }
+    return formatEditorPrices(prices);
+  };
+  return { draft, set, text };
+}
+
 export function PriceEditor({
   dto,
   text,
@@ -48,33 +85,8 @@ export function PriceEditor({
 }) {
   const current = parseEditorPrices(text).prices;
   const models = editableModels(dto, current);
-  const [draft, setDraft] = useState<Record<string, Rates>>(() =>
-    Object.fromEntries(
-      models.map((m) => {
-        const p = current[m];
-        return [
-          m,
-          {
-            input: String(p?.input ?? ""),
-            output: String(p?.output ?? ""),
-            cacheRead: String(p?.cacheRead ?? ""),
-            cacheWrite: String(p?.cacheWrite ?? ""),
-          },
-        ];
-      }),
-    ),
-  );
+  const { draft, set, text: draftText } = useDraft(models, current);
   if (models.length === 0) return null;
-  const apply = () => {
-    const prices: PricingOverrides = {};
-    for (const [m, r] of Object.entries(draft)) {
-      const n = RATES.map((k) => Number(r[k]));
-      if (RATES.some((k) => r[k].trim() === "") || n.some((v) => !Number.isFinite(v) || v < 0)) continue;
-      const [input, output, cacheRead, cacheWrite] = n;
-      prices[m] = { input, output, cacheRead, cacheWrite, source: "editor" };
-    }
-    onApply(formatEditorPrices(prices));
-  };
   const unpriced = dto.totals.unpricedCalls;
   return (
     <div className="card" data-testid="price-editor">
@@ -96,20 +108,14 @@ export function PriceEditor({
                 step="any"
                 aria-label={`${m} ${k}`}
                 value={draft[m]?.[k] ?? ""}
-                onChange={(e) => {
-                  const value = e.target.value;
-                  setDraft((d) => {
-                    const row = d[m] ?? { input: "", output: "", cacheRead: "", cacheWrite: "" };
-                    return { ...d, [m]: { ...row, [k]: value } };
-                  });
-                }}
+                onChange={(e) => set(m, k, e.target.value)}
               />
             </label>
           ))}
         </div>
       ))}
       <p>
-        <button type="button" onClick={apply} data-testid="price-editor-apply">
+        <button type="button" onClick={() => onApply(draftText())} data-testid="price-editor-apply">
           Apply prices
         </button>{" "}
         {text !== "" ? (

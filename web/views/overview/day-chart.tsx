@@ -59,6 +59,66 @@ const H = 220;
 const M = { top: 10, right: 10, bottom: 28, left: 56 };
 const MAX_BAR_PX = 56;
 
+type BandScale = ReturnType<typeof scaleBand<string>>;
+type LinearScale = ReturnType<typeof scaleLinear<number>>;
+
+/** One day's bar: its cost kinds stacked, a title with the split, a day label every `labelEvery` bars. */
+function DayBar({
+  d,
+  x,
+  y,
+  used,
+  label,
+  onPickDay,
+}: {
+  d: OverviewDayDTO;
+  x: BandScale;
+  y: LinearScale;
+  used: readonly CostKind[];
+  label: boolean;
+  onPickDay: (day: string) => void;
+}) {
+  const day = d.day ?? "";
+  const left = x(day) ?? 0;
+  let top = y(0);
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: an SVG group has no <button>; it is one, by role and keys.
+    <g
+      data-testid={`day-bar-${day}`}
+      className="day-bar"
+      role="button"
+      tabIndex={d.calls > 0 ? 0 : -1}
+      aria-label={`${day}: ${costText(d)}, ${d.calls} calls`}
+      onClick={() => d.calls > 0 && onPickDay(day)}
+      onKeyDown={(e) => {
+        if ((e.key === "Enter" || e.key === " ") && d.calls > 0) {
+          e.preventDefault();
+          onPickDay(day);
+        }
+      }}
+    >
+      <title>
+        {[
+          `${day}: ${costText(d)}, ${d.calls} calls, miss cost ${fmtUsd(d.missCostUsd)}`,
+          ...used.filter((k) => d.byKind[k] > 0).map((k) => `${KIND_LABEL[k]}: ${fmtUsd(d.byKind[k])}`),
+        ].join("\n")}
+      </title>
+      <rect x={left} y={M.top} width={x.bandwidth()} height={H - M.bottom - M.top} fill="transparent" />
+      {used.map((k) => {
+        const h = y(0) - y(d.byKind[k]);
+        if (!(h > 0)) return null;
+        top -= h;
+        return <rect key={k} x={left} y={top} width={x.bandwidth()} height={h} fill={KIND_COLOR[k]} />;
+      })}
+      {label ? (
+        <text x={left + x.bandwidth() / 2} y={H - M.bottom + 16} textAnchor="middle" className="axis-label">
+          {day.slice(5)}
+        </text>
+      ) : null}
+    </g>
+  );
+}
+
 export function DayChart({
   days,
   onPickDay,
@@ -88,14 +148,13 @@ export function DayChart({
     .domain([0, max])
     .nice()
     .range([H - M.bottom, M.top]);
-  const ticks = y.ticks(4);
   const labelEvery = Math.max(1, Math.ceil(bars.length / 10));
   const used = COST_KINDS.filter((k) => bars.some((d) => d.byKind[k] > 0));
   return (
     <figure className="day-chart" data-testid="overview-day-chart">
       {/* biome-ignore lint/a11y/useSemanticElements: an <svg> cannot be a <fieldset>; role=img would hide its focusable bars (axe nested-interactive). */}
       <svg viewBox={`0 0 ${W} ${H}`} role="group" aria-label="Spend by day, stacked by cost kind">
-        {ticks.map((t) => (
+        {y.ticks(4).map((t) => (
           <g key={t}>
             <line x1={M.left} x2={W - M.right} y1={y(t)} y2={y(t)} className="grid-line" />
             <text x={M.left - 6} y={y(t)} dy="0.32em" textAnchor="end" className="axis-label">
@@ -103,63 +162,17 @@ export function DayChart({
             </text>
           </g>
         ))}
-        {bars.map((d, i) => {
-          const day = d.day ?? "";
-          const left = x(day) ?? 0;
-          let top = y(0);
-          return (
-            // biome-ignore lint/a11y/useSemanticElements: an SVG group has no <button>; it is one, by role and keys.
-            <g
-              key={day}
-              data-testid={`day-bar-${day}`}
-              className="day-bar"
-              role="button"
-              tabIndex={d.calls > 0 ? 0 : -1}
-              aria-label={`${day}: ${costText(d)}, ${d.calls} calls`}
-              onClick={() => d.calls > 0 && onPickDay(day)}
-              onKeyDown={(e) => {
-                if ((e.key === "Enter" || e.key === " ") && d.calls > 0) {
-                  e.preventDefault();
-                  onPickDay(day);
-                }
-              }}
-            >
-              <title>
-                {[
-                  `${day}: ${costText(d)}, ${d.calls} calls, miss cost ${fmtUsd(d.missCostUsd)}`,
-                  ...used
-                    .filter((k) => d.byKind[k] > 0)
-                    .map((k) => `${KIND_LABEL[k]}: ${fmtUsd(d.byKind[k])}`),
-                ].join("\n")}
-              </title>
-              <rect
-                x={left}
-                y={M.top}
-                width={x.bandwidth()}
-                height={H - M.bottom - M.top}
-                fill="transparent"
-              />
-              {used.map((k) => {
-                const h = y(0) - y(d.byKind[k]);
-                if (!(h > 0)) return null;
-                top -= h;
-                return (
-                  <rect key={k} x={left} y={top} width={x.bandwidth()} height={h} fill={KIND_COLOR[k]} />
-                );
-              })}
-              {i % labelEvery === 0 ? (
-                <text
-                  x={left + x.bandwidth() / 2}
-                  y={H - M.bottom + 16}
-                  textAnchor="middle"
-                  className="axis-label"
-                >
-                  {day.slice(5)}
-                </text>
-              ) : null}
-            </g>
-          );
-        })}
+        {bars.map((d, i) => (
+          <DayBar
+            key={d.day ?? ""}
+            d={d}
+            x={x}
+            y={y}
+            used={used}
+            label={i % labelEvery === 0}
+            onPickDay={onPickDay}
+          />
+        ))}
       </svg>
       <figcaption className="legend-row">
         {used.map((k) => (

@@ -5,6 +5,29 @@ import type { OverviewDTO } from "../../../shared/overview.ts";
 import { setParams } from "../../router.ts";
 import { useRedactor } from "../../ui/use-redact.ts";
 
+function FilterSelect(p: {
+  label: string;
+  value: string;
+  testId: string;
+  all: string;
+  options: { value: string; label: string }[];
+  onPick: (value: string) => void;
+}) {
+  return (
+    <label>
+      {p.label}{" "}
+      <select value={p.value} data-testid={p.testId} onChange={(e) => p.onPick(e.target.value)}>
+        <option value="">{p.all}</option>
+        {p.options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export function OverviewFilters({ overview, params }: { overview: OverviewDTO; params: URLSearchParams }) {
   const r = useRedactor();
   const f = overview.filter;
@@ -29,36 +52,22 @@ export function OverviewFilters({ overview, params }: { overview: OverviewDTO; p
           onChange={(e) => setParams({ until: e.target.value }, { replace: true })}
         />
       </label>
-      <label>
-        Agent{" "}
-        <select
-          value={f.agentId ?? ""}
-          data-testid="overview-agent"
-          onChange={(e) => setParams({ agent: e.target.value })}
-        >
-          <option value="">all agents</option>
-          {overview.agents.map((a) => (
-            <option key={a} value={a}>
-              {r.agent(a)}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Model{" "}
-        <select
-          value={f.model ?? ""}
-          data-testid="overview-model"
-          onChange={(e) => setParams({ model: e.target.value })}
-        >
-          <option value="">all models</option>
-          {overview.models.map((m) => (
-            <option key={m} value={m}>
-              {m}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect
+        label="Agent"
+        value={f.agentId ?? ""}
+        testId="overview-agent"
+        all="all agents"
+        options={overview.agents.map((a) => ({ value: a, label: r.agent(a) }))}
+        onPick={(v) => setParams({ agent: v })}
+      />
+      <FilterSelect
+        label="Model"
+        value={f.model ?? ""}
+        testId="overview-model"
+        all="all models"
+        options={overview.models.map((m) => ({ value: m, label: m }))}
+        onPick={(v) => setParams({ model: v })}
+      />
       <label>
         Time zone{" "}
         <input

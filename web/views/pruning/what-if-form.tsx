@@ -126,6 +126,38 @@ function Choice(props: {
   );
 }
 
+type Settings = PruneReplayDTO["settings"] | undefined;
+
+function modeOptions(st: Settings): [string, string][] {
+  return [
+    ["", `as configured${st ? ` (${st.mode})` : ""}`],
+    ["cache-ttl", "cache-ttl"],
+    ["off", "off"],
+  ];
+}
+
+function hardClearOptions(st: Settings): [string, string][] {
+  return [
+    ["", `as configured${st ? ` (${st.hardClear.enabled ? "on" : "off"})` : ""}`],
+    ["on", "on"],
+    ["off", "off"],
+  ];
+}
+
+/** Back to the settings as configured: every what-if parameter dropped from the URL. */
+function ResetButton({ p }: { p: PruneParams }) {
+  return (
+    <button
+      type="button"
+      data-testid="prune-reset"
+      disabled={!PRUNE_PARAM_KEYS.some((k) => p[k] !== undefined)}
+      onClick={() => setParams(Object.fromEntries(PRUNE_PARAM_KEYS.map((k) => [k, null])), { replace: true })}
+    >
+      Reset
+    </button>
+  );
+}
+
 export function WhatIfForm({
   dto,
   p,
@@ -160,16 +192,7 @@ export function WhatIfForm({
       </summary>
       <div className="controls">
         <Choice param="algorithm" label="algorithm" value={p.algorithm} options={algorithm} />
-        <Choice
-          param="mode"
-          label={`mode${src("mode")}`}
-          value={p.mode}
-          options={[
-            ["", `as configured${st ? ` (${st.mode})` : ""}`],
-            ["cache-ttl", "cache-ttl"],
-            ["off", "off"],
-          ]}
-        />
+        <Choice param="mode" label={`mode${src("mode")}`} value={p.mode} options={modeOptions(st)} />
         <UrlField
           param="ttl"
           value={p.ttl ?? null}
@@ -183,11 +206,7 @@ export function WhatIfForm({
           param="hardClear"
           label={`hardClear${src("hardClear.enabled")}`}
           value={p.hardClear}
-          options={[
-            ["", `as configured${st ? ` (${st.hardClear.enabled ? "on" : "off"})` : ""}`],
-            ["on", "on"],
-            ["off", "off"],
-          ]}
+          options={hardClearOptions(st)}
         />
         <UrlField
           param="placeholder"
@@ -199,16 +218,7 @@ export function WhatIfForm({
         {globs("allow", st?.tools.allow.join(",") || "(all)")}
         {globs("deny", st?.tools.deny.join(",") || "(none)")}
         {number(CONTEXT_WINDOW)}
-        <button
-          type="button"
-          data-testid="prune-reset"
-          disabled={!PRUNE_PARAM_KEYS.some((k) => p[k] !== undefined)}
-          onClick={() =>
-            setParams(Object.fromEntries(PRUNE_PARAM_KEYS.map((k) => [k, null])), { replace: true })
-          }
-        >
-          Reset
-        </button>
+        <ResetButton p={p} />
         <CompareWithAsRun values={{ ...p, at: undefined }} />
         {fetching && dto ? <span className="muted small">replaying…</span> : null}
       </div>
