@@ -145,10 +145,7 @@ const Tiles = memo(function Tiles({
       // biome-ignore lint/a11y/useSemanticElements: an SVG tile cannot be a <button>; it has role, roving tabIndex and Enter.
       <rect
         key={r.id}
-        x={r.x}
-        y={r.y}
-        width={r.w}
-        height={r.h}
+        {...box(r)}
         fill={css(fill)}
         stroke={tileStroke(r).color}
         strokeWidth={tileStroke(r).width}
@@ -213,15 +210,15 @@ const SearchOverlay = memo(function SearchOverlay({
   );
 });
 
+/** A tile's rectangle as SVG attributes. */
+const box = (r: TileRect) => ({ x: r.x, y: r.y, width: r.w, height: r.h });
+
 function SearchHit({ r, fill, size }: { r: TileRect; fill: Rgb; size: string }) {
   const spec = tileLabel(r, size);
   return (
     <>
       <rect
-        x={r.x}
-        y={r.y}
-        width={r.w}
-        height={r.h}
+        {...box(r)}
         fill={r.isGroup ? "none" : css(fill)}
         stroke="rgb(255,190,0)"
         strokeWidth={2.5}
@@ -264,10 +261,7 @@ function useTileLookup(layout: TreemapLayout, viewRootId: string) {
 function HoverOutline({ r }: { r: TileRect }) {
   return (
     <rect
-      x={r.x}
-      y={r.y}
-      width={r.w}
-      height={r.h}
+      {...box(r)}
       fill="none"
       stroke="rgb(255,255,255)"
       strokeWidth={2}
