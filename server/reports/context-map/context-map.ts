@@ -83,6 +83,33 @@ function windowOf(input: BuildContextMapInput) {
     : contextWindowOf({ tokens: FALLBACK_CONTEXT_WINDOW, source: `default ${FALLBACK_CONTEXT_WINDOW}` });
 }
 
+/** The map's groups in MAP_GROUPS order: the report's groups, and the conversation's leaves up to the last call. */
+function groupNodes(
+  byGroup: ReturnType<typeof reportLeaves>,
+  shown: readonly LeafSpec[],
+  place: (l: LeafSpec) => PlacedLeaf,
+): MapNode[] {
+  const children: MapNode[] = [];
+  for (const g of MAP_GROUPS) {
+    if (g.key === "conversation") {
+      if (shown.length) children.push(conversationGroup(shown.map(place)));
+    } else if (isReportGroup(g.key)) {
+      const leaves = byGroup[g.key];
+      if (leaves.length)
+        children.push(
+          groupNode(
+            g.key,
+            g.name,
+            g.key,
+            leaves.map((l) => place(l).node),
+            GROUP_SOURCES[g.key] ?? g.name,
+          ),
+        );
+    }
+  }
+  return children;
+}
+
 /** Builds clawscope's complete context map (see file header). */
 export function buildContextMap(input: BuildContextMapInput): ContextMapDTO {
   const { report, contextMessages, lastCallUsage: usage, tiktoken, session } = input;
@@ -106,7 +133,7 @@ export function buildContextMap(input: BuildContextMapInput): ContextMapDTO {
   const cache = splitCache(order, usage, prompt.replyPos);
 
   const nodesById = new Map<string, MapNode>();
-  const place = (l: LeafSpec): PlacedLeaf => {
+  const children = groupNodes(byGroup, prompt.shown, (l) => {
     const node = leafNode(l, tiktoken);
     nodesById.set(l.id, node);
     const c = cache.byLeaf.get(l.id);
@@ -115,26 +142,7 @@ export function buildContextMap(input: BuildContextMapInput): ContextMapDTO {
       node.cacheTokens = c.split;
     } else if (l.messagePos !== undefined || usage !== null) node.cache = "unknown";
     return { spec: l, node };
-  };
-
-  const children: MapNode[] = [];
-  for (const g of MAP_GROUPS) {
-    if (g.key === "conversation") {
-      if (prompt.shown.length) children.push(conversationGroup(prompt.shown.map(place)));
-    } else if (isReportGroup(g.key)) {
-      const leaves = byGroup[g.key];
-      if (leaves.length)
-        children.push(
-          groupNode(
-            g.key,
-            g.name,
-            g.key,
-            leaves.map((l) => place(l).node),
-            GROUP_SOURCES[g.key] ?? g.name,
-          ),
-        );
-    }
-  }
+  });
   const trackedTokens = children.reduce((s, c) => s + c.estTokens, 0);
   const untracked = untrackedOf(billed, { tokens: trackedTokens, tiles: order.length }, prompt.notComparable);
   const tile = untracked.tokens !== null && untracked.tokens >= 0 ? untracked.tokens : null;
