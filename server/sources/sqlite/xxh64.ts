@@ -85,76 +85,65 @@ function round(ah: number, al: number, lh: number, ll: number): void {
   mul(RH, RL, P1H, P1L);
 }
 
-/** XXH64 in plain JavaScript (32-bit halves). */
-export function xxh64Js(data: Uint8Array): bigint {
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const len = data.length;
-  let p = 0;
-  let hh: number;
-  let hl: number;
-  if (len >= 32) {
-    add(P1H, P1L, P2H, P2L);
-    let v1h = RH;
-    let v1l = RL;
-    let v2h = P2H;
-    let v2l = P2L;
-    let v3h = 0;
-    let v3l = 0;
-    // 0 − P1 mod 2^64
-    add(~P1H, ~P1L, 0, 1);
-    let v4h = RH;
-    let v4l = RL;
-    const limit = len - 32;
-    while (p <= limit) {
-      round(v1h, v1l, view.getInt32(p + 4, true), view.getInt32(p, true));
-      v1h = RH;
-      v1l = RL;
-      round(v2h, v2l, view.getInt32(p + 12, true), view.getInt32(p + 8, true));
-      v2h = RH;
-      v2l = RL;
-      round(v3h, v3l, view.getInt32(p + 20, true), view.getInt32(p + 16, true));
-      v3h = RH;
-      v3l = RL;
-      round(v4h, v4l, view.getInt32(p + 28, true), view.getInt32(p + 24, true));
-      v4h = RH;
-      v4l = RL;
-      p += 32;
-    }
-    rotl(v1h, v1l, 1);
-    hh = RH;
-    hl = RL;
-    rotl(v2h, v2l, 7);
-    add(hh, hl, RH, RL);
-    hh = RH;
-    hl = RL;
-    rotl(v3h, v3l, 12);
-    add(hh, hl, RH, RL);
-    hh = RH;
-    hl = RL;
-    rotl(v4h, v4l, 18);
-    add(hh, hl, RH, RL);
-    hh = RH;
-    hl = RL;
-    for (const [vh, vl] of [
-      [v1h, v1l],
-      [v2h, v2l],
-      [v3h, v3l],
-      [v4h, v4l],
-    ] as const) {
-      // merge: h = (h ^ round(0, v))·P1 + P4
-      round(0, 0, vh, vl);
-      mul(hh ^ RH, hl ^ RL, P1H, P1L);
-      add(RH, RL, P4H, P4L);
-      hh = RH;
-      hl = RL;
-    }
-  } else {
-    hh = P5H;
-    hl = P5L;
+/** The 32-byte stripes of an input ≥ 32 bytes, merged into the hash (left in RH, RL). */
+function stripes(view: DataView, limit: number): void {
+  add(P1H, P1L, P2H, P2L);
+  let v1h = RH;
+  let v1l = RL;
+  let v2h = P2H;
+  let v2l = P2L;
+  let v3h = 0;
+  let v3l = 0;
+  // 0 − P1 mod 2^64
+  add(~P1H, ~P1L, 0, 1);
+  let v4h = RH;
+  let v4l = RL;
+  for (let p = 0; p <= limit; p += 32) {
+    round(v1h, v1l, view.getInt32(p + 4, true), view.getInt32(p, true));
+    v1h = RH;
+    v1l = RL;
+    round(v2h, v2l, view.getInt32(p + 12, true), view.getInt32(p + 8, true));
+    v2h = RH;
+    v2l = RL;
+    round(v3h, v3l, view.getInt32(p + 20, true), view.getInt32(p + 16, true));
+    v3h = RH;
+    v3l = RL;
+    round(v4h, v4l, view.getInt32(p + 28, true), view.getInt32(p + 24, true));
+    v4h = RH;
+    v4l = RL;
   }
-  add(hh, hl, Math.floor(len / 2 ** 32), len >>> 0);
-  hh = RH;
-  hl = RL;
+  rotl(v1h, v1l, 1);
+  let hh = RH;
+  let hl = RL;
+  for (const [vh, vl, r] of [
+    [v2h, v2l, 7],
+    [v3h, v3l, 12],
+    [v4h, v4l, 18],
+  ] as const) {
+    rotl(vh, vl, r);
+    add(hh, hl, RH, RL);
+    hh = RH;
+    hl = RL;
+  }
+  for (const [vh, vl] of [
+    [v1h, v1l],
+    [v2h, v2l],
+    [v3h, v3l],
+    [v4h, v4l],
+  ] as const) {
+    // merge: h = (h ^ round(0, v))·P1 + P4
+    round(0, 0, vh, vl);
+    mul(hh ^ RH, hl ^ RL, P1H, P1L);
+    add(RH, RL, P4H, P4L);
+    hh = RH;
+    hl = RL;
+  }
+}
+
+/** The bytes after the stripes (8, 4, then 1 at a time) folded into h = (hh, hl); the result in RH, RL. */
+function tail(view: DataView, data: Uint8Array, from: number, hh: number, hl: number): void {
+  const len = data.length;
+  let p = from;
   while (p + 8 <= len) {
     round(0, 0, view.getInt32(p + 4, true), view.getInt32(p, true));
     rotl(hh ^ RH, hl ^ RL, 27);
@@ -181,6 +170,24 @@ export function xxh64Js(data: Uint8Array): bigint {
     hl = RL;
     p += 1;
   }
+  RH = hh;
+  RL = hl;
+}
+
+/** XXH64 in plain JavaScript (32-bit halves). */
+export function xxh64Js(data: Uint8Array): bigint {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const len = data.length;
+  const striped = len >= 32 ? len - (len % 32) : 0;
+  if (len >= 32) stripes(view, len - 32);
+  else {
+    RH = P5H;
+    RL = P5L;
+  }
+  add(RH, RL, Math.floor(len / 2 ** 32), len >>> 0);
+  tail(view, data, striped, RH, RL);
+  let hh = RH;
+  let hl = RL;
   // avalanche
   hl ^= hh >>> 1; // h ^= h >> 33
   mul(hh, hl, P2H, P2L);
