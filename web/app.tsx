@@ -131,7 +131,7 @@ function Page({ route, params, home }: { route: Route; params: URLSearchParams; 
     return <SessionView agentId={route.agentId} sessionId={route.sessionId} params={params} />;
   return (
     <div className="error-panel" role="alert" data-testid="not-found">
-      <h3>Page not found</h3>
+      <h1>Page not found</h1>
       <p>
         No view at <code>{route.path}</code>.{" "}
         <a href={home} onClick={(e) => onLinkClick(e, home)}>

@@ -94,15 +94,21 @@ interface Violation {
   nodes: string[];
 }
 
-/** Run axe in the page; one line per violation: rule, impact, and the first few offending nodes. */
+/**
+ * Run axe in the page; one line per violation: rule, impact, and the first few offending nodes. Besides WCAG 2 A /
+ * AA, two best-practice rules: headings in order (no h1 → h3 jump) and one h1 per page.
+ */
 async function axeViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
   const found = await page.evaluate(async (): Promise<Violation[]> => {
     const axe: typeof import("axe-core") = Reflect.get(window, "axe");
-    const result: AxeResults = await axe.run(document, {
-      runOnly: ["wcag2a", "wcag2aa"],
-      resultTypes: ["violations"],
-    });
+    const run = async (runOnly: import("axe-core").RunOptions["runOnly"]) =>
+      (await axe.run(document, { runOnly, resultTypes: ["violations"] })).violations;
+    const violations = [
+      ...(await run(["wcag2a", "wcag2aa"])),
+      ...(await run({ type: "rule", values: ["heading-order", "page-has-heading-one"] })),
+    ];
+    const result: Pick<AxeResults, "violations"> = { violations };
     return result.violations.map((v) => ({
       id: v.id,
       impact: v.impact ?? "",
@@ -118,7 +124,7 @@ describe("accessibility: axe-core on the main views (e2e)", () => {
 
   for (const theme of ["0", "1"]) {
     for (const view of VIEWS) {
-      it(`${view.name} (${theme === "1" ? "dark" : "light"}) has no WCAG 2 A / AA violations`, async () => {
+      it(`${view.name} (${theme === "1" ? "dark" : "light"}) has no WCAG 2 A / AA violations, headings in order`, async () => {
         const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
         const sep = view.path.includes("?") ? "&" : "?";
         await page.goto(`${e2e.server.url}${view.path}${sep}dark=${theme}`);

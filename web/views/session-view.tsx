@@ -98,6 +98,8 @@ export function SessionView({ agentId, sessionId, params }: SessionTabProps) {
       ) : null}
       <Tabs tabs={TAB_DEFS} active={tab} label="Session views" onSelect={(k) => switchTab(k)} />
       <div className="tab-panel" role="tabpanel" aria-label={label} data-testid={`panel-${tab}`}>
+        {/* the tab's name as the outline's level 2 (the tab strip shows it): its cards' h3 follow in order */}
+        <h2 className="sr-only">{label}</h2>
         <View agentId={agentId} sessionId={sessionId} params={params} />
       </div>
     </section>
