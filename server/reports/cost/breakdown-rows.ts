@@ -26,14 +26,7 @@ function wouldDecide(c: CostCallDTO): string {
 
 const callTokens = (c: CostCallDTO) => c.input + c.output + c.cacheRead + c.cacheWrite;
 
-/** The spend by cause, costliest first; Σ costUsd = totalCostUsd. */
-export function breakdownByCause(calls: readonly CostCallDTO[], totalCostUsd: number): CostBreakdownRowDTO[] {
-  const fold = new BreakdownFold();
-  for (const c of calls) fold.add(c);
-  return fold.rows(totalCostUsd);
-}
-
-/** breakdownByCause as a fold that only grows (a continued cost run adds its new calls, in order). */
+/** The spend by cause, costliest first (Σ costUsd = the total): a fold that only grows (a continued cost run adds its new calls, in order). */
 export class BreakdownFold {
   private readonly byCause = new Map<SpendCause, CostBreakdownRowDTO>();
 
@@ -68,21 +61,25 @@ export class BreakdownFold {
   }
 }
 
-/** How much of the miss cost is still `unknown`, and what evidence would decide it. */
-export function unknownMiss(calls: readonly CostCallDTO[]): UnknownMissDTO {
-  let all = 0;
-  let unknown = 0;
-  const hints = new Map<string, number>();
-  for (const c of calls) {
-    all += c.missCostUsd ?? 0;
-    if (c.cause.cause !== "unknown") continue;
-    unknown += c.missCostUsd ?? 0;
+/** How much of the miss cost is still `unknown`, and what evidence would decide it: a fold over the calls in order. */
+export class UnknownMissFold {
+  private all = 0;
+  private unknown = 0;
+  private readonly hints = new Map<string, number>();
+
+  add(c: CostCallDTO): void {
+    this.all += c.missCostUsd ?? 0;
+    if (c.cause.cause !== "unknown") return;
+    this.unknown += c.missCostUsd ?? 0;
     const h = wouldDecide(c);
-    hints.set(h, (hints.get(h) ?? 0) + (c.missCostUsd ?? 0));
+    this.hints.set(h, (this.hints.get(h) ?? 0) + (c.missCostUsd ?? 0));
   }
-  return {
-    missCostUsd: unknown,
-    shareOfMissCost: all > 0 ? unknown / all : null,
-    wouldDecide: [...hints.entries()].sort((a, b) => b[1] - a[1]).map(([h]) => h),
-  };
+
+  result(): UnknownMissDTO {
+    return {
+      missCostUsd: this.unknown,
+      shareOfMissCost: this.all > 0 ? this.unknown / this.all : null,
+      wouldDecide: [...this.hints.entries()].sort((a, b) => b[1] - a[1]).map(([h]) => h),
+    };
+  }
 }

@@ -5,13 +5,14 @@
 // config and price table, the cache TTL observed over the whole session (observeCacheTtl), the stored run
 // reports, the pruning rounds of the calls already priced. `extend` checks each of them and says false when
 // one changed (a model switch that changes the observed TTL, a compaction that rewrote a round, a branch
-// switch, a duplicate id…): the caller then starts a new run. The sums over the priced calls that only grow —
-// totals, breakdown, gaps, round calls, main model, the per-call counterfactual terms — are folds kept here
-// (the same additions in the same order as the one-shot functions); what depends on later calls (the pruning
-// scenarios, heartbeat flags) is recomputed per report from the priced rows, no transcript walk.
+// switch, a duplicate id…): the caller then starts a new run. Everything the report sums over the priced calls
+// is a fold kept here — totals, breakdown, unknown miss, gaps, heartbeat sums, main model, every counterfactual
+// scenario and the pruning rounds with the later calls they reach (pruning-rounds.ts RoundChains: a call's
+// share of a round is decided when the call is priced) — the same additions in the same order as a sum over
+// every call, so an append costs O(appended + rounds), not O(calls).
 // test/unit/cost-run-extend.test.ts compares every continued report with a cold build of the same transcript.
 
-import type { CostReportDTO, GapCostDTO } from "../../../shared/cost.ts";
+import type { CostCallDTO, CostReportDTO, GapCostDTO } from "../../../shared/cost.ts";
 import { minCacheableTokens } from "../../../shared/pricing.ts";
 import { continueModelCalls, type ModelCall, modelCallsOf } from "../../model/model-calls.ts";
 import type { Transcript } from "../../model/session.ts";
@@ -23,14 +24,14 @@ import { configuredPruning } from "../../openclaw/config/agent-settings.ts";
 import { HeartbeatDetector } from "../../openclaw/heartbeat.ts";
 import { PriceTable } from "../../pricing/price-table.ts";
 import { CauseAttributor } from "./breakdown.ts";
-import { BreakdownFold, unknownMiss } from "./breakdown-rows.ts";
+import { BreakdownFold, UnknownMissFold } from "./breakdown-rows.ts";
 import { CacheLifetimes, ModelCounts } from "./cache-lifetime.ts";
 import type { CostReportInput } from "./cost-input.ts";
 import { counterfactuals, ScenarioSums } from "./counterfactuals.ts";
 import { gapCostOf } from "./gap-costs.ts";
-import { heartbeatInfo } from "./heartbeat-info.ts";
+import { HeartbeatSums, heartbeatInfo, heartbeatSums } from "./heartbeat-info.ts";
 import { type PricedCall, type PricingContext, priceCall } from "./price-call.ts";
-import { isRoundCall, type PruningRoundInput, pruningRoundCosts, RoundCalls } from "./pruning-rounds.ts";
+import { isRoundCall, type PruningRoundInput, RoundChains } from "./pruning-rounds.ts";
 import { TotalsFold } from "./totals.ts";
 
 /** Minimum cacheable tokens per api/model: one lookup each (a table scan with model-id normalisation). */
@@ -94,15 +95,20 @@ export class CostRun {
   private readonly causes: CauseAttributor;
   private readonly ctx: PricingContext;
   private readonly roundIds: Set<string>;
+  /** Chars each replayed round removed, by its call's entry id. */
+  private readonly roundChars: Map<string, number>;
   private readonly priced: PricedCall[] = [];
-  /** Sums over the priced calls that only grow: the main model, the per-call counterfactual scenarios. */
+  private readonly calls: CostCallDTO[] = [];
+  /** Sums over the priced calls that only grow: the main model, the counterfactual scenarios, the rest. */
   private readonly models = new ModelCounts();
-  private readonly sums = new ScenarioSums();
+  private readonly sums: ScenarioSums;
   private readonly totals = new TotalsFold();
   private readonly activeTotals = new TotalsFold();
   private readonly breakdown = new BreakdownFold();
-  /** The calls a pruning round changed, and the expired-cache gaps, in append order. */
-  private readonly roundCalls: PricedCall[] = [];
+  private readonly unknown = new UnknownMissFold();
+  private readonly heartbeatSums = new HeartbeatSums();
+  /** The pruning rounds of the priced calls and the lineages they still reach; the expired-cache gaps. */
+  private readonly rounds: RoundChains;
   private readonly gaps: GapCostDTO[] = [];
   private previousStart: number | null = null;
   private ids: GrowingIds | null = null;
@@ -123,6 +129,9 @@ export class CostRun {
     this.lifetimes = this.lifetimesOf(input);
     const minimums = new Minimums();
     this.roundIds = new Set((input.pruningRounds ?? []).map((r) => r.entryId));
+    this.roundChars = new Map((input.pruningRounds ?? []).map((r) => [r.entryId, r.charsRemoved]));
+    this.rounds = new RoundChains(family);
+    this.sums = new ScenarioSums(configuredPruning(config).mode, input.bootstrapTrimChars);
     this.classifier = new CacheClassifier({
       transcript,
       ttlFor: (c, previous) => this.lifetimes.ttlFor(c, previous),
@@ -176,13 +185,24 @@ export class CostRun {
       const signals = this.heartbeats.signalsOf(row.entryIndex);
       const p = priceCall(row, verdict, this.ctx, this.previousStart, signals, cause);
       this.priced.push(p);
+      this.calls.push(p.dto);
       this.models.add(row);
       this.totals.add(p.dto);
       if (p.dto.onActiveBranch) this.activeTotals.add(p.dto);
       this.breakdown.add(p.dto);
-      if (isRoundCall(p, this.roundIds)) this.roundCalls.push(p);
+      this.unknown.add(p.dto);
+      this.heartbeatSums.addCall(p.dto);
+      const reaching = this.rounds.reaching(p);
+      const id = row.entryId;
+      const own = isRoundCall(p, this.roundIds)
+        ? this.rounds.start(p, id !== null ? (this.roundChars.get(id) ?? null) : null)
+        : null;
+      this.sums.add(p, reaching, own);
       const gap = gapCostOf(p);
-      if (gap) this.gaps.push(gap);
+      if (gap) {
+        this.gaps.push(gap);
+        this.heartbeatSums.addGap(gap);
+      }
       if (row.atMs !== null) this.previousStart = row.atMs;
     }
   }
@@ -219,7 +239,10 @@ export class CostRun {
     }
     this.input = next;
     this.lifetimes = lifetimes;
-    for (const r of newRounds) this.roundIds.add(r.entryId);
+    for (const r of newRounds) {
+      this.roundIds.add(r.entryId);
+      this.roundChars.set(r.entryId, r.charsRemoved);
+    }
     this.classifier.extendTo(t, this.ids.byId);
     this.heartbeats.extendTo(t, this.ids.byId);
     this.causes.extendTo(t, this.ids.byId);
@@ -256,8 +279,7 @@ export class CostRun {
     const lifetimes = this.lifetimes;
     const notes: string[] = [];
     if (lifetimes.note) notes.push(lifetimes.note);
-    const priced = this.priced.slice();
-    const calls = priced.map((p) => p.dto);
+    const calls = this.calls.slice();
     const totals = this.totals.totals(decoded.excludedCount);
     if (totals.unpricedCalls > 0) {
       notes.push(
@@ -265,13 +287,8 @@ export class CostRun {
       );
     }
     const gaps = this.gaps.slice();
-    const rounds = new RoundCalls(
-      priced,
-      input.pruningRounds ?? [],
-      session.version.family,
-      this.roundCalls.slice(),
-    );
     const main = this.models.best();
+    const hb = this.heartbeatSums.exact ? this.heartbeatSums : heartbeatSums(calls, gaps);
     const mainRetention = lifetimes.retentionOf(main.provider, main.model);
     const ttl = lifetimes.sessionTtl(mainRetention);
     return {
@@ -289,20 +306,17 @@ export class CostRun {
         observedTtl: lifetimes.observed,
       },
       gapCosts: gaps,
-      pruningRounds: pruningRoundCosts(rounds),
+      pruningRounds: this.rounds.rows(),
       counterfactuals: counterfactuals({
-        priced,
-        sums: this.sums.over(priced),
+        sums: this.sums,
         asRunUsd: totals.costUsd,
         unpricedCalls: totals.unpricedCalls,
-        rounds,
-        pruningMode: configuredPruning(config).mode,
-        ...(input.bootstrapTrimChars !== undefined ? { bootstrapTrimChars: input.bootstrapTrimChars } : {}),
+        rounds: this.rounds,
       }),
-      heartbeat: heartbeatInfo(config, session, ttl.ms, calls, gaps, main.provider, lifetimes.observed),
+      heartbeat: heartbeatInfo(config, session, ttl.ms, hb, main.provider, lifetimes.observed),
       notes,
       breakdown: this.breakdown.rows(totals.costUsd),
-      breakdownUnknown: unknownMiss(calls),
+      breakdownUnknown: this.unknown.result(),
     };
   }
 }

@@ -12,25 +12,61 @@ import {
   isCronSessionKey,
 } from "../../openclaw/heartbeat.ts";
 
+/**
+ * The heartbeat calls' count and cost, and the expired-cache gaps on them, as folds that only grow: calls and
+ * gaps in append order (a call's gap right after the call). `exact` turns false when a heartbeat call's entry id
+ * names an earlier gap (a duplicate id): the sums then come from a scan of every call and gap (heartbeatSums).
+ */
+export class HeartbeatSums {
+  calls = 0;
+  costUsd = 0;
+  rewrites = 0;
+  rewritePremiumUsd = 0;
+  exact = true;
+  private readonly ids = new Set<string | null>();
+  private readonly gapIds = new Set<string | null>();
+
+  addCall(c: CostCallDTO): void {
+    if (!c.heartbeat) return;
+    this.calls++;
+    this.costUsd += c.costUsd ?? 0;
+    if (this.ids.has(c.entryId)) return;
+    if (this.gapIds.has(c.entryId)) this.exact = false;
+    this.ids.add(c.entryId);
+  }
+
+  addGap(g: GapCostDTO): void {
+    this.gapIds.add(g.callEntryId);
+    if (!this.ids.has(g.callEntryId)) return;
+    this.rewrites++;
+    this.rewritePremiumUsd += g.premiumUsd ?? 0;
+  }
+}
+
+/** The heartbeat sums of `calls` and `gapCosts` (a gap counts when a heartbeat call has its entry id). */
+export function heartbeatSums(calls: readonly CostCallDTO[], gapCosts: readonly GapCostDTO[]): HeartbeatSums {
+  const sums = new HeartbeatSums();
+  for (const c of calls) sums.addCall(c);
+  for (const g of gapCosts) sums.addGap(g);
+  return sums;
+}
+
 export function heartbeatInfo(
   config: JsonObject | null,
   session: LoadedSession,
   cacheTtlMs: number | null,
-  calls: readonly CostCallDTO[],
-  gapCosts: readonly GapCostDTO[],
+  sums: HeartbeatSums,
   mainProvider: string | null,
   observed: ObservedTtlDTO | null = null,
 ): HeartbeatInfo {
-  const heartbeatCalls = calls.filter((c) => c.heartbeat);
-  const rewrites = gapCosts.filter((g) => heartbeatCalls.some((c) => c.entryId === g.callEntryId));
   const every = heartbeatEvery(config, session.summary.agentId, session.version.family);
   const pruning = configuredPruning(config);
   return {
     cronSession: isCronSessionKey(session.summary.sessionKey),
-    heartbeatCalls: heartbeatCalls.length,
-    heartbeatCostUsd: heartbeatCalls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0),
-    heartbeatRewrites: rewrites.length,
-    heartbeatRewritePremiumUsd: rewrites.reduce((sum, g) => sum + (g.premiumUsd ?? 0), 0),
+    heartbeatCalls: sums.calls,
+    heartbeatCostUsd: sums.costUsd,
+    heartbeatRewrites: sums.rewrites,
+    heartbeatRewritePremiumUsd: sums.rewritePremiumUsd,
     signals: [...HEARTBEAT_SIGNALS],
     heartbeatEveryMs: every.ms,
     heartbeatEverySource: every.value === undefined ? HEARTBEAT_EVERY_UNSET : every.source,

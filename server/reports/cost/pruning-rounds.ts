@@ -1,6 +1,11 @@
 // Pruning rounds in the bill (spec pruning.md §5, cache-and-cost.md §6): which calls a round changed (from
 // the replay, or a projection snapshot that marks more results pruned), which later calls it reaches, the
 // re-write it caused and what its removed chars save on every later call.
+//
+// Fed call by call in append order (a cost run that only grows adds its new calls): a round reaches its own call
+// and — 2026.9 — every later call of its lineage (same provider and model) until the history is rewritten anyway
+// (a compaction or a cold start); ≤ 2026.7 a round applies to one request only (pruning.md §1.8). Each call's
+// reach is decided when it is added, so nothing already added changes: O(open rounds of its lineage) per call.
 
 import type { PruningRoundCostDTO } from "../../../shared/cost.ts";
 import type { ConfigFamily } from "../../openclaw/config/agent-settings.ts";
@@ -27,98 +32,111 @@ export function isRoundCall(p: PricedCall, roundIds: { has(id: string): boolean 
   );
 }
 
-export class RoundCalls {
-  /** Calls a round changed, in append order. */
-  readonly all: readonly PricedCall[];
-  /** Those whose removed chars the replay knows. */
-  readonly withChars: readonly PricedCall[];
-  private readonly charsById: ReadonlyMap<string, number>;
+/** One round's call and the calls it has reached so far (itself first): its row of `pruningRounds`. */
+export class RoundChain {
+  /** Removed chars as tokens per reached call (null: the replay does not know the round's size). */
+  readonly perCall: number | null;
+  private reachedCalls = 0;
+  /** Σ over the reached calls of the removed tokens at the rate each would have paid (null: unpriced / size unknown). */
+  private saved: number | null;
 
   constructor(
-    private readonly priced: readonly PricedCall[],
-    rounds: readonly PruningRoundInput[],
-    private readonly family: ConfigFamily,
-    /** The round calls of `priced` when the caller kept them (isRoundCall over `rounds`, append order). */
-    all?: readonly PricedCall[],
+    readonly call: PricedCall,
+    /** Chars the round removed, when the replay knows them. */
+    readonly chars: number | null,
   ) {
-    const charsById = new Map(rounds.map((r) => [r.entryId, r.charsRemoved]));
-    this.charsById = charsById;
-    this.all = all ?? priced.filter((p) => isRoundCall(p, charsById));
-    this.withChars = this.all.filter((k) => k.row.entryId !== null && charsById.has(k.row.entryId));
+    this.perCall = chars !== null ? estimatedTokens(chars) : null;
+    this.saved = call.price && this.perCall !== null ? 0 : null;
+    this.reach(call);
   }
 
-  /** Where `k` is in `priced`: calls are in append order, so their entry indexes ascend (binary search). */
-  private positionOf(k: PricedCall): number {
-    let lo = 0;
-    let hi = this.priced.length - 1;
-    const target = k.row.entryIndex;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const at = this.priced[mid]?.row.entryIndex ?? 0;
-      if (at === target) return this.priced[mid] === k ? mid : -1;
-      if (at < target) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+  /** `p` (this round's call, or a later call of its lineage) carries the round's removal too. */
+  reach(p: PricedCall): void {
+    this.reachedCalls++;
+    const price = this.call.price;
+    if (this.saved === null || !price || this.perCall === null) return;
+    const rates = price.rates;
+    const rate =
+      p === this.call || p.verdict.verdict !== "hit"
+        ? writeRate(price, rates, p.dto.writeTier)
+        : rates.cacheRead;
+    this.saved += (this.perCall * rate) / 1e6;
   }
 
-  /** Chars the round at `k` removed, when the replay knows them. */
-  charsOf(k: PricedCall): number | null {
-    return k.row.entryId !== null ? (this.charsById.get(k.row.entryId) ?? null) : null;
-  }
-
-  /**
-   * The round's call and the later calls of its lineage until the history is rewritten anyway (compaction /
-   * cold start) — or, ≤ 2026.7, only the round's own call (rounds there apply to one request, pruning.md §1.8).
-   */
-  affected(k: PricedCall): PricedCall[] {
-    const out: PricedCall[] = [k];
-    if (this.family !== "2026.9") return out;
-    for (let j = this.positionOf(k) + 1; j < this.priced.length; j++) {
-      const p = this.priced[j];
-      if (!p) continue;
-      if (p.row.provider !== k.row.provider || p.row.model !== k.row.model) continue;
-      if (p.verdict.signals.includes("compaction") || p.verdict.verdict === "cold-start") break;
-      out.push(p);
-    }
-    return out;
-  }
-}
-
-/** Per round: the re-write paid vs the chars saved on the calls it reaches. */
-export function pruningRoundCosts(rounds: RoundCalls): PruningRoundCostDTO[] {
-  return rounds.all.map((k) => {
-    const chars = rounds.charsOf(k);
+  /** The re-write paid vs the chars saved on the calls reached so far. */
+  row(): PruningRoundCostDTO {
+    const k = this.call;
     const expired = k.verdict.verdict === "ttl-expired";
     const rewriteTokens = expired ? 0 : Math.min(k.verdict.evidence.missDeficit ?? 0, k.row.usage.cacheWrite);
     const price = k.price;
-    const rates = price?.rates ?? null;
-    const later = rounds.affected(k);
-    const perCall = chars !== null ? estimatedTokens(chars) : null;
-    let saved: number | null = null;
-    if (price && rates && perCall !== null) {
-      saved = 0;
-      for (const p of later) {
-        const rate =
-          p === k || p.verdict.verdict !== "hit" ? writeRate(price, rates, p.dto.writeTier) : rates.cacheRead;
-        saved += (perCall * rate) / 1e6;
-      }
-    }
     return {
       callEntryId: k.row.entryId ?? `#${k.row.entryIndex}`,
-      charsRemoved: chars,
-      origin: chars !== null ? "input" : "snapshot",
+      charsRemoved: this.chars,
+      origin: this.chars !== null ? "input" : "snapshot",
       rewriteTokens,
-      rewriteCostUsd:
-        price && rates
-          ? (rewriteTokens * (writeRate(price, rates, k.dto.writeTier) - rates.cacheRead)) / 1e6
-          : null,
-      estTokensSavedPerCall: perCall,
-      laterCalls: later.length,
-      estSavedUsd: saved,
+      rewriteCostUsd: price
+        ? (rewriteTokens * (writeRate(price, price.rates, k.dto.writeTier) - price.rates.cacheRead)) / 1e6
+        : null,
+      estTokensSavedPerCall: this.perCall,
+      laterCalls: this.reachedCalls,
+      estSavedUsd: this.saved,
       note: expired
         ? "the cache had expired anyway (TTL): the round adds no rewrite of its own"
         : "the round changed an early tool result: everything after it was re-written",
     };
-  });
+  }
+}
+
+const NONE: readonly RoundChain[] = [];
+
+/** The rounds of a session's calls, fed in append order, and the lineage chains still open (2026.9). */
+export class RoundChains {
+  /** Every round so far, in append order. */
+  readonly all: RoundChain[] = [];
+  /** How many of them have a size from the replay. */
+  withChars = 0;
+  /** Open chains per provider, then model. */
+  private readonly open = new Map<string | null, Map<string | null, RoundChain[]>>();
+
+  constructor(private readonly family: ConfigFamily) {}
+
+  /**
+   * The earlier rounds whose removal reaches `p` (round order; none ≤ 2026.7). A compaction or cold start of the
+   * lineage closes them: `p` is not reached and no later call is.
+   */
+  reaching(p: PricedCall): readonly RoundChain[] {
+    if (this.family !== "2026.9") return NONE;
+    const byModel = this.open.get(p.row.provider);
+    const chains = byModel?.get(p.row.model);
+    if (!byModel || !chains || chains.length === 0) return NONE;
+    if (p.verdict.signals.includes("compaction") || p.verdict.verdict === "cold-start") {
+      byModel.set(p.row.model, []);
+      return NONE;
+    }
+    for (const r of chains) r.reach(p);
+    return chains.slice();
+  }
+
+  /** `p` is a round's call: its chain starts (reaching `p` itself). */
+  start(p: PricedCall, chars: number | null): RoundChain {
+    const r = new RoundChain(p, chars);
+    this.all.push(r);
+    if (chars !== null) this.withChars++;
+    if (this.family === "2026.9") {
+      let byModel = this.open.get(p.row.provider);
+      if (!byModel) {
+        byModel = new Map();
+        this.open.set(p.row.provider, byModel);
+      }
+      const chains = byModel.get(p.row.model);
+      if (chains) chains.push(r);
+      else byModel.set(p.row.model, [r]);
+    }
+    return r;
+  }
+
+  /** Per round: the re-write paid vs the chars saved on the calls it reached. */
+  rows(): PruningRoundCostDTO[] {
+    return this.all.map((r) => r.row());
+  }
 }

@@ -4,19 +4,10 @@ import { costOf, type UsageBuckets } from "../../../shared/pricing.ts";
 import { asRunBuckets, type PricedCall } from "./price-call.ts";
 
 /**
- * As-run cost + (cost of the changed buckets − cost of the actual buckets) at table rates, per call; calls
- * without a price, or left unchanged (`change` → null), keep their as-run cost.
+ * One call's term of a scenario's cost: as-run cost + (cost of the changed buckets − cost of the actual buckets)
+ * at table rates; a call without a price, or left unchanged (`change` → null), keeps its as-run cost. A scenario
+ * is the sum of its calls' terms in append order (counterfactuals.ts ScenarioSums).
  */
-export function scenarioCost(
-  priced: readonly PricedCall[],
-  change: (p: PricedCall) => UsageBuckets | null,
-): number {
-  let total = 0;
-  for (const p of priced) total += scenarioTerm(p, change);
-  return total;
-}
-
-/** One call's term of scenarioCost. */
 export function scenarioTerm(p: PricedCall, change: (p: PricedCall) => UsageBuckets | null): number {
   const asRun = p.dto.costUsd ?? 0;
   const changed = p.price ? change(p) : null;
