@@ -14,7 +14,6 @@ import { fail, ok, type Result } from "../../shared/result.ts";
 import type { LoadedSession } from "../model/session.ts";
 import { previewToolResultAtCall } from "../reports/prune-replay/preview.ts";
 import type { ReplayResult } from "../reports/prune-replay/replay-result.ts";
-import { timelineMarks } from "../reports/prune-replay/timeline-marks.ts";
 
 export type QueryValue = string | string[];
 const firstValue = (v: QueryValue | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
@@ -29,12 +28,12 @@ export interface Replayed {
  * timeline's marks join the session's compactions / resets and the cost report's `gapCosts` to the calls.
  */
 export function pruneDTO(
-  { session, replay }: Replayed,
+  { replay }: Replayed,
   query: { calls?: QueryValue },
   gapCosts: readonly GapCostDTO[],
 ): Result<PruneReplayDTO> {
   const dto = lastValue(query.calls) === "summary" ? replay.summary() : replay.full();
-  return ok({ ...dto, marks: timelineMarks(session.transcript, dto.calls, gapCosts) });
+  return ok({ ...dto, marks: replay.timelineMarks(gapCosts) });
 }
 
 /** `clawscope prune --call N`: call N (1-based, as in the linear shape) with its tool-result states. */

@@ -182,16 +182,11 @@ export class SessionReports {
   cost(s: LoadedSession, editor = ""): CostReportDTO {
     const name = editor === "" ? s.summary.sessionId : JSON.stringify([s.summary.sessionId, editor]);
     return this.memo.cost.get(s.transcript, name, () => {
-      const pruningRounds = this.prune(s, {}, undefined).calls.flatMap((c) =>
-        c.round !== "none" && c.entryId !== null
-          ? [{ entryId: c.entryId, charsRemoved: c.charsRemoved }]
-          : [],
-      );
       const input: CostReportInput = {
         session: s,
         config: this.inputs.config(),
         prices: this.inputs.prices(editor),
-        pruningRounds,
+        pruningRounds: this.prune(s, {}, undefined).pruningRounds,
         agentReports: this.inputs.agentReports(s.summary.agentId),
       };
       const key = `${s.summary.agentId}\u0000${s.summary.sessionId}\u0000${editor}`;

@@ -7,10 +7,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { writeJsonlStateDir } from "../../server/bench/generate-session.ts";
 import { conversationBuckets } from "../../server/openclaw/context-map/conversation.ts";
 import { openClawMapMessages } from "../../server/openclaw/context-map/inputs.ts";
 import { branchBuckets } from "../../server/reports/context-map/openclaw-picture.ts";
 import { createSessionService, type SessionService } from "../../server/service/session-service.ts";
+import { isObject } from "../../shared/json.ts";
 import { writableCopy } from "../helpers/state-dirs.ts";
 import { growingTranscripts, transcriptFromJsonl } from "../helpers/transcript.ts";
 
@@ -57,6 +59,79 @@ describe("views after appended lines = cold build", () => {
       cold.close();
     }
     service.close();
+  });
+});
+
+/** A prompt two hours after `lastLine` and a reply that re-writes the prefix: an expired cache gap. */
+function idleThenMiss(lastLine: string): string[] {
+  const last: unknown = JSON.parse(lastLine);
+  const rec = isObject(last) ? last : {};
+  const parentId = typeof rec.id === "string" ? rec.id : null;
+  const t = Date.parse(typeof rec.timestamp === "string" ? rec.timestamp : "") + 7_200_000;
+  const at = (ms: number) => new Date(ms).toISOString();
+  return [
+    JSON.stringify({
+      type: "message",
+      id: "idle-u",
+      parentId,
+      timestamp: at(t),
+      message: { role: "user", content: [{ type: "text", text: "back" }], timestamp: t },
+    }),
+    JSON.stringify({
+      type: "message",
+      id: "idle-a",
+      parentId: "idle-u",
+      timestamp: at(t + 2000),
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: "re-written" }],
+        api: "anthropic-messages",
+        provider: "anthropic",
+        model: "claude-mock-1",
+        usage: { input: 3, output: 20, cacheRead: 0, cacheWrite: 90_000, totalTokens: 0 },
+        stopReason: "stop",
+        timestamp: t + 2000,
+      },
+    }),
+  ];
+}
+
+describe("the pruning view's marks and the cost report's rounds after appended lines = cold build", () => {
+  it("a generated session (compactions, TTL gaps, rounds) from 40 lines before its last compaction", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-views-gen-"));
+    tmpDirs.push(dir);
+    const s = writeJsonlStateDir(path.join(dir, "state"), { targetBytes: 1_200_000, seed: 5 });
+    const lines = fs.readFileSync(s.file, "utf8").trimEnd().split("\n");
+    const cut = lines.findLastIndex((l) => l.includes('"type":"compaction"')) - 40;
+    fs.writeFileSync(
+      s.file,
+      lines
+        .slice(0, cut)
+        .map((l) => `${l}\n`)
+        .join(""),
+    );
+    const at = (service: SessionService) => {
+      const prune = service.prune(s.agentId, s.sessionId, { calls: ["summary"] });
+      const cost = service.cost(s.agentId, s.sessionId);
+      if ("error" in prune || "error" in cost) throw new Error("no view");
+      return { marks: prune.value.marks, rounds: cost.value.pruningRounds, calls: prune.value.calls.length };
+    };
+    const service = createSessionService({ stateDir: s.stateDir, demo: false, reason: "test" });
+    const first = at(service);
+    let last = first;
+    for (const line of [...lines.slice(cut), ...idleThenMiss(lines.at(-1) ?? "")]) {
+      fs.appendFileSync(s.file, `${line}\n`);
+      service.invalidate();
+      last = at(service);
+      const cold = createSessionService({ stateDir: s.stateDir, demo: false, reason: "test" });
+      expect(last).toEqual(at(cold));
+      cold.close();
+    }
+    service.close();
+    // the grown part adds what the marks and rounds continue over: a compaction, expired gaps, rounds
+    expect(last.marks?.events.length).toBeGreaterThan(first.marks?.events.length ?? 0);
+    expect(last.marks?.gaps.length).toBeGreaterThan(0);
+    expect(last.rounds.length).toBeGreaterThan(first.rounds.length);
   });
 });
 

@@ -7,10 +7,12 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { runReplay } from "../../server/reports/prune-replay/replay-run.ts";
+import { RunMarks } from "../../server/reports/prune-replay/run-marks.ts";
 import { timelineMarks } from "../../server/reports/prune-replay/timeline-marks.ts";
 import { isObject } from "../../shared/json.ts";
+import type { PruneCallDTO } from "../../shared/prune.ts";
 import { eventX, labelledGaps } from "../../shared/timeline-scales.ts";
-import { sessionFromJsonl, TranscriptBuilder } from "../helpers/transcript.ts";
+import { loadedSession, sessionFromJsonl, TranscriptBuilder } from "../helpers/transcript.ts";
 
 function session() {
   const b = new TranscriptBuilder();
@@ -53,6 +55,41 @@ describe("timelineMarks", () => {
 
   it("joins the cost report's gap costs to the calls by entry id; others are left out", () => {
     expect(marks.gaps).toEqual([{ call: 1, ...gap }]);
+  });
+});
+
+describe("the marks a replay run keeps as it goes (run-marks.ts) = timelineMarks of its calls", () => {
+  const gap = { gapMs: 400_000, cacheTtlMs: 300_000, rewrittenTokens: 1, premiumUsd: null };
+
+  it("on the builder session: events and gaps", () => {
+    const { t, calls } = session();
+    const replay = runReplay({
+      session: loadedSession(t, { family: "2026.7" }),
+      config: null,
+      sha256Base64Url: (x) => x,
+    });
+    const gaps = calls.map((c) => ({ callEntryId: c.entryId, ...gap }));
+    expect(replay.timelineMarks(gaps)).toEqual(timelineMarks(t, replay.calls, gaps));
+    expect(replay.timelineMarks(gaps).events).toHaveLength(3);
+  });
+
+  it("an entry id on two calls: a snapshot taken before the second keeps its own index", () => {
+    const marks = new RunMarks();
+    const fed: Pick<PruneCallDTO, "entryId" | "round" | "charsRemoved">[] = [];
+    const feed = (entryId: string, round: PruneCallDTO["round"] = "none") => {
+      const c = { entryId, round, charsRemoved: 7 };
+      marks.call(c, fed.length);
+      fed.push(c);
+    };
+    feed("a");
+    feed("b", "soft-trim");
+    const before = marks.snapshot(fed.slice());
+    feed("a");
+    const after = marks.snapshot(fed.slice());
+    const gaps = [{ callEntryId: "a", ...gap }];
+    expect(before.timeline(gaps).gaps.map((g) => g.call)).toEqual([0]);
+    expect(after.timeline(gaps).gaps.map((g) => g.call)).toEqual([2]);
+    expect(before.rounds).toEqual([{ entryId: "b", charsRemoved: 7 }]);
   });
 });
 

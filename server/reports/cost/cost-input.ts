@@ -18,7 +18,7 @@ export interface CostReportInput {
   prices?: PriceTable;
   pricing?: PricingOverrides;
   /** Rounds from the pruning replay (pruning.md §5): as run when pruning is on, predicted when it is off. */
-  pruningRounds?: PruningRoundInput[];
+  pruningRounds?: readonly PruningRoundInput[];
   /** Cache lifetime override (ms). The fixtures' mock uses the scenario's pruning ttl (fixtures.md §1). */
   cacheTtlMs?: number;
   /** Counterfactual: bootstrap files trimmed by this many chars. */

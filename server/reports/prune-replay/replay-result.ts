@@ -4,16 +4,19 @@
 // changes and per-result transitions (`linear`, `prune --json`), one call's maps (`callAt`, `--call N`) or
 // every call's (`full`, `--full`). A result stays valid while its run continues over appended entries.
 
+import type { GapCostDTO } from "../../../shared/cost.ts";
 import type {
   PruneCallDetailDTO,
   PruneCallDTO,
   PruneLinearReplayDTO,
+  PruneMarksDTO,
   PruneReplayDTO,
   PruneToolResultDTO,
   ToolResultWireState,
 } from "../../../shared/prune.ts";
 import type { CallRecord } from "./call-record.ts";
 import { linearReplay } from "./linear-replay.ts";
+import type { ReplayMarks, ReplayRound } from "./run-marks.ts";
 import type { WireStates } from "./wire-states.ts";
 
 export type CallStates = Pick<PruneCallDetailDTO, "toolResults" | "details">;
@@ -33,7 +36,19 @@ export class ReplayResult {
     private readonly records: readonly CallRecord[],
     private readonly wire: WireStates,
     private readonly isToolPrunable: (toolName: string) => boolean,
+    /** The run's rounds and timeline marks as of these calls. */
+    private readonly marks: ReplayMarks,
   ) {}
+
+  /** The calls a round changed, with the chars it removed (what the cost report reads of the replay). */
+  get pruningRounds(): readonly ReplayRound[] {
+    return this.marks.rounds;
+  }
+
+  /** The timeline's compaction / reset marks and the expired-gap costs at their calls. */
+  timelineMarks(gapCosts: readonly GapCostDTO[]): PruneMarksDTO {
+    return this.marks.timeline(gapCosts);
+  }
 
   /** The calls without their tool-result states (plain data, shared by summary and full). */
   get calls(): readonly PruneCallDTO[] {

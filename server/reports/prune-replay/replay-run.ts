@@ -38,6 +38,7 @@ import { lastEntryTime, nextCall, roundOf } from "./next-call.ts";
 import { type Prepared, prepare, type ToolResultInfo } from "./prepared.ts";
 import { PrunerList } from "./pruner-list.ts";
 import { ReplayResult } from "./replay-result.ts";
+import { RunMarks } from "./run-marks.ts";
 import { type ReplayInput, ReplaySetup } from "./setup.ts";
 import { checkSnapshot, type SnapshotCheck } from "./snapshot-check.ts";
 import { TtlClock } from "./ttl-clock.ts";
@@ -60,6 +61,8 @@ export class ReplayRun {
   private readonly firstSends = new FirstSends();
   private readonly calls: PruneCallDTO[] = [];
   private readonly records: CallRecord[] = [];
+  /** The rounds, compaction / reset marks and call ids the cost report and the timeline read. */
+  private readonly marks = new RunMarks();
   private mismatchCalls = 0;
   private rounds = 0;
   /** Active-branch entries replayed so far. */
@@ -150,7 +153,13 @@ export class ReplayRun {
       rounds: this.rounds,
       warnings: s.settings.warnings.slice(),
     };
-    return new ReplayResult(dto, this.records.slice(), this.wire, (name) => s.isToolPrunable(name));
+    return new ReplayResult(
+      dto,
+      this.records.slice(),
+      this.wire,
+      (name) => s.isToolPrunable(name),
+      this.marks.snapshot(dto.calls),
+    );
   }
 
   private advance(): void {
@@ -163,6 +172,7 @@ export class ReplayRun {
 
   private step(entry: TranscriptEntry): void {
     this.clock.advance(this.transcript.entries, entry.index);
+    this.marks.entry(entry, this.calls.length);
     if (entry.type === "custom" && str(entry.raw, "customType") === "openclaw.cache-ttl") {
       const snap = parseProjectionSnapshot(entry.raw.data);
       if (snap) this.latestSnapshot = snap;
@@ -226,20 +236,20 @@ export class ReplayRun {
     const start = result?.start ?? null;
     const cutoff = result?.cutoff ?? null;
     this.records.push({ list: trs, count: trs.length, changes, liveForm, start, cutoff });
-    this.calls.push(
-      callRecordDto({
-        entry,
-        call,
-        gate,
-        touchAtGate,
-        input,
-        result,
-        changes,
-        totalAfter,
-        flags,
-        snapshotCheck,
-      }),
-    );
+    const dto = callRecordDto({
+      entry,
+      call,
+      gate,
+      touchAtGate,
+      input,
+      result,
+      changes,
+      totalAfter,
+      flags,
+      snapshotCheck,
+    });
+    this.calls.push(dto);
+    this.marks.call(dto, callIndex);
   }
 
   private requestFlags(eligibility: Eligibility, call: ModelCall, failed: boolean, flags: string[]): void {

@@ -5,9 +5,20 @@
 
 import type { GapCostDTO } from "../../../shared/cost.ts";
 import type { PruneCallDTO, PruneMarksDTO, PruneTimelineEventDTO } from "../../../shared/prune.ts";
-import type { Transcript } from "../../model/session.ts";
+import type { Transcript, TranscriptEntry } from "../../model/session.ts";
 
 const EVENT_KINDS: ReadonlySet<string> = new Set(["compaction", "reset"]);
+
+/** The timeline mark of a compaction / reset entry after `beforeCall` calls (null for any other entry). */
+export function timelineEvent(e: TranscriptEntry, beforeCall: number): PruneTimelineEventDTO | null {
+  if (!EVENT_KINDS.has(e.type)) return null;
+  const at = e.timestamp === null ? Number.NaN : Date.parse(e.timestamp);
+  return {
+    kind: e.type === "reset" ? "reset" : "compaction",
+    at: Number.isFinite(at) ? at : null,
+    beforeCall,
+  };
+}
 
 function eventsOf(
   transcript: Transcript,
@@ -22,30 +33,20 @@ function eventsOf(
       continue;
     }
     const e = transcript.entries[idx];
-    if (!e || !EVENT_KINDS.has(e.type)) continue;
-    const at = e.timestamp === null ? Number.NaN : Date.parse(e.timestamp);
-    out.push({
-      kind: e.type === "reset" ? "reset" : "compaction",
-      at: Number.isFinite(at) ? at : null,
-      beforeCall: callsBefore,
-    });
+    const event = e ? timelineEvent(e, callsBefore) : null;
+    if (event) out.push(event);
   }
   return out;
 }
 
-/** The timeline's compaction / reset marks and expired-gap costs for the replay's `calls`. */
-export function timelineMarks(
-  transcript: Transcript,
-  calls: readonly Pick<PruneCallDTO, "entryIndex" | "entryId">[],
+/** Each expired-gap cost on the timeline, at the call `callIndexOf` finds for its entry id (else left out). */
+export function gapMarks(
   gapCosts: readonly GapCostDTO[],
-): PruneMarksDTO {
-  const indexById = new Map<string, number>();
-  calls.forEach((c, i) => {
-    if (c.entryId !== null) indexById.set(c.entryId, i);
-  });
+  callIndexOf: (entryId: string) => number | undefined,
+): PruneMarksDTO["gaps"] {
   const gaps: PruneMarksDTO["gaps"] = [];
   for (const g of gapCosts) {
-    const call = g.callEntryId === null ? undefined : indexById.get(g.callEntryId);
+    const call = g.callEntryId === null ? undefined : callIndexOf(g.callEntryId);
     if (call === undefined) continue;
     gaps.push({
       call,
@@ -55,5 +56,27 @@ export function timelineMarks(
       premiumUsd: g.premiumUsd,
     });
   }
-  return { events: eventsOf(transcript, calls), gaps };
+  return gaps;
+}
+
+/** Call index by entry id (the later call wins for a repeated id). */
+export function callIndexById(calls: readonly Pick<PruneCallDTO, "entryId">[]): Map<string, number> {
+  const indexById = new Map<string, number>();
+  calls.forEach((c, i) => {
+    if (c.entryId !== null) indexById.set(c.entryId, i);
+  });
+  return indexById;
+}
+
+/**
+ * The timeline's compaction / reset marks and expired-gap costs for the replay's `calls` (a replay run keeps
+ * both as it goes: ReplayResult.marks).
+ */
+export function timelineMarks(
+  transcript: Transcript,
+  calls: readonly Pick<PruneCallDTO, "entryIndex" | "entryId">[],
+  gapCosts: readonly GapCostDTO[],
+): PruneMarksDTO {
+  const indexById = callIndexById(calls);
+  return { events: eventsOf(transcript, calls), gaps: gapMarks(gapCosts, (id) => indexById.get(id)) };
 }
