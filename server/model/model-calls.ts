@@ -123,16 +123,24 @@ class DecodedCalls implements TranscriptCalls {
   readonly all: ModelCall[];
   readonly billed: ModelCall[];
   excludedCount = 0;
+  /**
+   * Calls by entry index. A continuation shares its predecessor's map (it only adds indexes at or after the
+   * predecessor's length, which `at` never reads for the predecessor): no copy of every call per append. A
+   * second continuation of the same predecessor (a fork) copies the predecessor's own part instead.
+   */
   private readonly byEntry: Map<number, ModelCall>;
+  private readonly length: number;
+  private handedOn = false;
 
   /** Decode `transcript`'s calls; with `prev` (the calls of a transcript it continues), only the appended ones. */
   constructor(
     private readonly transcript: Transcript,
     prev?: DecodedCalls,
   ) {
+    this.length = transcript.entries.length;
     this.all = prev ? prev.all.slice() : [];
     this.billed = prev ? prev.billed.slice() : [];
-    this.byEntry = prev ? new Map(prev.byEntry) : new Map();
+    this.byEntry = prev ? prev.takeMap() : new Map();
     this.excludedCount = prev?.excludedCount ?? 0;
     const from = prev ? prev.transcript.entries.length : 0;
     const entries = transcript.entries;
@@ -149,8 +157,19 @@ class DecodedCalls implements TranscriptCalls {
     }
   }
 
+  /** The map a continuation extends: this one's the first time, else a copy of this one's own entries. */
+  private takeMap(): Map<number, ModelCall> {
+    if (!this.handedOn) {
+      this.handedOn = true;
+      return this.byEntry;
+    }
+    const own = new Map<number, ModelCall>();
+    for (const [i, c] of this.byEntry) if (i < this.length) own.set(i, c);
+    return own;
+  }
+
   at(entryIndex: number): ModelCall | undefined {
-    return this.byEntry.get(entryIndex);
+    return entryIndex < this.length ? this.byEntry.get(entryIndex) : undefined;
   }
 
   lastOnActiveBranch(pred?: (c: ModelCall) => boolean): ModelCall | null {

@@ -16,6 +16,7 @@ import type { LoadedSession, Transcript } from "../../server/model/session.ts";
 import { buildCostReport } from "../../server/reports/cost/cost-report.ts";
 import { runReplay } from "../../server/reports/prune-replay/replay-run.ts";
 import { buildRunReport, lastCallUsage } from "../../server/reports/run-report.ts";
+import { extendTranscript } from "../../server/sources/jsonl/tail.ts";
 import { openStateReader } from "../../server/sources/state-reader.ts";
 import { growingTranscripts, TranscriptBuilder, transcriptFromJsonl } from "../helpers/transcript.ts";
 
@@ -208,6 +209,41 @@ describe("continueModelCalls (append → report)", () => {
       prev = next;
     }
     expect(continued).toBeGreaterThan(lines.length / 2);
+  });
+
+  it("two continuations of one transcript (a fork) and the transcript itself each keep their own calls", () => {
+    const lines = head(40);
+    const bytes = (ls: readonly string[]) => Buffer.from(ls.map((l) => `${l}\n`).join(""));
+    const read = (prev: ReturnType<typeof extendTranscript> | null, ls: readonly string[]) =>
+      extendTranscript({
+        prev,
+        complete: bytes(ls),
+        pending: Buffer.alloc(0),
+        reportPending: true,
+        source: "t.jsonl",
+      });
+    const base = read(null, lines.slice(0, 20));
+    const before = calls(modelCallsOf(base.transcript));
+    const a = read(base, lines.slice(20, 40));
+    // the other future: the same lines with other usage numbers (a fork the shared map must not see)
+    const b = read(
+      base,
+      lines.slice(20, 30).map((l) => l.replaceAll('"output":', '"output":9')),
+    );
+    expect(b.transcript.entries.length).toBeGreaterThan(base.transcript.entries.length);
+    continueModelCalls(base.transcript, a.transcript);
+    continueModelCalls(base.transcript, b.transcript);
+    for (const fork of [a, b])
+      expect(calls(modelCallsOf(fork.transcript))).toEqual(calls(modelCallsOf({ ...fork.transcript })));
+    expect(modelCallsOf(b.transcript).all.at(-1)).not.toEqual(modelCallsOf(a.transcript).all.at(-1));
+    // the base shares its map with the first continuation: the appended calls are not its own
+    const base2 = modelCallsOf(base.transcript);
+    expect(calls(base2)).toEqual(before);
+    const appended = modelCallsOf(a.transcript).all.filter(
+      (c) => c.entryIndex >= base.transcript.entries.length,
+    );
+    expect(appended.length).toBeGreaterThan(0);
+    for (const c of appended) expect(base2.at(c.entryIndex)).toBeUndefined();
   });
 
   it("does nothing when the new transcript does not continue the old one", () => {

@@ -39,6 +39,8 @@ export class RoundChain {
   private reachedCalls = 0;
   /** Σ over the reached calls of the removed tokens at the rate each would have paid (null: unpriced / size unknown). */
   private saved: number | null;
+  /** The row as of the calls reached so far (shared by the reports until the chain reaches another call). */
+  private cached: PruningRoundCostDTO | null = null;
 
   constructor(
     readonly call: PricedCall,
@@ -53,6 +55,7 @@ export class RoundChain {
   /** `p` (this round's call, or a later call of its lineage) carries the round's removal too. */
   reach(p: PricedCall): void {
     this.reachedCalls++;
+    this.cached = null;
     const price = this.call.price;
     if (this.saved === null || !price || this.perCall === null) return;
     const rates = price.rates;
@@ -65,6 +68,11 @@ export class RoundChain {
 
   /** The re-write paid vs the chars saved on the calls reached so far. */
   row(): PruningRoundCostDTO {
+    this.cached ??= this.build();
+    return this.cached;
+  }
+
+  private build(): PruningRoundCostDTO {
     const k = this.call;
     const expired = k.verdict.verdict === "ttl-expired";
     const rewriteTokens = expired ? 0 : Math.min(k.verdict.evidence.missDeficit ?? 0, k.row.usage.cacheWrite);
