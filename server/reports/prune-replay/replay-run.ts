@@ -249,7 +249,7 @@ export class ReplayRun {
       snapshotCheck,
     });
     this.calls.push(dto);
-    this.marks.call(dto, callIndex);
+    this.marks.call(dto);
   }
 
   private requestFlags(eligibility: Eligibility, call: ModelCall, failed: boolean, flags: string[]): void {

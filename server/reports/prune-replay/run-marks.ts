@@ -33,7 +33,12 @@ export class ReplayMarks {
 export class RunMarks {
   private readonly rounds: ReplayRound[] = [];
   private readonly events: PruneTimelineEventDTO[] = [];
+  /**
+   * Call index by entry id, built on the first timeline asked for and extended by later ones (a replay for
+   * the cost report alone never builds it).
+   */
   private readonly callIndex = new Map<string, number>();
+  private indexed = 0;
   /** An entry id seen on two calls: an earlier snapshot's index of it moved on (it then builds its own). */
   private repeatedId = false;
 
@@ -43,26 +48,34 @@ export class RunMarks {
     if (event) this.events.push(event);
   }
 
-  /** The call at `index`. */
-  call(c: Pick<PruneCallDTO, "entryId" | "round" | "charsRemoved">, index: number): void {
-    if (c.entryId === null) return;
-    if (this.callIndex.has(c.entryId)) this.repeatedId = true;
-    this.callIndex.set(c.entryId, index);
-    if (c.round !== "none") this.rounds.push({ entryId: c.entryId, charsRemoved: c.charsRemoved });
+  /** The next call. */
+  call(c: Pick<PruneCallDTO, "entryId" | "round" | "charsRemoved">): void {
+    if (c.entryId !== null && c.round !== "none")
+      this.rounds.push({ entryId: c.entryId, charsRemoved: c.charsRemoved });
   }
 
-  /** The marks as of `calls` (every call fed so far). */
+  /** The marks as of `calls` (every call fed so far, in order). */
   snapshot(calls: readonly Pick<PruneCallDTO, "entryId">[]): ReplayMarks {
-    const count = calls.length;
     let own: Map<string, number> | null = null;
     const indexOf = (id: string): number | undefined => {
+      this.index(calls);
       if (this.repeatedId) {
         own ??= callIndexById(calls);
         return own.get(id);
       }
       const i = this.callIndex.get(id);
-      return i !== undefined && i < count ? i : undefined;
+      return i !== undefined && i < calls.length ? i : undefined;
     };
     return new ReplayMarks(this.rounds.slice(), this.events.slice(), indexOf);
+  }
+
+  /** Index the calls of `calls` not indexed yet (a snapshot's calls are a prefix of every later one's). */
+  private index(calls: readonly Pick<PruneCallDTO, "entryId">[]): void {
+    for (; this.indexed < calls.length; this.indexed++) {
+      const id = calls[this.indexed]?.entryId;
+      if (id == null) continue;
+      if (this.callIndex.has(id)) this.repeatedId = true;
+      this.callIndex.set(id, this.indexed);
+    }
   }
 }
