@@ -6,7 +6,7 @@ import type { CounterfactualDTO } from "../../../shared/cost.ts";
 import type { UsageBuckets } from "../../../shared/pricing.ts";
 import { asRunBuckets, buckets, type PricedCall } from "./price-call.ts";
 import { CHARS_PER_TOKEN, estimatedTokens, type RoundChain, type RoundChains } from "./pruning-rounds.ts";
-import { removeFromFront, scenarioTerm } from "./scenario.ts";
+import { removeFromFront, scenarioTerms } from "./scenario.ts";
 
 type Scenario = Omit<CounterfactualDTO, "deltaUsd">;
 
@@ -164,12 +164,14 @@ export class ScenarioSums {
 
   /** `p`, the call after the ones added so far; `reaching` / `own`: its rounds (RoundChains). */
   add(p: PricedCall, reaching: readonly RoundChain[], own: RoundChain | null): void {
+    const term = scenarioTerms(p);
     if (!p.price) this.withoutPrice++;
-    this.noCaching += scenarioTerm(p, noCachingChange);
-    this.retention1h += scenarioTerm(p, retention1hChange);
-    this.pruning += scenarioTerm(p, () => this.pruningChange(p, reaching, own));
+    const priced = p.price !== null;
+    this.noCaching += term(priced ? noCachingChange(p) : null);
+    this.retention1h += term(priced ? retention1hChange(p) : null);
+    this.pruning += term(priced ? this.pruningChange(p, reaching, own) : null);
     const t = this.trimTokens;
-    if (t !== null) this.bootstrapTrimmed += scenarioTerm(p, () => removeFromFront(asRunBuckets(p), t));
+    if (t !== null) this.bootstrapTrimmed += term(priced ? removeFromFront(asRunBuckets(p), t) : null);
   }
 }
 

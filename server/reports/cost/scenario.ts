@@ -4,15 +4,17 @@ import { costOf, type UsageBuckets } from "../../../shared/pricing.ts";
 import { asRunBuckets, type PricedCall } from "./price-call.ts";
 
 /**
- * One call's term of a scenario's cost: as-run cost + (cost of the changed buckets − cost of the actual buckets)
- * at table rates; a call without a price, or left unchanged (`change` → null), keeps its as-run cost. A scenario
- * is the sum of its calls' terms in append order (counterfactuals.ts ScenarioSums).
+ * One call's terms of the scenario costs: as-run cost + (cost of the changed buckets − cost of the actual buckets)
+ * at table rates; a call without a price, or left unchanged (null), keeps its as-run cost. The actual buckets'
+ * cost is computed once per call for every scenario. A scenario is the sum of its calls' terms in append order
+ * (counterfactuals.ts ScenarioSums).
  */
-export function scenarioTerm(p: PricedCall, change: (p: PricedCall) => UsageBuckets | null): number {
+export function scenarioTerms(p: PricedCall): (changed: UsageBuckets | null) => number {
   const asRun = p.dto.costUsd ?? 0;
-  const changed = p.price ? change(p) : null;
-  if (!p.price || !changed) return asRun;
-  return asRun + costOf(changed, p.price) - costOf(asRunBuckets(p), p.price);
+  const price = p.price;
+  if (!price) return () => asRun;
+  const actual = costOf(asRunBuckets(p), price);
+  return (changed) => (changed ? asRun + costOf(changed, price) - actual : asRun);
 }
 
 /**
