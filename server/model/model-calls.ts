@@ -144,11 +144,18 @@ class DecodedCalls implements TranscriptCalls {
     this.excludedCount = prev?.excludedCount ?? 0;
     const from = prev ? prev.transcript.entries.length : 0;
     const entries = transcript.entries;
-    const active = new Uint8Array(entries.length);
-    for (const i of transcript.activeBranch) if (i >= from) active[i] = 1;
+    // which of the entries from `from` on are on the active branch: a continuation appended them at the
+    // branch's end (continuesTranscript), so the walk back stops at the first older entry
+    const active = new Uint8Array(entries.length - from);
+    const branch = transcript.activeBranch;
+    for (let k = branch.length - 1; k >= 0; k--) {
+      const i = branch[k];
+      if (i === undefined || i < from) break;
+      active[i - from] = 1;
+    }
     for (let i = from; i < entries.length; i++) {
       const entry = entries[i];
-      const call = entry ? decode(entry, active[entry.index] === 1) : null;
+      const call = entry ? decode(entry, active[entry.index - from] === 1) : null;
       if (!call) continue;
       this.all.push(call);
       this.byEntry.set(entry?.index ?? i, call);
