@@ -51,7 +51,12 @@ export function prepare(transcript: Transcript, flavor: EstimateFlavor, from?: P
   if (from) chars.set(from.chars.subarray(0, Math.min(from.chars.length, chars.length)));
   const known = from ? from.chars.length : 0;
   const toolResults = from?.toolResults ?? new Map<number, ToolResultInfo>();
-  for (const idx of transcript.activeBranch) {
+  // a continued transcript appended its new branch entries at the branch's end: start where they start
+  const branch = transcript.activeBranch;
+  let k = branch.length;
+  while (k > 0 && (branch[k - 1] ?? -1) >= known) k--;
+  for (; k < branch.length; k++) {
+    const idx = branch[k] ?? -1;
     if (idx < known) continue;
     const entry = transcript.entries[idx];
     if (entry?.type !== "message") continue;
