@@ -17,15 +17,6 @@ import type { UserEnvironment } from "../sources/user-path.ts";
 import { BufferedWriter, writeJson } from "./json-out.ts";
 import { type CliValues, pruneQueryFromFlags, UsageError } from "./options.ts";
 import { escapeControls, issueLines } from "./terminal-text.ts";
-import {
-  formatCost,
-  formatCostAll,
-  formatOverview,
-  formatPrune,
-  formatPruneCall,
-  formatSessionsTable,
-  formatTruncation,
-} from "./text-output.ts";
 
 /** A command that ran and failed (bad session data, a refused export path): printed with exit code 1. */
 export class CommandError extends Error {}
@@ -37,6 +28,12 @@ export interface CommandInput {
 }
 
 type Command = (input: CommandInput) => Promise<void>;
+
+/**
+ * The text formatters, loaded when a command prints text: they pull in shared/format.ts, whose module-level Intl
+ * formatters cost ~20 ms of ICU start-up that `--json`, `--help` and usage errors never need.
+ */
+const textOutput = () => import("./text-output.ts");
 
 function out(text: string): void {
   // Two writes: appending "\n" to a report of tens of MB would copy it once more.
@@ -139,7 +136,7 @@ const sessions: Command = async ({ values }) => {
   const { sessions, issues } = rt.service.listSessions();
   for (const line of issueLines(issues)) process.stderr.write(`${line}\n`);
   if (values.json) outJson(sessions);
-  else outText(formatSessionsTable(sessions));
+  else outText((await textOutput()).formatSessionsTable(sessions));
 };
 
 /**
@@ -185,7 +182,7 @@ const truncation: Command = async ({ values }) => {
     rt.service.truncation(ref.agentId, ref.sessionId, query, { allowWorkspaceOverride: true }),
   );
   if (values.json) outJson(report);
-  else outText(formatTruncation(report));
+  else outText((await textOutput()).formatTruncation(report));
 };
 
 /** `--call N`: a call number from 1 (the numbering of `prune --json`). */
@@ -205,14 +202,14 @@ const prune: Command = async ({ values }) => {
   if (call !== null) {
     const record = resultValue(rt.service.pruneCallRecord(ref.agentId, ref.sessionId, query, call));
     if (values.json) outJson({ call, ...record });
-    else outText(formatPruneCall(call, record));
+    else outText((await textOutput()).formatPruneCall(call, record));
   } else if (values.full && values.json) {
     // The old contract, O(calls × tool results): kept for scripts that read every call's map.
     outJson(resultValue(rt.service.prune(ref.agentId, ref.sessionId, query)));
   } else {
     const replay = resultValue(rt.service.pruneLinear(ref.agentId, ref.sessionId, query));
     if (values.json) outJson(replay);
-    else outText(formatPrune(replay));
+    else outText((await textOutput()).formatPrune(replay));
   }
 };
 
@@ -221,13 +218,13 @@ const cost: Command = async ({ values }) => {
   if (values.all) {
     const totals = rt.service.costAll(values.archived !== false);
     if (values.json) outJson(totals);
-    else outText(formatCostAll(totals));
+    else outText((await textOutput()).formatCostAll(totals));
     return;
   }
   const ref = requireSession(rt, values);
   const report = resultValue(rt.service.cost(ref.agentId, ref.sessionId));
   if (values.json) outJson(report);
-  else outText(formatCost(report));
+  else outText((await textOutput()).formatCost(report));
 };
 
 const overview: Command = async ({ values }) => {
@@ -244,7 +241,7 @@ const overview: Command = async ({ values }) => {
   if (!r.ok)
     throw r.error.status === 400 ? new UsageError(r.error.message) : new CommandError(r.error.message);
   if (values.json) outJson(r.value);
-  else out(formatOverview(r.value));
+  else out((await textOutput()).formatOverview(r.value));
 };
 
 const exportCommand: Command = async ({ values }) => {

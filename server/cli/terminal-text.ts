@@ -6,7 +6,12 @@
 
 import type { ParseIssue } from "../../shared/session.ts";
 
-const int = new Intl.NumberFormat("en-US");
+/** Made on first use: the first Intl object loads ICU's locale data (~20 ms), which `--json` output never needs. */
+let intFormat: Intl.NumberFormat | null = null;
+function formatInt(n: number): string {
+  intFormat ??= new Intl.NumberFormat("en-US");
+  return intFormat.format(n);
+}
 
 /** True for the code units escaped: C0 except \t and \n, DEL, and C1 (U+0080–U+009F). */
 function isControl(c: number): boolean {
@@ -42,7 +47,7 @@ export function issueLines(issues: readonly ParseIssue[]): string[] {
   }
   return [...groups.values()].map(({ first, count }) => {
     const where = `${first.source}${first.line ? `:${first.line}` : first.seq !== undefined ? `#seq ${first.seq}` : ""}`;
-    const more = count > 1 ? ` (and ${int.format(count - 1)} more ${first.code} in this file)` : "";
+    const more = count > 1 ? ` (and ${formatInt(count - 1)} more ${first.code} in this file)` : "";
     return escapeControls(`warning: ${where}: ${first.message}${more}`);
   });
 }
