@@ -4,6 +4,7 @@
 // dependencies are installed beside the package, better-sqlite3's native addon and js-tiktoken's rank files are
 // resolved at run time from node_modules. `npm run build` runs this after the SPA build (vite.config.ts).
 
+import { randomUUID } from "node:crypto";
 import { defineConfig } from "vite";
 
 export default defineConfig({
@@ -27,4 +28,7 @@ export default defineConfig({
     },
   },
   ssr: { target: "node" },
+  // One id per build: the `sessions --json` cache (server/service/listing-cache.ts) keeps no listing a build
+  // other than its own printed.
+  define: { __CLAWSCOPE_BUILD__: JSON.stringify(randomUUID()) },
 });

@@ -10,6 +10,7 @@ import {
   chooseStateDir,
   readEnvironment,
   type ServeOptions,
+  type StateChoice,
   serveOptions,
 } from "../shell/config.ts";
 import type { Runtime } from "../shell/runtime.ts";
@@ -59,7 +60,17 @@ async function runtime(
   environment: UserEnvironment = readEnvironment(),
   stateDir: string | undefined = oneStateDir(values),
 ): Promise<Runtime> {
-  let state: Runtime["state"];
+  const state = chosenState(values, environment, stateDir);
+  return runtimeOver(values, state, environment, await pricingOf(values));
+}
+
+/** The state dir the flags and the environment choose, said on stderr. */
+function chosenState(
+  values: CliValues,
+  environment: UserEnvironment,
+  stateDir: string | undefined = oneStateDir(values),
+): StateChoice {
+  let state: StateChoice;
   try {
     state = chooseStateDir(
       { stateDir, profile: values.profile, demo: values.demo, dev: values.dev },
@@ -69,13 +80,24 @@ async function runtime(
     throw new UsageError(e instanceof Error ? e.message : String(e));
   }
   process.stderr.write(`${escapeControls(`clawscope: state dir ${state.stateDir} (${state.reason})`)}\n`);
-  let pricingFile: PricingOverrides | undefined;
-  if (values.pricing !== undefined) {
-    const { readPricingFile } = await import("../sources/pricing-file.ts");
-    const read = readPricingFile(values.pricing);
-    if (read.errors.length > 0) throw new UsageError(`--pricing: ${read.errors.join("; ")}`);
-    pricingFile = read.prices;
-  }
+  return state;
+}
+
+/** The prices of `--pricing FILE` (a file that does not read: usage). */
+async function pricingOf(values: CliValues): Promise<PricingOverrides | undefined> {
+  if (values.pricing === undefined) return undefined;
+  const { readPricingFile } = await import("../sources/pricing-file.ts");
+  const read = readPricingFile(values.pricing);
+  if (read.errors.length > 0) throw new UsageError(`--pricing: ${read.errors.join("; ")}`);
+  return read.prices;
+}
+
+async function runtimeOver(
+  values: CliValues,
+  state: StateChoice,
+  environment: UserEnvironment,
+  pricingFile: PricingOverrides | undefined,
+): Promise<Runtime> {
   const { createRuntime } = await import("../shell/runtime.ts");
   return createRuntime(state, environment, pricingFile, values["no-cache"] ? null : cacheDir(environment));
 }
@@ -132,6 +154,17 @@ const serve: Command = async ({ values }) => {
 };
 
 const sessions: Command = async ({ values }) => {
+  if (values.json && !values["no-cache"]) {
+    // The warm path (issue 18): the listing cache decides before the service is even loaded.
+    const environment = readEnvironment();
+    const state = chosenState(values, environment);
+    const pricingFile = await pricingOf(values);
+    const { sessionsJson } = await import("./sessions-json.ts");
+    await sessionsJson(state.stateDir, cacheDir(environment), () =>
+      runtimeOver(values, state, environment, pricingFile),
+    );
+    return;
+  }
   const rt = await runtime(values);
   const { sessions, issues } = rt.service.listSessions();
   for (const line of issueLines(issues)) process.stderr.write(`${line}\n`);

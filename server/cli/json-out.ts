@@ -77,3 +77,11 @@ export class BufferedWriter {
     this.size = 0;
   }
 }
+
+/** What `writeJson` and a final newline write, as one string (a small output that is also kept, e.g. cached). */
+export function jsonText(value: unknown): string {
+  const parts: string[] = [];
+  writeJson(value, (s) => parts.push(s));
+  parts.push("\n");
+  return parts.join("");
+}

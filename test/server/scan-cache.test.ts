@@ -2,10 +2,14 @@
 // with $XDG_CACHE_HOME pointing at a temp dir. The cache file lands there and never in the state dir (whose
 // every file keeps its bytes and mtime); a later process reads it (a planted scan shows up), a changed
 // transcript is scanned again, `--no-cache` bypasses it, a corrupt or other-version file is ignored, and a
-// cache dir inside the state dir is refused.
+// cache dir inside the state dir is refused. The listing cache beside it (server/service/listing-cache.ts): the
+// second process prints the first one's bytes from the cache file (a planted body shows the hit path printed it,
+// not a listing), `--no-cache` and a changed transcript list again, the text table and `--pricing` behave as
+// before, and the state dir keeps every byte and mtime.
 
 import { spawnSync } from "node:child_process";
 import {
+  appendFileSync,
   existsSync,
   mkdtempSync,
   readdirSync,
@@ -46,15 +50,22 @@ function snapshot(dir: string): string[] {
   return out.sort();
 }
 
+function cli(
+  env: Record<string, string>,
+  ...args: string[]
+): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [path.join(REPO, "server/bin.mjs"), "sessions", ...args], {
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
 function sessions(
   env: Record<string, string>,
   ...flags: string[]
 ): { status: number | null; rows: unknown[] } {
-  const r = spawnSync(
-    process.execPath,
-    [path.join(REPO, "server/bin.mjs"), "sessions", "--json", "--state-dir", stateDir, ...flags],
-    { encoding: "utf8", env: { ...process.env, ...env } },
-  );
+  const r = cli(env, "--json", "--state-dir", stateDir, ...flags);
   const rows: unknown = r.status === 0 ? JSON.parse(r.stdout) : [];
   return { status: r.status, rows: Array.isArray(rows) ? rows : [] };
 }
@@ -113,5 +124,62 @@ describe("persistent scan cache (sessions --json)", () => {
     symlinkSync(stateDir, link);
     expect(ScanStore.open(path.join(link, "clawscope"), stateDir)).toBeNull();
     expect(ScanStore.open(path.join(tmp, "elsewhere"), stateDir)).not.toBeNull();
+  });
+});
+
+function listingFile(): string {
+  const dir = path.join(tmp, "xdg-listing", "clawscope");
+  const name = readdirSync(dir).find((n) => n.startsWith("sessions-list-v1-"));
+  if (!name) throw new Error("no listing cache file");
+  return path.join(dir, name);
+}
+
+/** Replace the cached body with `body` (header byte count kept right): only a hit can print it. */
+function plantListing(body: string): void {
+  const file = listingFile();
+  const [header = "", key = ""] = readFileSync(file, "utf8").split("\n");
+  const h: unknown = JSON.parse(header);
+  if (!isObject(h)) throw new Error("header shape");
+  writeFileSync(file, `${JSON.stringify({ ...h, bytes: Buffer.byteLength(body) })}\n${key}\n${body}`);
+}
+
+describe("sessions --json with the listing cache (whole process)", () => {
+  const stateDir = path.join(tmp, "listed");
+  const b = new TranscriptBuilder();
+  b.user("hello");
+  b.assistant({ text: "hi" });
+  const transcript = b.writeJsonlStateDir(stateDir);
+  const env = { XDG_CACHE_HOME: path.join(tmp, "xdg-listing") };
+
+  it("prints the stored bytes when nothing changed, lists again otherwise, never writes the state dir", {
+    timeout: 120_000,
+  }, () => {
+    const before = snapshot(stateDir);
+    const json = ["--json", "--state-dir", stateDir];
+    const cold = cli(env, ...json);
+    expect(cold.status).toBe(0);
+    const uncached = cli(env, ...json, "--no-cache");
+    expect(uncached.stdout).toBe(cold.stdout);
+    const warm = cli(env, ...json);
+    expect(warm.stdout).toBe(cold.stdout);
+    expect(warm.stderr).toBe(cold.stderr);
+
+    plantListing('["planted"]\n');
+    expect(cli(env, ...json).stdout).toBe('["planted"]\n');
+    expect(cli(env, ...json, "--no-cache").stdout).toBe(cold.stdout);
+    // The table is never served from the cache; --pricing is still read (a bad file is a usage error).
+    expect(cli(env, "--state-dir", stateDir).stdout).not.toContain("planted");
+    const bad = path.join(tmp, "bad-pricing.json5");
+    writeFileSync(bad, "{ nope");
+    expect(cli(env, ...json, "--pricing", bad).status).toBe(2);
+
+    appendFileSync(transcript, `${readFileSync(transcript, "utf8").split("\n")[1]}\n`);
+    const grown = cli(env, ...json);
+    expect(grown.stdout).not.toContain("planted");
+    expect(grown.stdout).toBe(cli(env, ...json, "--no-cache").stdout);
+    expect(grown.stdout).not.toBe(cold.stdout);
+    expect(snapshot(stateDir).filter((l) => !l.includes(".jsonl "))).toEqual(
+      before.filter((l) => !l.includes(".jsonl ")),
+    );
   });
 });

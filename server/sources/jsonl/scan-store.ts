@@ -24,7 +24,8 @@ export interface TranscriptQuickScan {
 
 /** Bump when TranscriptQuickScan or the scan's rules change: older files are then ignored. */
 export const SCAN_STORE_VERSION = 1;
-const FILE = `transcript-scans-v${SCAN_STORE_VERSION}.json`;
+/** The cache file's name in the cache dir. */
+export const SCAN_STORE_FILE = `transcript-scans-v${SCAN_STORE_VERSION}.json`;
 /** Entries kept (the newest written win): a few state dirs of a few thousand sessions. */
 const MAX_ENTRIES = 20_000;
 
@@ -51,7 +52,7 @@ export class ScanStore {
     const abs = path.resolve(dir);
     // Real paths of the existing prefixes: a link from the cache dir into the state dir is refused too.
     if (isInsideReal(abs, stateDir)) return null;
-    return new ScanStore(path.join(abs, FILE));
+    return new ScanStore(path.join(abs, SCAN_STORE_FILE));
   }
 
   private constructor(file: string) {
