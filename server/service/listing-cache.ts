@@ -32,6 +32,11 @@ export const LISTING_CACHE_VERSION = 1;
 const PREFIX = `sessions-list-v${LISTING_CACHE_VERSION}-`;
 /** Listings kept (one per state dir; the least recently written go). */
 const MAX_FILES = 16;
+/**
+ * A listing is kept only when no file it stamped changed in the RACY_MS before it began: file-system timestamps
+ * are coarse (HFS+ 1 s, FAT 2 s, Linux a kernel tick), and a same-size rewrite inside one tick keeps the stamp.
+ */
+const RACY_MS = 2000;
 
 /** Set by vite.server.config.ts for each build; absent when running from the sources. */
 declare const __CLAWSCOPE_BUILD__: string | undefined;
@@ -116,16 +121,20 @@ export class ListingCache {
   private readonly scanFile: string;
   private readonly code = codeIdentity();
 
-  /** `dir`: the cache dir; null (no cache) when it lies inside `stateDir`. */
-  static open(dir: string, stateDir: string): ListingCache | null {
+  /**
+   * `dir`: the cache dir; null (no cache) when it lies inside `stateDir`. `racyMs`: 0 turns the rule off, for tests
+   * that list right after changes a stamp always shows (a size, an inode, a name, an mtime moved by seconds).
+   */
+  static open(dir: string, stateDir: string, o: { racyMs?: number } = {}): ListingCache | null {
     const abs = path.resolve(dir);
     if (isInsideReal(abs, stateDir)) return null;
-    return new ListingCache(abs, path.resolve(stateDir));
+    return new ListingCache(abs, path.resolve(stateDir), o.racyMs ?? RACY_MS);
   }
 
   private constructor(
     private readonly dir: string,
     private readonly stateDir: string,
+    private readonly racyMs: number,
   ) {
     this.file = path.join(dir, `${PREFIX}${nameHash(stateDir)}.json`);
     this.scanFile = path.join(dir, SCAN_STORE_FILE);
@@ -163,16 +172,19 @@ export class ListingCache {
   }
 
   /** The inputs before a listing is made (null: not cacheable); pass them to `write` with what it printed. */
-  before(): ListingInputs | null {
-    return this.inputs((_agentId, sessionsDir) => recordedOutside(this.stateDir, sessionsDir));
+  before(): (ListingInputs & { startedAt: number }) | null {
+    const startedAt = Date.now();
+    const inputs = this.inputs((_agentId, sessionsDir) => recordedOutside(this.stateDir, sessionsDir));
+    return inputs && { ...inputs, startedAt };
   }
 
   /**
    * Keep `json` (what `sessions --json` printed) when the inputs are still those of `before` — a file that
-   * changed while the listing was made is not cached. Never throws: a cache that cannot be written is only
+   * changed while the listing was made, or in the RACY_MS before it, is not cached. Never throws: a cache that cannot be written is only
    * slower next time.
    */
-  write(before: ListingInputs, issues: readonly ParseIssue[], json: string): void {
+  write(before: ListingInputs & { startedAt: number }, issues: readonly ParseIssue[], json: string): void {
+    if (this.racyMs > 0 && before.latestChange >= before.startedAt - this.racyMs) return;
     const after = this.inputs((agentId) => before.outside[agentId] ?? []);
     if (after === null || after.key !== before.key) return;
     try {

@@ -11,8 +11,10 @@
 //   path `<sessionsDir>/<name>` needs none: its real path follows from the dir's real path and the entry's type.
 //   Which paths are recorded comes from `sessions.json`, whose stamp is in the key: the list is taken from the
 //   parsed store when the listing is made and kept beside the key, so a warm run never parses the store.
-// A stamp is device, inode, mode, size, mtime and ctime (fs.Stats' ms doubles: µs resolution); any write,
-// `touch`, rename over the file or chmod changes it. An agent with a SQLite store makes the dir uncacheable
+// A stamp is device, inode, mode, size, mtime and ctime (fs.Stats' ms doubles); any write, `touch`, rename over
+// the file or chmod changes it — once the file system's clock has moved on: its timestamps are coarse (a kernel
+// tick on Linux, 1–2 s on HFS+ and FAT), so a same-size rewrite within one tick keeps the stamp. The caller
+// therefore keeps no listing whose files changed just before it (latestChange; git's "racy" rule). An agent with a SQLite store makes the dir uncacheable
 // (its listing reads the database; its WAL commits need another key) — null.
 
 import { type Dirent, readdirSync, statSync } from "node:fs";
@@ -29,15 +31,28 @@ export interface ListingInputs {
   /** Equal strings: equal listings. */
   key: string;
   outside: OutsidePaths;
+  /** The latest mtime or ctime of a stamped file (epoch ms; -Infinity when none). */
+  latestChange: number;
 }
 
 /** Device, inode, mode, size, mtime and ctime of `p` (links followed); `-` when absent, `!CODE` when unreadable. */
 export function statStamp(p: string): string {
-  try {
-    const st = statSync(p, { throwIfNoEntry: false });
-    return st ? `${st.dev}:${st.ino}:${st.mode}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : "-";
-  } catch (e) {
-    return `!${e instanceof Error && "code" in e ? String(e.code) : "error"}`;
+  return new Stamps().of(p);
+}
+
+/** Stamps of files, and the latest mtime or ctime among them (a change that recent may not show in a stamp). */
+class Stamps {
+  latest = Number.NEGATIVE_INFINITY;
+
+  of(p: string): string {
+    try {
+      const st = statSync(p, { throwIfNoEntry: false });
+      if (!st) return "-";
+      this.latest = Math.max(this.latest, st.mtimeMs, st.ctimeMs);
+      return `${st.dev}:${st.ino}:${st.mode}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+    } catch (e) {
+      return `!${e instanceof Error && "code" in e ? String(e.code) : "error"}`;
+    }
   }
 }
 
@@ -70,7 +85,12 @@ export function recordedOutside(stateDir: string, sessionsDir: string): string[]
   return [...out].sort();
 }
 
-function agentFacts(agent: DiscoveredAgent, sessionsDir: string, outside: readonly string[]): unknown[] {
+function agentFacts(
+  agent: DiscoveredAgent,
+  sessionsDir: string,
+  outside: readonly string[],
+  stamps: Stamps,
+): unknown[] {
   let dirents: Dirent[] = [];
   let listError = "";
   try {
@@ -86,14 +106,14 @@ function agentFacts(agent: DiscoveredAgent, sessionsDir: string, outside: readon
     const full = `${sessionsDir}${path.sep}${d.name}`;
     const type = typeChar(d);
     const link = type === "l" ? ` ${realpathOrNull(full)}` : "";
-    entries.push(type === "d" ? `d ${d.name}` : `${type} ${d.name} ${statStamp(full)}${link}`);
+    entries.push(type === "d" ? `d ${d.name}` : `${type} ${d.name} ${stamps.of(full)}${link}`);
   }
   return [
     agent.agentId,
     realpathOrNull(sessionsDir),
     listError,
     entries,
-    outside.map((p) => [p, realpathOrNull(p), statStamp(p)]),
+    outside.map((p) => [p, realpathOrNull(p), stamps.of(p)]),
   ];
 }
 
@@ -112,12 +132,13 @@ export function listingInputs(
   if (discovered.agents.some((a) => a.sqlitePath !== null)) return null;
   const outside: Record<string, readonly string[]> = {};
   const agents: unknown[] = [];
+  const stamps = new Stamps();
   for (const agent of discovered.agents) {
     if (!agent.sessionsDir) continue;
     const paths = outsideOf(agent.agentId, agent.sessionsDir);
     if (paths.length > 0) outside[agent.agentId] = paths;
-    agents.push(agentFacts(agent, agent.sessionsDir, paths));
+    agents.push(agentFacts(agent, agent.sessionsDir, paths, stamps));
   }
   const key = JSON.stringify([extra, abs, realpathOrNull(abs), discovered, agents]);
-  return { key, outside };
+  return { key, outside, latestChange: stamps.latest };
 }

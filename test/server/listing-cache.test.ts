@@ -50,7 +50,9 @@ function uncached(stateDir: string): Listed {
 
 /** The CLI's cached path (sessions-json.ts): a hit prints the stored bytes, a miss lists and keeps them. */
 function cached(stateDir: string, cacheDir: string): Listed & { hit: boolean } {
-  const cache = ListingCache.open(cacheDir, stateDir);
+  // racyMs 0: these tests list right after each change; every change below alters a size, a name, an inode or
+  // a link, or moves an mtime by seconds, so no stamp depends on the file system's clock granularity.
+  const cache = ListingCache.open(cacheDir, stateDir, { racyMs: 0 });
   if (!cache) throw new Error("cache refused");
   const hit = cache.read();
   if (hit) return { json: hit.json.toString("utf8"), issues: JSON.stringify(hit.issues), hit: true };
@@ -120,9 +122,9 @@ describe("sessions --json listing cache", () => {
 
   it("sees sessions.json edited", () => {
     const body: unknown = JSON.parse(readFileSync(store, "utf8"));
-    const next = JSON.stringify(body).replace(/"updatedAt":\d+/, '"updatedAt":1790000000000');
+    const next = JSON.stringify(body).replace(/"updatedAt":/, '"model":"edited-model","updatedAt":');
     writeFileSync(store, next);
-    expect(expectSeen(stateDir, cacheDir, "store edited").json).toContain("1790000000000");
+    expect(expectSeen(stateDir, cacheDir, "store edited").json).toContain("edited-model");
   });
 
   it("sees a transcript added and removed", () => {
@@ -174,20 +176,31 @@ describe("sessions --json listing cache", () => {
     expect(linked.json).toContain("agents/other/sessions/shared-name.jsonl");
   });
 
-  it("keeps nothing when a file changed while the listing was made", () => {
+  it("keeps nothing when a file changed while the listing was made, or just before it", () => {
     const dir = path.join(tmp, "racing");
     const f = build("racing").writeJsonlStateDir(dir);
-    const cache = ListingCache.open(path.join(tmp, "xdg-racing"), dir);
+    const cache = ListingCache.open(path.join(tmp, "xdg-racing"), dir, { racyMs: 0 });
     const before = cache?.before();
     if (!cache || !before) throw new Error("cacheable");
     const { json } = uncached(dir);
     appendFileSync(f, "\n{}\n");
     cache.write(before, [], json);
     expect(cache.read()).toBeNull();
+    // The default: a file changed in the 2 s before the listing may hide a same-size rewrite in its stamp.
+    const strict = ListingCache.open(path.join(tmp, "xdg-racing"), dir);
+    const now = strict?.before();
+    if (!strict || !now) throw new Error("cacheable");
+    strict.write(now, [], uncached(dir).json);
+    expect(strict.read()).toBeNull();
+    expect(cache.read()).toBeNull();
+    const relaxed = cache.before();
+    if (!relaxed) throw new Error("cacheable");
+    cache.write(relaxed, [], uncached(dir).json);
+    expect(cache.read()?.json.toString("utf8")).toBe(uncached(dir).json);
   });
 
   it("ignores a corrupt or other-version file, and refuses a cache dir inside the state dir", () => {
-    const cache = ListingCache.open(cacheDir, stateDir);
+    const cache = ListingCache.open(cacheDir, stateDir, { racyMs: 0 });
     if (!cache) throw new Error("cache refused");
     const want = uncached(stateDir);
     expect(cached(stateDir, cacheDir).hit).toBe(true);

@@ -153,7 +153,9 @@ describe("sessions --json with the listing cache (whole process)", () => {
 
   it("prints the stored bytes when nothing changed, lists again otherwise, never writes the state dir", {
     timeout: 120_000,
-  }, () => {
+  }, async () => {
+    // A listing is kept only when its files are older than 2 s (listing-cache.ts RACY_MS).
+    await new Promise((r) => setTimeout(r, 2100));
     const before = snapshot(stateDir);
     const json = ["--json", "--state-dir", stateDir];
     const cold = cli(env, ...json);
