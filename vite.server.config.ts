@@ -24,6 +24,18 @@ export default defineConfig({
         entryFileNames: "main.js",
         chunkFileNames: "[name]-[hash].js",
         banner: (chunk) => (chunk.isEntry ? "#!/usr/bin/env node" : ""),
+        // A warm `sessions --json` (server/cli/sessions-json.ts) loads one chunk besides main.js: every module of
+        // its path in one file, not spread over the small chunks they share with the service (each module file
+        // is a resolve, read, compile and link of its own on the start-up path).
+        codeSplitting: {
+          groups: [
+            {
+              name: "sessions-list",
+              includeDependenciesRecursively: false,
+              test: /server\/(cli\/sessions-json|service\/listing-(cache|inputs)|sources\/(discover|fs-safety|regular-file|jsonl\/(scan-store|sessions-json)))\.ts$/,
+            },
+          ],
+        },
       },
     },
   },
