@@ -119,9 +119,9 @@ class Counts2026_7 {
   private scanned = 0;
   private last: TranscriptEntry | undefined;
   /** Entry index of each list entry (append order). */
-  private readonly entryIndexes: number[] = [];
+  private entryIndexes: number[] = [];
   /** realBefore[k] = real entries among the first k. */
-  private readonly realBefore: number[] = [0];
+  private realBefore: number[] = [0];
   /** The last list messages, as far back as a verdict looks (only these are kept, not every message). */
   private tail: JsonObject[] = [];
 
@@ -146,9 +146,9 @@ class Counts2026_7 {
     const c = new Counts2026_7(this.family);
     c.scanned = this.scanned;
     c.last = this.last;
-    c.entryIndexes.push(...this.entryIndexes);
-    c.realBefore.length = 0;
-    c.realBefore.push(...this.realBefore);
+    // slice, not push(...a): a spread of a long session's entries overflows the call stack's argument limit
+    c.entryIndexes = this.entryIndexes.slice();
+    c.realBefore = this.realBefore.slice();
     c.tail = this.tail.slice();
     return c;
   }

@@ -196,4 +196,17 @@ describe("2026.7 counts continued over appended lines (issue 18: only the new li
       }
     }
   });
+
+  it("continues a session of 300,000 list entries (the copy is no argument spread: that overflowed the stack)", () => {
+    const b = new TranscriptBuilder({ start: Date.UTC(2026, 10, 30), idPrefix: "big" });
+    for (let i = 0; i < 150_000; i++) {
+      b.user(`u${i}`);
+      b.assistant({ text: `a${i}` });
+    }
+    const first = b.transcript();
+    expect(countTranscriptMessages(first, "2026.7")).toEqual({ messages: 300_000, real: 300_000 });
+    b.user("one more");
+    const grown: Transcript = { ...first, entries: [...first.entries, ...b.transcript().entries.slice(-1)] };
+    expect(countTranscriptMessages(grown, "2026.7")).toEqual({ messages: 300_001, real: 300_001 });
+  });
 });

@@ -84,7 +84,7 @@ const storeCache = new Map<string, { entries: [string, JsonObject][]; issues: Pa
 const STORE_CACHE_MAX = 16;
 
 /**
- * Read + parse a `sessions.json`, cached by path + size + mtime (real stores reach several MB because
+ * Read + parse a `sessions.json`, cached by path + size + mtime + inode + ctime (real stores reach several MB because
  * every entry carries its systemPromptReport, and every session load needs the store). A missing file
  * is an empty store without issue (an agent dir with transcripts only). Never throws.
  */
@@ -95,7 +95,9 @@ export function readSessionsStore(
   let key: string;
   try {
     const st = statSync(file);
-    key = `${file}\u0000${st.size}\u0000${st.mtimeMs}`;
+    // inode and ctime too: OpenClaw rewrites the store by rename, and a same-size rewrite inside one mtime tick
+    // still gets a new inode (rename) or ctime (in place)
+    key = `${file}\u0000${st.size}\u0000${st.mtimeMs}\u0000${st.ino}\u0000${st.ctimeMs}`;
   } catch {
     return { entries: [], issues: [] };
   }
