@@ -2,6 +2,7 @@
 // target is inside ANY of the state dirs read (safe-write.ts: no symlink, no hard link, never in a state dir).
 
 import path from "node:path";
+import { pushAll } from "../../shared/push-all.ts";
 import type { SessionService } from "../service/session-service.ts";
 import { realpathOrNull } from "../sources/fs-safety.ts";
 import { type CallRow, callRows, toCsv, toNdjson } from "./export-calls.ts";
@@ -26,8 +27,11 @@ export async function writeCallsExport(
   const errors: string[] = [];
   for (const { service, stateDir } of sources) {
     const r = callRows(service, stateDir);
-    rows.push(...r.rows);
-    errors.push(...r.errors.map((e) => `${stateDir}: ${e}`));
+    pushAll(rows, r.rows);
+    pushAll(
+      errors,
+      r.errors.map((e) => `${stateDir}: ${e}`),
+    );
   }
   const content =
     format === "csv"

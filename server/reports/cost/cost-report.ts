@@ -20,6 +20,7 @@ import type {
 } from "../../../shared/cost.ts";
 import type { JsonObject } from "../../../shared/json.ts";
 import type { PricingOverrides } from "../../../shared/pricing.ts";
+import { pushAll } from "../../../shared/push-all.ts";
 import type { LoadedSession, SessionSummary } from "../../model/session.ts";
 import { isCronSessionKey } from "../../openclaw/heartbeat.ts";
 import { PriceTable } from "../../pricing/price-table.ts";
@@ -62,7 +63,7 @@ export function buildCostTotals(
       continue;
     }
     const report = buildCostReport({ session, config, prices });
-    all.push(...report.calls);
+    pushAll(all, report.calls);
     transcriptOnly += report.totals.transcriptOnlyExcluded;
     rows.push(costTotalsRow(session, report));
   }

@@ -3,6 +3,7 @@
 
 import path from "node:path";
 import { type JsonObject, str } from "../../../shared/json.ts";
+import { pushAll } from "../../../shared/push-all.ts";
 import type { LoadedSession, ParseIssue, Transcript, VersionInfo } from "../../model/session.ts";
 import { storedRunReport } from "../../model/system-prompt-report.ts";
 import { detectJsonlVersion } from "../detect-version.ts";
@@ -161,8 +162,8 @@ export class JsonlEra implements SessionEra {
         scan,
         scanStore: this.scanStore,
       });
-      issues.push(...listing.issues);
-      for (const r of listing.rows) issues.push(...r.issues);
+      pushAll(issues, listing.issues);
+      for (const r of listing.rows) pushAll(issues, r.issues);
       return listing.rows;
     } catch (e) {
       issues.push({

@@ -16,6 +16,7 @@
 // same-length placeholder and are read back through a ByteReader when shown (model/lazy-text.ts).
 
 import { isObject, type JsonObject, num, str, tryParseJson } from "../../../shared/json.ts";
+import { pushAll } from "../../../shared/push-all.ts";
 import type { ByteReader } from "../../model/lazy-text.ts";
 import type { ParseIssue, Transcript, TranscriptEntry } from "../../model/session.ts";
 import { computeActiveBranch } from "../../model/tree.ts";
@@ -203,7 +204,7 @@ export function assembleTranscript(
   }
 
   const branch = computeActiveBranch(entries, source);
-  issues.push(...branch.issues);
+  pushAll(issues, branch.issues);
 
   // tree.ts reports missing parents only on the active branch walk; report the rest as warnings so a
   // file with dangling side branches is visible too.

@@ -27,6 +27,7 @@
 import { type Dirent, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { type JsonObject, num, str } from "../../../shared/json.ts";
+import { pushAll } from "../../../shared/push-all.ts";
 import type { ArchivedKind, ParseIssue, SessionSummary } from "../../model/session.ts";
 import { isSafeId } from "../discover.ts";
 import { isInside, realpathOrNull } from "../fs-safety.ts";
@@ -143,7 +144,7 @@ class SessionsDirListing {
   /** sessions.json entries (a broken store still lets the directory listing work). */
   readStore(): [string, JsonObject][] {
     const store = readSessionsStore(path.join(this.sessionsDir, "sessions.json"), this.storeSource);
-    this.issues.push(...store.issues);
+    pushAll(this.issues, store.issues);
     return store.entries;
   }
 

@@ -3,6 +3,7 @@
 
 import type { JsonObject } from "../../../shared/json.ts";
 import { isObject, str } from "../../../shared/json.ts";
+import { pushAll } from "../../../shared/push-all.ts";
 import type {
   LoadedSession,
   ParseIssue,
@@ -149,7 +150,7 @@ export function archiveContent(
     issues.push(storeIssue(location, "count-mismatch", message, "warning"));
   }
   const branch = computeActiveBranch(parsed.entries, location);
-  issues.push(...branch.issues);
+  pushAll(issues, branch.issues);
   return {
     entries: parsed.entries,
     issues,
@@ -230,7 +231,7 @@ export function assembleSession(
     if (parsed.issue) storeIssues.push(parsed.issue);
   }
   const traj = promptCacheSamples(read.trajectory, `${ctx.dbRel}#trajectory_runtime_events`);
-  storeIssues.push(...traj.issues);
+  pushAll(storeIssues, traj.issues);
   const own = read.keyWindows.find((w) => w.sessionId === ctx.sessionId) ?? null;
   const { header, version } = headerOf(content.entries);
   const transcript: Transcript = {

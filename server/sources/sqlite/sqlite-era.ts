@@ -2,6 +2,7 @@
 // session through the transcript cache (decoding only rows appended since the previous load, incremental.ts).
 
 import path from "node:path";
+import { pushAll } from "../../../shared/push-all.ts";
 import type { LoadedSession, ParseIssue } from "../../model/session.ts";
 import type { DiscoveredAgent } from "../discover.ts";
 import { sqliteFilesIdentity } from "../fs-safety.ts";
@@ -71,7 +72,7 @@ export class SqliteEra implements SessionEra {
     if (!agent.sqlitePath) return [];
     try {
       const res = listSqliteSessions(this.stateDir, agent.agentId, agent.sqlitePath, undefined, scan);
-      issues.push(...res.issues);
+      pushAll(issues, res.issues);
       return res.sessions.map((s) => ({
         summary: s,
         sessionKeys: s.sessionKey ? [s.sessionKey] : [],
