@@ -3,6 +3,7 @@
 // both draw the same timeline.
 
 import { scaleLinear, scaleLog, scaleTime, scaleUtc } from "d3-scale";
+import { maxOf, minOf } from "./big-lists.ts";
 import type { PruneCallDTO } from "./prune.ts";
 
 export type AxisMode = "time" | "index";
@@ -81,8 +82,8 @@ export function buildScales(
   let xOf: (i: number) => number;
   let ticks: { x: number; label: string }[];
   if (opts.axis === "time" && times.length > 0) {
-    const lo = Math.min(...times);
-    const hi = Math.max(...times);
+    const lo = minOf(times);
+    const hi = maxOf(times);
     const s = (opts.utc ? scaleUtc() : scaleTime())
       .domain([new Date(lo), new Date(hi === lo ? lo + 1000 : hi)])
       .range([opts.x0, opts.x1]);
@@ -99,16 +100,18 @@ export function buildScales(
       .map((t) => ({ x: s(t), label: t === calls.length ? "next" : `#${t}` }));
   }
   const gaps = calls.map((c) => c.idleMs ?? 0).filter((g) => g > 0);
-  const gapMax = Math.max(ONE_HOUR * 1.5, opts.ttlMs * 1.5, ...gaps);
-  const gapMin = Math.min(1000, ...gaps.map((g) => Math.max(g, 100)));
+  const gapMax = maxOf(gaps, Math.max(ONE_HOUR * 1.5, opts.ttlMs * 1.5));
+  const gapMin = minOf(
+    gaps.map((g) => Math.max(g, 100)),
+    1000,
+  );
   const gs = scaleLog().domain([gapMin, gapMax]).range([opts.gapBottom, opts.gapTop]).clamp(true);
   const gapTicks = [1000, 10_000, 60_000, FIVE_MIN, ONE_HOUR, 6 * ONE_HOUR, 24 * ONE_HOUR].filter(
     (t) => t >= gapMin && t <= gapMax,
   );
-  const charsMax = Math.max(
-    opts.charWindow * 0.55,
-    ...calls.map((c) => Math.max(c.totalCharsBefore, c.messageChars)),
-    1,
+  const charsMax = maxOf(
+    calls.map((c) => Math.max(c.totalCharsBefore, c.messageChars)),
+    Math.max(opts.charWindow * 0.55, 1),
   );
   const cs = scaleLinear().domain([0, charsMax]).range([opts.charsBottom, opts.charsTop]);
   return { xOf, ticks, gapY: (ms) => gs(Math.max(ms, gapMin)), gapTicks, charsY: (c) => cs(c), charsMax };

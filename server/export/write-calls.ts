@@ -2,7 +2,7 @@
 // target is inside ANY of the state dirs read (safe-write.ts: no symlink, no hard link, never in a state dir).
 
 import path from "node:path";
-import { pushAll } from "../../shared/push-all.ts";
+import { pushAll } from "../../shared/big-lists.ts";
 import type { SessionService } from "../service/session-service.ts";
 import { realpathOrNull } from "../sources/fs-safety.ts";
 import { type CallRow, callRows, toCsv, toNdjson } from "./export-calls.ts";

@@ -10,6 +10,7 @@
 // appended session needs only its new calls classified and priced while the session-wide inputs (observed
 // TTL, config, pricing) are unchanged (CacheClassifier and priceCall take calls one by one).
 
+import { pushAll } from "../../../shared/big-lists.ts";
 import type {
   CostAllDTO,
   CostCallDTO,
@@ -20,7 +21,6 @@ import type {
 } from "../../../shared/cost.ts";
 import type { JsonObject } from "../../../shared/json.ts";
 import type { PricingOverrides } from "../../../shared/pricing.ts";
-import { pushAll } from "../../../shared/push-all.ts";
 import type { LoadedSession, SessionSummary } from "../../model/session.ts";
 import { isCronSessionKey } from "../../openclaw/heartbeat.ts";
 import { PriceTable } from "../../pricing/price-table.ts";

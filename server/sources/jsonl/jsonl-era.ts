@@ -2,8 +2,8 @@
 // session loaded through the transcript cache. Every opened file must resolve inside the state dir.
 
 import path from "node:path";
+import { pushAll } from "../../../shared/big-lists.ts";
 import { type JsonObject, str } from "../../../shared/json.ts";
-import { pushAll } from "../../../shared/push-all.ts";
 import type { LoadedSession, ParseIssue, Transcript, VersionInfo } from "../../model/session.ts";
 import { storedRunReport } from "../../model/system-prompt-report.ts";
 import { detectJsonlVersion } from "../detect-version.ts";

@@ -15,8 +15,8 @@
 // before decoding (cut-long-strings.ts): base64 image payloads and long ASCII tool-result texts, which get a
 // same-length placeholder and are read back through a ByteReader when shown (model/lazy-text.ts).
 
+import { pushAll } from "../../../shared/big-lists.ts";
 import { isObject, type JsonObject, num, str, tryParseJson } from "../../../shared/json.ts";
-import { pushAll } from "../../../shared/push-all.ts";
 import type { ByteReader } from "../../model/lazy-text.ts";
 import type { ParseIssue, Transcript, TranscriptEntry } from "../../model/session.ts";
 import { computeActiveBranch } from "../../model/tree.ts";

@@ -26,8 +26,8 @@
 
 import { type Dirent, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { pushAll } from "../../../shared/big-lists.ts";
 import { type JsonObject, num, str } from "../../../shared/json.ts";
-import { pushAll } from "../../../shared/push-all.ts";
 import type { ArchivedKind, ParseIssue, SessionSummary } from "../../model/session.ts";
 import { isSafeId } from "../discover.ts";
 import { isInside, realpathOrNull } from "../fs-safety.ts";

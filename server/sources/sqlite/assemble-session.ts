@@ -1,9 +1,9 @@
 // The assembly phase of one SQLite session load (after the read transaction, read-session.ts): decoded rows or
 // archive text → the era-free model (server/model/session.ts) plus the SQLite-only extras. Pure: no I/O.
 
+import { pushAll } from "../../../shared/big-lists.ts";
 import type { JsonObject } from "../../../shared/json.ts";
 import { isObject, str } from "../../../shared/json.ts";
-import { pushAll } from "../../../shared/push-all.ts";
 import type {
   LoadedSession,
   ParseIssue,

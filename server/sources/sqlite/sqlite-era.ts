@@ -2,7 +2,7 @@
 // session through the transcript cache (decoding only rows appended since the previous load, incremental.ts).
 
 import path from "node:path";
-import { pushAll } from "../../../shared/push-all.ts";
+import { pushAll } from "../../../shared/big-lists.ts";
 import type { LoadedSession, ParseIssue } from "../../model/session.ts";
 import type { DiscoveredAgent } from "../discover.ts";
 import { sqliteFilesIdentity } from "../fs-safety.ts";
