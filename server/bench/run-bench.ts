@@ -184,21 +184,85 @@ function rssProbe(stateDir: string, agentId: string, sessionId: string): void {
   );
 }
 
+/** A bench option: `name=value` (also `--name value` after a `--`); the CLI parses options strictly, so they are positionals. */
+function optionOf(args: readonly string[], name: string): string | undefined {
+  for (const [i, a] of args.entries()) {
+    const bare = a.replace(/^--?/, "");
+    if (bare.startsWith(`${name}=`)) return bare.slice(name.length + 1);
+    if (bare === name && a.startsWith("-")) return args[i + 1];
+  }
+  return undefined;
+}
+
+const ALL_ROWS =
+  "startup,jsonl,sqlite,warm,append,prune,scrub,treemap,tokenizer,memory,overview,cli,sessions,browser";
+
+interface BenchPlan {
+  get: (name: string) => string | undefined;
+  only: ReadonlySet<string>;
+  sizeMb: number;
+  runs: number;
+  seed: number;
+  tmp: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Generates the sessions the chosen rows need and runs those rows, in an order that keeps them independent. */
+async function runRows(p: BenchPlan): Promise<void> {
+  const { only, runs, seed, tmp, get } = p;
+  log(`generating ${p.sizeMb} MB sessions (seed ${seed}) in ${tmp}…`);
+  const needJsonl = ["startup", "jsonl", "warm", "append", "memory", "cli", "browser"].some((k) =>
+    only.has(k),
+  );
+  const jsonl = needJsonl
+    ? writeJsonlStateDir(path.join(tmp, "jsonl"), { targetBytes: p.sizeMb * MB, seed })
+    : null;
+  if (jsonl) log(`  JSONL: ${JSON.stringify(jsonl.stats)}`);
+  const sqlite =
+    only.has("sqlite") || only.has("startup") || only.has("cli")
+      ? writeSqliteStateDir(path.join(tmp, "sqlite"), { targetBytes: p.sizeMb * MB, seed })
+      : null;
+  if (sqlite) log(`  SQLite: ${JSON.stringify(sqlite.stats)}`);
+  if (jsonl && only.has("jsonl")) benchJsonl(jsonl, runs);
+  if (only.has("startup")) benchStartup(tmp, { jsonl, sqlite }, runs);
+  if (sqlite && only.has("sqlite")) benchSqlite(sqlite, runs);
+  if (jsonl && only.has("memory")) benchMemory(jsonl);
+  // Before the append rows, which grow the JSONL file.
+  if (jsonl && only.has("cli")) benchWholeJsonl(tmp, jsonl, runs);
+  if (sqlite && only.has("cli")) benchWholeSqlite(tmp, sqlite, runs);
+  if (jsonl && only.has("browser"))
+    await benchBrowser(jsonl, runs, { ...p.env, XDG_CACHE_HOME: path.join(tmp, "xdg-browser") });
+  if (only.has("sessions")) {
+    const sessions = Number(get("sessions") ?? 500);
+    benchWholeSessions(
+      tmp,
+      runs,
+      { sessions, mbEach: Number(get("bigdir") ?? 1000) / sessions, seed },
+      p.env,
+    );
+  }
+  if (jsonl && (only.has("warm") || only.has("append"))) benchWarmAndAppend(jsonl, runs, "JSONL");
+  if (sqlite && only.has("warm")) benchWarmAndAppend(sqlite, runs, "SQLite");
+  const five = only.has("prune") || only.has("scrub") ? fiveThousandMessages(tmp, seed) : null;
+  if (five && only.has("prune")) benchPrune(five, runs);
+  if (five && only.has("scrub")) benchScrub(five, runs);
+  if (only.has("treemap")) benchTreemap(runs);
+  if (only.has("overview"))
+    benchOverview(tmp, runs, {
+      sessions: Number(get("overview-sessions") ?? 200),
+      sizeMb: Number(get("overview-size") ?? 1024),
+      seed,
+    });
+  await closeSharedCounter();
+  if (only.has("tokenizer")) await benchTokenizer(seed);
+}
+
 /** `env`: the process environment (the CLI reads it; children of whole-process rows inherit it). */
 export async function runBench(
   args: string[],
   env: Readonly<Record<string, string | undefined>> = {},
 ): Promise<void> {
-  // The CLI parses options strictly before dispatching, so bench options are positionals: `size=10`
-  // (also `-- --size 10` after a `--`).
-  const get = (name: string): string | undefined => {
-    for (const [i, a] of args.entries()) {
-      const bare = a.replace(/^--?/, "");
-      if (bare.startsWith(`${name}=`)) return bare.slice(name.length + 1);
-      if (bare === name && a.startsWith("-")) return args[i + 1];
-    }
-    return undefined;
-  };
+  const get = (name: string) => optionOf(args, name);
   const probe = args.indexOf("rss-probe");
   if (probe >= 0) {
     rssProbe(args[probe + 1] ?? "", args[probe + 2] ?? "main", args[probe + 3] ?? "");
@@ -207,62 +271,11 @@ export async function runBench(
   const sizeMb = Number(get("size") ?? 100);
   const runs = Math.max(1, Number(get("runs") ?? 5));
   const seed = Number(get("seed") ?? 9);
-  const only = new Set(
-    (
-      get("only") ??
-      "startup,jsonl,sqlite,warm,append,prune,scrub,treemap,tokenizer,memory,overview,cli,sessions,browser"
-    )
-      .split(",")
-      .map((x) => x.trim()),
-  );
+  const only = new Set((get("only") ?? ALL_ROWS).split(",").map((x) => x.trim()));
   const tmp = mkdtempSync(path.join(os.tmpdir(), "clawscope-bench-"));
   const started = performance.now();
   try {
-    log(`generating ${sizeMb} MB sessions (seed ${seed}) in ${tmp}…`);
-    const needJsonl = ["startup", "jsonl", "warm", "append", "memory", "cli", "browser"].some((k) =>
-      only.has(k),
-    );
-    const jsonl = needJsonl
-      ? writeJsonlStateDir(path.join(tmp, "jsonl"), { targetBytes: sizeMb * MB, seed })
-      : null;
-    if (jsonl) log(`  JSONL: ${JSON.stringify(jsonl.stats)}`);
-    const sqlite =
-      only.has("sqlite") || only.has("startup") || only.has("cli")
-        ? writeSqliteStateDir(path.join(tmp, "sqlite"), { targetBytes: sizeMb * MB, seed })
-        : null;
-    if (sqlite) log(`  SQLite: ${JSON.stringify(sqlite.stats)}`);
-    if (jsonl && only.has("jsonl")) benchJsonl(jsonl, runs);
-    if (only.has("startup")) benchStartup(tmp, { jsonl, sqlite }, runs);
-    if (sqlite && only.has("sqlite")) benchSqlite(sqlite, runs);
-    if (jsonl && only.has("memory")) benchMemory(jsonl);
-    // Before the append rows, which grow the JSONL file.
-    if (jsonl && only.has("cli")) benchWholeJsonl(tmp, jsonl, runs);
-    if (sqlite && only.has("cli")) benchWholeSqlite(tmp, sqlite, runs);
-    if (jsonl && only.has("browser"))
-      await benchBrowser(jsonl, runs, { ...env, XDG_CACHE_HOME: path.join(tmp, "xdg-browser") });
-    if (only.has("sessions")) {
-      const sessions = Number(get("sessions") ?? 500);
-      benchWholeSessions(
-        tmp,
-        runs,
-        { sessions, mbEach: Number(get("bigdir") ?? 1000) / sessions, seed },
-        env,
-      );
-    }
-    if (jsonl && (only.has("warm") || only.has("append"))) benchWarmAndAppend(jsonl, runs, "JSONL");
-    if (sqlite && only.has("warm")) benchWarmAndAppend(sqlite, runs, "SQLite");
-    const five = only.has("prune") || only.has("scrub") ? fiveThousandMessages(tmp, seed) : null;
-    if (five && only.has("prune")) benchPrune(five, runs);
-    if (five && only.has("scrub")) benchScrub(five, runs);
-    if (only.has("treemap")) benchTreemap(runs);
-    if (only.has("overview"))
-      benchOverview(tmp, runs, {
-        sessions: Number(get("overview-sessions") ?? 200),
-        sizeMb: Number(get("overview-size") ?? 1024),
-        seed,
-      });
-    await closeSharedCounter();
-    if (only.has("tokenizer")) await benchTokenizer(seed);
+    await runRows({ get, only, sizeMb, runs, seed, tmp, env });
   } finally {
     if (!args.some((a) => a.replace(/^--?/, "") === "keep")) rmSync(tmp, { recursive: true, force: true });
   }
