@@ -80,6 +80,9 @@ function userText(e: TranscriptEntry): string {
     .join("\n");
 }
 
+/** Turns of history the image-cut check looks back over (history-image-cut.ts needs ≤ 5). */
+const HISTORY_TURNS = 12;
+
 function isUserPrompt(e: TranscriptEntry): boolean {
   const m = e.type === "message" ? obj(e.raw, "message") : undefined;
   return m !== undefined && str(m, "role") === "user" && m.excludeFromContext !== true;
@@ -243,13 +246,18 @@ export class CauseAttributor {
   /** The replayed history up to and with `prompt` (oldest first), back to the last compaction or reset. */
   private historyThrough(prompt: TranscriptEntry): HistoryMessage[] {
     const out: HistoryMessage[] = [];
+    let users = 0;
     const add = (e: TranscriptEntry): boolean => {
       if (e.type === "compaction" || e.type === "reset") return false;
       const message = e.type === "message" ? obj(e.raw, "message") : undefined;
       if (!message || message.excludeFromContext === true || isTranscriptOnlyAssistant(message)) return true;
       const h = historyMessage(message, entryLabel(e));
       if (h) out.push(h);
-      return true;
+      // Both cuts fall within the last few turns (before the last reply; before the 3rd newest completed turn):
+      // a suffix that starts at a user message HISTORY_TURNS turns back places them alike, and keeps this walk
+      // from costing O(history) on every unexplained miss of a long session.
+      if (h?.role === "user") users++;
+      return users < HISTORY_TURNS;
     };
     add(prompt);
     visitAncestors(prompt, this.parentOf.bind(this), add);
