@@ -329,10 +329,10 @@ describe("run-level causes read from the transcript (issue 14 §2)", () => {
     expect(causes(switched(false, renamed))).toEqual(["cold-start", "hit", "unknown", "unknown"]);
   });
 
-  it("channel-switch: members taking turns in one group chat are no switch; another group is", () => {
-    const run = (secondGroup: string) => {
+  it("channel-switch: members taking turns in one group, or a renamed group, are no switch; group → direct is", () => {
+    const run = (second: string | undefined) => {
       const c = new Chat();
-      const say = (at: number, who: typeof telegram, group: string) => {
+      const say = (at: number, who: typeof telegram, group: string | undefined) => {
         c.b.t = T0 + at;
         c.b.user(inbound(who, "x", at, group));
       };
@@ -340,12 +340,42 @@ describe("run-level causes read from the transcript (issue 14 §2)", () => {
       c.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 });
       say(2 * MIN, telegram, "Family (-100123)");
       c.call(2 * MIN + 100, { input: 10, cacheRead: 20_000, cacheWrite: 300 });
-      say(2 * MIN + 20 * S, webchat, secondGroup);
+      say(2 * MIN + 20 * S, webchat, second);
       c.call(2 * MIN + 20 * S + 100, { input: 10, cacheRead: 0, cacheWrite: 20_600 });
-      return causes(report(c.session("2026.3")))[2];
+      return report(c.session("2026.3")).calls[2]?.cause;
     };
-    expect(run("Family (-100123)")).toBe("unknown");
-    expect(run("Work (-100999)")).toBe("channel-switch");
+    expect(run("Family (-100123)")?.cause).toBe("unknown");
+    // group subjects and labels are display text, not the chat's identity
+    expect(run("Family & friends (-100123)")?.cause).toBe("unknown");
+    const toDirect = run(undefined);
+    expect(toDirect?.cause).toBe("channel-switch");
+    expect(toDirect?.detail).toContain("a group chat, then a direct one");
+    // not two direct chats: the DM-scope advice does not count it
+    expect(toDirect?.channelSwitch).toBe("internal");
+  });
+
+  it("channel-switch per family: 2026.3 only when nothing was read; 2026.7+ only a read of the stable prefix, and never for the sender alone", () => {
+    const run = (family: Family, read: number, second: typeof telegram | null) => {
+      const c = new Chat();
+      c.b.t = T0;
+      c.b.user(inbound(telegram, "a", 0));
+      c.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 });
+      c.b.t = T0 + 2 * MIN;
+      c.b.user(inbound(telegram, "b", 2));
+      c.call(2 * MIN + 100, { input: 10, cacheRead: 20_000, cacheWrite: 300 });
+      c.b.t = T0 + 2 * MIN + 20 * S;
+      c.b.user(second ? inbound(second, "c", 3) : "[Mon 2026-11-30 12:02 UTC] Subagent results: done");
+      c.call(2 * MIN + 20 * S + 100, { input: 10, cacheRead: read, cacheWrite: 20_600 - read });
+      return causes(report(c.session(family)))[2];
+    };
+    // 2026.3: the switch is in the one system block — a read contradicts it
+    expect(run("2026.3", 0, webchat)).toBe("channel-switch");
+    expect(run("2026.3", 15_000, webchat)).toBe("unknown");
+    // 2026.7 / 2026.9: after the cache boundary — the stable prefix is read; the sender alone is no prompt input
+    expect(run("2026.7", 7_500, null)).toBe("channel-switch");
+    expect(run("2026.9", 7_500, null)).toBe("channel-switch");
+    expect(run("2026.7", 0, null)).toBe("unknown");
+    expect(run("2026.9", 7_500, webchat)).toBe("unknown");
   });
 
   it("channel-switch: an internal run without chat metadata (sub-agent results) after a chat run", () => {

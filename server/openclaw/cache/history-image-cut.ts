@@ -5,21 +5,20 @@
 //  * 2026.3.2: user messages before the last assistant message — the run after the one that got the image;
 //  * 2026.3.22 – 2026.4.1: the same, tool results too (a screenshot a tool returned);
 //  * 2026.4.9 on (PRESERVE_RECENT_COMPLETED_TURNS = 3; 2026.7.1, 2026.9.6): messages before the 3rd most recent
-//    completed turn (wire/history-images.ts imagePruneBeforeIndex, also textual media references).
+//    completed turn (wire/history-images.ts imagePruneBeforeIndex; its textual media references are not claimed here).
 // The 2026.3 rule family spans 2026.3.2 – 2026.4.x, so for it both placements are tried (said in the detail).
 
 import { isObject, type JsonObject, str } from "../../../shared/json.ts";
 import type { RuleFamily } from "../bootstrap/files-and-limits.ts";
-import { hasMediaReference, imagePruneBeforeIndex } from "../wire/history-images.ts";
+import { imagePruneBeforeIndex } from "../wire/history-images.ts";
 
 /** One context message of a run's replayed history, oldest first. */
 export interface HistoryMessage {
   role: "user" | "assistant" | "toolResult";
   /** Entry label (id or `#index`). */
   label: string;
-  /** Image blocks (and, 2026.4.9+, media references) the cut would replace. */
+  /** Image blocks the cut would replace. */
   images: number;
-  mediaRefs: number;
 }
 
 /** The cut's inputs of one raw transcript message, or null when it is no context message. */
@@ -27,18 +26,10 @@ export function historyMessage(message: JsonObject, label: string): HistoryMessa
   const role = str(message, "role");
   if (role !== "user" && role !== "assistant" && role !== "toolResult") return null;
   let images = 0;
-  let mediaRefs = 0;
   const content = message.content;
-  if (role !== "assistant") {
-    if (typeof content === "string") mediaRefs += hasMediaReference(content) ? 1 : 0;
-    else if (Array.isArray(content))
-      for (const b of content) {
-        const block = isObject(b) ? b : undefined;
-        if (str(block, "type") === "image") images++;
-        else if (str(block, "type") === "text" && hasMediaReference(str(block, "text") ?? "")) mediaRefs++;
-      }
-  }
-  return { role, label, images, mediaRefs };
+  if (role !== "assistant" && Array.isArray(content))
+    for (const b of content) if (isObject(b) && str(b, "type") === "image") images++;
+  return { role, label, images };
 }
 
 type Placement = "before-last-reply" | "keep-3-turns";
@@ -51,9 +42,13 @@ function cutIndex(history: readonly HistoryMessage[], placement: Placement, fami
   return -1;
 }
 
-function cuttable(m: HistoryMessage, placement: Placement, toolResults: boolean): boolean {
+/**
+ * Only image blocks are claimed: a textual media reference is kept when 2026.9's media facts or prune flag say so
+ * (wire/history-images.ts pruneMessageImages), which the raw row alone does not decide.
+ */
+function cuttable(m: HistoryMessage, toolResults: boolean): boolean {
   if (m.role === "toolResult" && !toolResults) return false;
-  return m.images > 0 || (placement === "keep-3-turns" && m.mediaRefs > 0);
+  return m.images > 0;
 }
 
 export interface ImageCut {
@@ -71,6 +66,8 @@ export function newlyCutImages(
   before: readonly HistoryMessage[],
   now: readonly HistoryMessage[],
   family: RuleFamily,
+  /** False when the histories are the last turns only: an earlier run's "no cut yet" is then unknown, not −1. */
+  complete = true,
 ): ImageCut | null {
   const tries: { placement: Placement; toolResults: boolean; rule: string }[] =
     family === "2026.3"
@@ -99,13 +96,15 @@ export function newlyCutImages(
           },
         ];
   for (const t of tries) {
-    const from = Math.max(0, cutIndex(before, t.placement, family));
+    const was = cutIndex(before, t.placement, family);
+    if (was < 0 && !complete) continue;
+    const from = Math.max(0, was);
     const to = cutIndex(now, t.placement, family);
-    const hit = now.slice(from, Math.max(from, to)).filter((m) => cuttable(m, t.placement, t.toolResults));
+    const hit = now.slice(from, Math.max(from, to)).filter((m) => cuttable(m, t.toolResults));
     if (hit.length > 0)
       return {
         labels: hit.map((m) => m.label),
-        images: hit.reduce((s, m) => s + m.images + m.mediaRefs, 0),
+        images: hit.reduce((s, m) => s + m.images, 0),
         rule: t.rule,
       };
   }

@@ -19,21 +19,12 @@ const CONVERSATION_INFO = shape("Conversation info");
 const SENDER = shape("Sender");
 
 /**
- * Conversation-info fields that name the chat (the rest change per message, or are display names: a renamed
- * sender is the same chat, and names do not enter the prompt's Inbound Context).
+ * Conversation-info fields that identify the chat or the sender (the rest change per message, or are display text
+ * — sender names, group subjects and labels are untrusted context, not part of the prompt's Inbound Context).
  */
-const CHAT_FIELD_NAMES = [
-  "sender_id",
-  "conversation_label",
-  "group_subject",
-  "group_channel",
-  "group_space",
-  "thread_label",
-  "topic_id",
-  "is_forum",
-  "is_group_chat",
-];
+const CHAT_FIELD_NAMES = ["chat_id", "sender_id", "topic_id", "is_forum", "is_group_chat"];
 const CHAT_FIELDS = new Set(CHAT_FIELD_NAMES.map(shape));
+const LABEL = shape("conversation_label");
 
 /** One metadata block: `<Header> (untrusted metadata):` + a fenced JSON object. */
 const BLOCK = /(?:^|\n)([^\n]{1,40}) \(([^\n()]{1,40})\):\n```[A-Za-z]*\n(\{[\s\S]*?\})\n```/gu;
@@ -71,6 +62,7 @@ function parseObject(text: string): Record<string, unknown> | null {
 export function inboundContext(text: string): InboundContext {
   const fields = new Map<string, string>();
   let blocks = 0;
+  let labelled = false;
   for (const m of text.matchAll(BLOCK)) {
     const header = shape((m[1] ?? "").trim());
     const sender = header === SENDER;
@@ -78,23 +70,34 @@ export function inboundContext(text: string): InboundContext {
     if (!body) continue;
     blocks++;
     for (const [k, v] of Object.entries(body)) {
+      if (!sender && shape(k) === LABEL) labelled = true;
       if (!(sender ? SENDER_KEPT : CHAT_FIELDS).has(shape(k))) continue;
       const name = FIELD_NAMES.get(shape(k)) ?? k;
       fields.set(sender ? `Sender.${name}` : name, JSON.stringify(v));
     }
   }
-  const group = fields.get("is_group_chat") === "true" || fields.has("conversation_label");
+  // OpenClaw labels only non-direct chats (`conversation_label: isDirect ? undefined : …`)
+  const group = fields.get("is_group_chat") === "true" || labelled;
   return { fields, hasMetadata: blocks > 0, group };
 }
 
-/** What differs between two runs' contexts, in words ([] = the same chat and sender). */
-export function changedInboundFields(a: InboundContext, b: InboundContext): string[] {
+/**
+ * What differs between two runs' contexts in what enters the family's prompt, in words ([] = no prompt change seen).
+ * Metadata present vs absent (an internal or webchat run vs a channel's) and direct vs group change every family's
+ * Inbound Context; the chat and sender themselves only 2026.3's (its block carries `chat_id`, a DM's being the
+ * sender; 2026.5+ keep account_id / channel / provider / surface / chat_type only). In a group, members taking turns
+ * are the same chat.
+ */
+export function changedInboundFields(a: InboundContext, b: InboundContext, family: string): string[] {
   if (a.hasMetadata !== b.hasMetadata)
     return [
       b.hasMetadata
         ? "the previous run's message carried no chat / sender metadata (an internal run such as sub-agent results, or webchat), this one does"
         : "this run's message carries no chat / sender metadata (an internal run such as sub-agent results, or webchat), the previous run's did",
     ];
+  if (a.group !== b.group)
+    return [a.group ? "a group chat, then a direct one" : "a direct chat, then a group"];
+  if (family !== "2026.3") return [];
   const isSender = (n: string) => n === "sender_id" || n.startsWith("Sender.");
   const names = new Set(
     [...a.fields.keys(), ...b.fields.keys()].filter((n) => !(a.group && b.group && isSender(n))),

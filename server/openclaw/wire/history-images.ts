@@ -88,11 +88,6 @@ export function pruneMessageImages(m: AgentMessage, family: ImageFamily): AgentM
 }
 
 const MEDIA_REF_HINT = /\[media attached|\[Image:\s*source:|media:\/\/inbound\//i;
-
-/** Whether a text holds a media reference the 2026.7+ prune replaces. */
-export function hasMediaReference(text: string): boolean {
-  return MEDIA_REF_HINT.test(text);
-}
 const mayPruneMemo = new WeakMap<AgentMessage, boolean>();
 
 /**

@@ -190,11 +190,12 @@ export class CauseAttributor {
         entryIds: [],
       };
     }
-    // A cut image leaves the prefix before it readable; a chat switch (2026.3: in the one system block) does not.
-    const structural =
-      n.usage.cacheRead > 0
-        ? () => this.imageCut(path, m) ?? this.channelSwitch(path, m)
-        : () => this.channelSwitch(path, m) ?? this.imageCut(path, m);
+    // What the read allows: a cut image leaves the prefix before it readable, and so does a chat switch after the
+    // cache boundary (2026.5+); 2026.3's switch changes the one system block, so nothing is read.
+    const read = n.usage.cacheRead > 0;
+    const switchFits = (this.input.family === "2026.3") !== read;
+    const structural = () =>
+      (read ? this.imageCut(path, m) : null) ?? (switchFits ? this.channelSwitch(path, m) : null);
     return (
       this.bootstrapEdit(path) ??
       this.reportChange(m, n) ??
@@ -244,9 +245,10 @@ export class CauseAttributor {
   }
 
   /** The replayed history up to and with `prompt` (oldest first), back to the last compaction or reset. */
-  private historyThrough(prompt: TranscriptEntry): HistoryMessage[] {
+  private historyThrough(prompt: TranscriptEntry): { history: HistoryMessage[]; complete: boolean } {
     const out: HistoryMessage[] = [];
     let users = 0;
+    let complete = true;
     const add = (e: TranscriptEntry): boolean => {
       if (e.type === "compaction" || e.type === "reset") return false;
       const message = e.type === "message" ? obj(e.raw, "message") : undefined;
@@ -257,11 +259,13 @@ export class CauseAttributor {
       // a suffix that starts at a user message HISTORY_TURNS turns back places them alike, and keeps this walk
       // from costing O(history) on every unexplained miss of a long session.
       if (h?.role === "user") users++;
-      return users < HISTORY_TURNS;
+      if (users < HISTORY_TURNS) return true;
+      complete = false;
+      return false;
     };
     add(prompt);
     visitAncestors(prompt, this.parentOf.bind(this), add);
-    return out.reverse();
+    return { history: out.reverse(), complete };
   }
 
   /** This run cut images from the history that the previous run still sent (openclaw/cache/history-image-cut.ts). */
@@ -270,10 +274,10 @@ export class CauseAttributor {
     const now = prompts.find((e) => e.index > m.entryIndex);
     const before = prompts.at(-1);
     if (!now || !before || before.index > m.entryIndex) return null;
-    const history = this.historyThrough(now);
+    const { history, complete } = this.historyThrough(now);
     const at = history.findIndex((h) => h.label === entryLabel(before));
     if (at < 0) return null;
-    const cut = newlyCutImages(history.slice(0, at + 1), history, this.input.family);
+    const cut = newlyCutImages(history.slice(0, at + 1), history, this.input.family, complete);
     if (!cut) return null;
     return {
       cause: "images-pruned",
@@ -293,13 +297,14 @@ export class CauseAttributor {
     if (!now || !before || before.index > m.entryIndex) return null;
     const a = inboundContext(userText(before));
     const b = inboundContext(userText(now));
-    const changed = changedInboundFields(a, b);
+    const changed = changedInboundFields(a, b, this.input.family);
     if (changed.length === 0) return null;
     return {
       cause: "channel-switch",
       detail: `this run's message ${entryLabel(now)} came from another chat or sender than the previous run's ${entryLabel(before)} (${changed.join(", ")}): ${inboundContextPlacement(this.input.family)}`,
       entryIds: [entryLabel(before), entryLabel(now)],
-      channelSwitch: a.hasMetadata && b.hasMetadata ? "chat" : "internal",
+      // `chat`: two direct chats in one session (what session.dmScope decides); anything else is `internal`
+      channelSwitch: a.hasMetadata && b.hasMetadata && !a.group && !b.group ? "chat" : "internal",
     };
   }
 
