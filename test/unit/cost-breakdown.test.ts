@@ -291,8 +291,18 @@ function inbound(sender: { label: string; id: string }, text: string, at: number
 /** The same text scrubbed like ../shared/corpus: letters → x, digits → 0, lengths and punctuation kept. */
 const scrub = (t: string) => t.replace(/[A-Za-z]/g, "x").replace(/[0-9]/g, "0");
 
+const telegram = { label: "Ana (1234567890)", id: "1234567890" };
+/** Two runs from one Telegram DM: a cold write, then a read 2 minutes later (the cache lifetime is known). */
+function twoChatRuns(c: Chat): void {
+  c.b.t = T0;
+  c.b.user(inbound(telegram, "a", 0));
+  c.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 });
+  c.b.t = T0 + 2 * MIN;
+  c.b.user(inbound(telegram, "b", 2));
+  c.call(2 * MIN + 100, { input: 10, cacheRead: 20_000, cacheWrite: 300 });
+}
+
 describe("run-level causes read from the transcript (issue 14 §2)", () => {
-  const telegram = { label: "Ana (1234567890)", id: "1234567890" };
   const webchat = { label: "openclaw-control-ui", id: "openclaw-control-ui" };
   function switched(scrubbed: boolean, second = webchat) {
     const c = new Chat();
@@ -357,12 +367,7 @@ describe("run-level causes read from the transcript (issue 14 §2)", () => {
   it("channel-switch per family: 2026.3 only when nothing was read; 2026.7+ only a read of the stable prefix, and never for the sender alone", () => {
     const run = (family: Family, read: number, second: typeof telegram | null) => {
       const c = new Chat();
-      c.b.t = T0;
-      c.b.user(inbound(telegram, "a", 0));
-      c.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 });
-      c.b.t = T0 + 2 * MIN;
-      c.b.user(inbound(telegram, "b", 2));
-      c.call(2 * MIN + 100, { input: 10, cacheRead: 20_000, cacheWrite: 300 });
+      twoChatRuns(c);
       c.b.t = T0 + 2 * MIN + 20 * S;
       c.b.user(second ? inbound(second, "c", 3) : "[Mon 2026-11-30 12:02 UTC] Subagent results: done");
       c.call(2 * MIN + 20 * S + 100, { input: 10, cacheRead: read, cacheWrite: 20_600 - read });
@@ -380,12 +385,7 @@ describe("run-level causes read from the transcript (issue 14 §2)", () => {
 
   it("channel-switch: an internal run without chat metadata (sub-agent results) after a chat run", () => {
     const c = new Chat();
-    c.b.t = T0;
-    c.b.user(inbound(telegram, "a", 0));
-    c.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 });
-    c.b.t = T0 + 2 * MIN;
-    c.b.user(inbound(telegram, "b", 2));
-    c.call(2 * MIN + 100, { input: 10, cacheRead: 20_000, cacheWrite: 300 });
+    twoChatRuns(c);
     c.user(2 * MIN + 20 * S, "[Sun 2026-11-30 12:02 UTC] Subagent results: done");
     c.call(2 * MIN + 20 * S + 100, { input: 10, cacheRead: 0, cacheWrite: 20_600 });
     const r = report(c.session("2026.3"));
