@@ -43,6 +43,28 @@ export interface MapToolbarProps {
   exporting: string | null;
 }
 
+/** The tile search box (`/` focuses it: data-search-box); the latest map's and the map at a call's. */
+export function TileSearch(p: {
+  value: string;
+  onChange: (q: string) => void;
+  label: string;
+  testId: string;
+  disabled?: boolean;
+}) {
+  return (
+    <input
+      type="search"
+      placeholder="Find tiles…  ( / )"
+      aria-label={p.label}
+      value={p.value}
+      data-search-box
+      data-testid={p.testId}
+      disabled={p.disabled}
+      onChange={(e) => p.onChange(e.target.value)}
+    />
+  );
+}
+
 /** Treemap / Table: the same tree drawn as tiles or as the tree table (`?view=table`). */
 export function ViewToggle({ tableView, disabled = false }: { tableView: boolean; disabled?: boolean }) {
   return (
@@ -85,15 +107,12 @@ export function MapToolbar(p: MapToolbarProps) {
         ))}
       </fieldset>
       <ViewToggle tableView={p.tableView} disabled={p.showOc} />
-      <input
-        type="search"
-        placeholder="Find tiles…  ( / )"
-        aria-label="Search tiles"
+      <TileSearch
         value={p.query}
-        data-search-box
-        data-testid="map-search"
+        onChange={p.onQuery}
+        label="Search tiles"
+        testId="map-search"
         disabled={p.showOc}
-        onChange={(e) => p.onQuery(e.target.value)}
       />
       {p.matches !== null ? (
         <span className="muted small" data-testid="map-search-count">

@@ -24,7 +24,7 @@ import { useMeasuredWidth } from "../../treemap/use-size.ts";
 import { useRedactor } from "../../ui/use-redact.ts";
 import type { SessionTabProps } from "../session-tab.ts";
 import { MapTable } from "./map-table.tsx";
-import { ViewToggle } from "./map-toolbar.tsx";
+import { TileSearch, ViewToggle } from "./map-toolbar.tsx";
 import { useDebouncedParam } from "./use-debounced-param.ts";
 
 function stateCounts(states: Record<string, ToolResultWireState>): string {
@@ -119,14 +119,11 @@ export function SentMapPanel(props: SessionTabProps & { call: number }) {
       ) : null}
       <div className="toolbar">
         <ViewToggle tableView={tableView} />
-        <input
-          type="search"
-          placeholder="Find tiles…  ( / )"
-          aria-label="Search tiles at this call"
+        <TileSearch
           value={m.qDraft}
-          data-search-box
-          data-testid="sent-map-search"
-          onChange={(e) => m.setQDraft(e.target.value)}
+          onChange={m.setQDraft}
+          label="Search tiles at this call"
+          testId="sent-map-search"
         />
         {search ? (
           <span className="muted small" data-testid="sent-map-search-count">
