@@ -80,6 +80,20 @@ function userText(e: TranscriptEntry): string {
     .join("\n");
 }
 
+/**
+ * The user message that started n's run (the newest on `path` after m) and the one that started m's run (the
+ * oldest on `path`, at or before m), or null when either is not on n's path.
+ */
+function runPrompts(
+  path: readonly TranscriptEntry[],
+  m: ModelCall,
+): { before: TranscriptEntry; now: TranscriptEntry } | null {
+  const prompts = path.filter(isUserPrompt);
+  const now = prompts.find((e) => e.index > m.entryIndex);
+  const before = prompts.at(-1);
+  return now && before && before.index <= m.entryIndex ? { before, now } : null;
+}
+
 /** Turns of history the image-cut check looks back over (history-image-cut.ts needs ≤ 5). */
 const HISTORY_TURNS = 12;
 
@@ -270,10 +284,9 @@ export class CauseAttributor {
 
   /** This run cut images from the history that the previous run still sent (openclaw/cache/history-image-cut.ts). */
   private imageCut(path: readonly TranscriptEntry[], m: ModelCall): CallCauseDTO | null {
-    const prompts = path.filter(isUserPrompt);
-    const now = prompts.find((e) => e.index > m.entryIndex);
-    const before = prompts.at(-1);
-    if (!now || !before || before.index > m.entryIndex) return null;
+    const runs = runPrompts(path, m);
+    if (!runs) return null;
+    const { before, now } = runs;
     const { history, complete } = this.historyThrough(now);
     const at = history.findIndex((h) => h.label === entryLabel(before));
     if (at < 0) return null;
@@ -291,10 +304,9 @@ export class CauseAttributor {
    * metadata differs from the one that started m's run (openclaw/cache/inbound-context.ts).
    */
   private channelSwitch(path: readonly TranscriptEntry[], m: ModelCall): CallCauseDTO | null {
-    const prompts = path.filter(isUserPrompt);
-    const now = prompts.find((e) => e.index > m.entryIndex);
-    const before = prompts.at(-1);
-    if (!now || !before || before.index > m.entryIndex) return null;
+    const runs = runPrompts(path, m);
+    if (!runs) return null;
+    const { before, now } = runs;
     const a = inboundContext(userText(before));
     const b = inboundContext(userText(now));
     const changed = changedInboundFields(a, b, this.input.family);
