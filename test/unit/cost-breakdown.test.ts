@@ -66,9 +66,9 @@ function expectSums(r: CostReportDTO): void {
 }
 
 /** A first run that writes a 20k prefix. */
-function warm(c: Chat): void {
+function warm(c: Chat, opts: { model?: string; provider?: string } = {}): void {
   c.user(0, "a");
-  c.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 });
+  c.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 }, opts);
 }
 
 describe("cause per call (issue 14 §2)", () => {
@@ -231,18 +231,56 @@ describe("cause per call (issue 14 §2)", () => {
     expect(causes(report(c.session("2026.9", "agent:main:subagent:x"), { agentReports }))[1]).toBe("unknown");
   });
 
-  it("unknown: a mid-run miss without signal; the card's share of miss cost and what would decide it", () => {
+  it("provider-dropped: a mid-run miss without signal (the prefix was re-sent unchanged); named for a cross-region profile", () => {
+    const midRun = (model: string, provider?: string) => {
+      const c = new Chat();
+      const opts = { model, ...(provider ? { provider } : {}) };
+      warm(c, opts);
+      c.b.t = T0 + 2 * S;
+      c.b.toolResult("t1", "read", "file");
+      c.call(
+        3 * S,
+        { input: 10, cacheRead: 0, cacheWrite: 20_300 },
+        { model, ...(provider ? { provider } : {}) },
+      );
+      return report(c.session());
+    };
+    const r = midRun("claude-sonnet-4-5");
+    expect(causes(r)).toEqual(["cold-start", "provider-dropped"]);
+    expect(r.calls[1]?.cause.detail).toContain("mid-run 3 s after the previous call");
+    expect(r.calls[1]?.cause.detail).not.toContain("cross-region");
+    // not unknown: the card's unknown share leaves it out
+    expect(r.breakdownUnknown.missCostUsd).toBe(0);
+    expect(r.breakdownUnknown.shareOfMissCost).toBe(0);
+    expectSums(r);
+    const bedrock = midRun("us.anthropic.claude-opus-4-6-v1", "amazon-bedrock");
+    expect(causes(bedrock)[1]).toBe("provider-dropped");
+    expect(bedrock.calls[1]?.cause.detail).toContain("cross-region inference profile");
+  });
+
+  it("provider-dropped is never claimed where the transcript explains the mid-run miss (a compaction)", () => {
     const c = new Chat();
     warm(c);
     c.b.t = T0 + 2 * S;
     c.b.toolResult("t1", "read", "file");
-    c.call(3 * S, { input: 10, cacheRead: 0, cacheWrite: 20_300 }, { model: "claude-sonnet-4-5" });
+    c.row(2 * S + 10, { type: "compaction", summary: "s", firstKeptEntryId: "r0", tokensBefore: 20_000 });
+    c.call(3 * S, { input: 10, cacheRead: 0, cacheWrite: 20_300 });
+    expect(causes(report(c.session()))[1]).toBe("compaction");
+  });
+
+  it("unknown: a new run's miss nothing on disk explains; the card's share of miss cost and what would decide it", () => {
+    const c = new Chat();
+    const bedrock = { model: "us.anthropic.claude-opus-4-6-v1", provider: "amazon-bedrock" };
+    warm(c, bedrock);
+    c.user(2 * MIN, "b");
+    c.call(2 * MIN + 100, { input: 10, cacheRead: 0, cacheWrite: 20_300 }, bedrock);
     const r = report(c.session());
     expect(causes(r)).toEqual(["cold-start", "unknown"]);
-    expect(r.calls[1]?.cause.detail).toContain("mid-run");
+    expect(r.calls[1]?.cause.detail).toContain("first call of a new run");
     expect(r.breakdownUnknown.missCostUsd).toBeCloseTo(r.calls[1]?.missCostUsd ?? Number.NaN, 12);
     expect(r.breakdownUnknown.shareOfMissCost).toBe(1);
-    expect(r.breakdownUnknown.wouldDecide[0]).toContain("mid-run misses without a transcript signal");
+    expect(r.breakdownUnknown.wouldDecide[0]).toContain("first calls of a run that read nothing");
+    expect(r.breakdownUnknown.wouldDecide[0]).toContain("cross-region inference profile");
   });
 
   it("extras: merged-user-messages, not-cached, no-usage; unpriced calls count but add no $", () => {

@@ -2,20 +2,13 @@
 // calls CauseAttributor (breakdown.ts) decided. Σ breakdown costUsd = totals.costUsd (each priced call counts once).
 
 import type { CostBreakdownRowDTO, CostCallDTO, SpendCause, UnknownMissDTO } from "../../../shared/cost.ts";
+import { CROSS_REGION_PROFILE } from "./breakdown.ts";
 
-/**
- * A Bedrock cross-region inference profile (`us.` / `eu.` / `apac.` … model ids) routes requests to several
- * regions; a prompt cache is kept per region, so a miss can be a region change — the serving region is not on disk.
- */
-const CROSS_REGION = /^(us|eu|apac|jp|au|ca|global)\./u;
-
-/** What would decide an `unknown` call, from what it looks like. */
+/** What would decide an `unknown` call (always the first call of a new run: mid-run ones are `provider-dropped`). */
 function wouldDecide(c: CostCallDTO): string {
-  const region = CROSS_REGION.test(c.model ?? "")
+  const region = CROSS_REGION_PROFILE.test(c.model ?? "")
     ? " (Bedrock cross-region inference profile: the region that served each call, not recorded, would decide whether it was routed to another region's cache)"
     : "";
-  if (c.cause.detail.includes("mid-run"))
-    return `mid-run misses without a transcript signal: provider eviction or routing — a request capture would decide${region}`;
   // The run-level signals breakdown.ts already ruled out, so the hint names only what is left.
   const checked =
     "checked and ruled out: edits of injected files, the run reports, the date, the chat and sender, images cut from the history";

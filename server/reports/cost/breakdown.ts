@@ -94,6 +94,34 @@ function runPrompts(
   return now && before && before.index <= m.entryIndex ? { before, now } : null;
 }
 
+/**
+ * A Bedrock cross-region inference profile (`us.` / `eu.` / `apac.` … model ids) routes each request to one of
+ * several Regions; which one served a call is not on disk.
+ */
+export const CROSS_REGION_PROFILE = /^(us|eu|apac|jp|au|ca|global)\./u;
+
+/**
+ * A miss inside one run with no transcript signal. OpenClaw builds the system prompt and tool list once per run
+ * (openclaw-facts.md §5) and, within the run's tool loop, re-sends the history it sent before plus the new tool
+ * results; what could still rewrite that prefix mid-run is on disk and was ruled out by the verdict (a pruning
+ * round replayed with the release's rule, a compaction, a thinking or model change, merged user messages). So the
+ * prefix was re-sent unchanged and the provider did not serve it: an eviction, or another server / Region.
+ */
+function providerDropped(n: ModelCall, m: ModelCall, summary: string): CallCauseDTO {
+  const gap =
+    n.atMs !== null && m.atMs !== null
+      ? ` ${Math.round((n.atMs - m.atMs) / 1000)} s after the previous call`
+      : "";
+  const where = CROSS_REGION_PROFILE.test(n.model ?? "")
+    ? `; ${n.model} is a cross-region inference profile: each request may be served in another Region, with its own cache`
+    : "";
+  return {
+    cause: "provider-dropped",
+    detail: `${summary}; mid-run${gap}: OpenClaw re-sent the same system prompt, tools and history (no pruning round, compaction, thinking or model change in between), so the provider did not serve the prefix it had cached${where}`,
+    entryIds: [],
+  };
+}
+
 /** Turns of history the image-cut check looks back over (history-image-cut.ts needs ≤ 5). */
 const HISTORY_TURNS = 12;
 
@@ -197,13 +225,7 @@ export class CauseAttributor {
     const m = ev.previousCallEntryId !== null ? this.callsById.get(ev.previousCallEntryId) : undefined;
     if (!m) return { cause: "unknown", detail: ev.summary, entryIds: [] };
     const { path, newRun } = this.pathSince(n, m);
-    if (!newRun) {
-      return {
-        cause: "unknown",
-        detail: `${ev.summary}; mid-run (the system prompt is built once per run), no transcript signal`,
-        entryIds: [],
-      };
-    }
+    if (!newRun) return providerDropped(n, m, ev.summary);
     // What the read allows: a cut image leaves the prefix before it readable, and so does a chat switch after the
     // cache boundary (2026.5+); 2026.3's switch changes the one system block, so nothing is read.
     const read = n.usage.cacheRead > 0;
