@@ -25,7 +25,7 @@ class Chat {
   call(
     at: number,
     usage: UsageInput,
-    opts: { model?: string; provider?: string; content?: JsonObject[] } = {},
+    opts: { model?: string; provider?: string; api?: string; content?: JsonObject[] } = {},
   ) {
     this.b.t = this.start + at;
     return this.b.assistant({
@@ -66,7 +66,7 @@ function expectSums(r: CostReportDTO): void {
 }
 
 /** A first run that writes a 20k prefix. */
-function warm(c: Chat, opts: { model?: string; provider?: string } = {}): void {
+function warm(c: Chat, opts: { model?: string; provider?: string; api?: string } = {}): void {
   c.user(0, "a");
   c.call(100, { input: 10, cacheRead: 0, cacheWrite: 20_000 }, opts);
 }
@@ -266,6 +266,46 @@ describe("cause per call (issue 14 §2)", () => {
     c.row(2 * S + 10, { type: "compaction", summary: "s", firstKeptEntryId: "r0", tokensBefore: 20_000 });
     c.call(3 * S, { input: 10, cacheRead: 0, cacheWrite: 20_300 });
     expect(causes(report(c.session()))[1]).toBe("compaction");
+  });
+
+  it("provider-dropped on a new run: 2026.3 Bedrock read the system block, so only the provider can have missed the history", () => {
+    const bedrock = {
+      model: "us.anthropic.claude-opus-4-6-v1",
+      provider: "amazon-bedrock",
+      api: "bedrock-converse-stream",
+    };
+    const newRun = (
+      read: number,
+      call = bedrock,
+      key = "agent:main:main",
+      config: JsonObject | null = null,
+    ) => {
+      const c = new Chat();
+      warm(c, call);
+      c.user(2 * MIN, "b");
+      c.call(2 * MIN + 100, { input: 10, cacheRead: read, cacheWrite: 20_300 - read }, call);
+      return report(c.session("2026.3", key), {}, config);
+    };
+    const r = newRun(7_000);
+    expect(causes(r)).toEqual(["cold-start", "provider-dropped"]);
+    expect(r.calls[1]?.cause.detail).toContain("first call of a new run that read 7000 tokens");
+    expect(r.calls[1]?.cause.detail).toContain("cross-region inference profile");
+    expectSums(r);
+    // nothing read: the system prompt may have changed (a gateway system event is not on disk)
+    expect(causes(newRun(0))[1]).toBe("unknown");
+    // 2026.9: the system prompt is split at a cache boundary, a read proves only its stable part
+    const c9 = new Chat();
+    warm(c9, bedrock);
+    c9.user(2 * MIN, "b");
+    c9.call(2 * MIN + 100, { input: 10, cacheRead: 7_000, cacheWrite: 13_300 }, bedrock);
+    expect(causes(report(c9.session("2026.9")))[1]).toBe("unknown");
+    // the Anthropic API: an OAuth identity block carries its own cache point, a read can stop at the tools
+    const direct = { model: "claude-opus-4-6", provider: "anthropic", api: "anthropic-messages" };
+    expect(causes(newRun(7_000, direct))[1]).toBe("unknown");
+    // a DM history limit drops the oldest turn on a new run: the history changed at its start
+    const limited = { channels: { telegram: { dmHistoryLimit: 20 } } };
+    expect(causes(newRun(7_000, bedrock, "agent:main:telegram:dm:42", limited))[1]).toBe("unknown");
+    expect(causes(newRun(7_000, bedrock, "agent:main:main", limited))[1]).toBe("provider-dropped");
   });
 
   it("unknown: a new run's miss nothing on disk explains; the card's share of miss cost and what would decide it", () => {

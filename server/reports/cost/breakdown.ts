@@ -39,7 +39,9 @@ import {
   touchedInjectedFile,
   userTimezone,
 } from "../../openclaw/cache/prompt-inputs.ts";
+import { readProvesSystemUnchanged } from "../../openclaw/cache/system-cache-point.ts";
 import type { CallVerdict } from "../../openclaw/cache/verdict.ts";
+import { noHistoryLimit } from "../../openclaw/history-limit.ts";
 import { isTranscriptOnlyAssistant } from "../../openclaw/transcript-only.ts";
 
 const SIGNAL_CAUSE: Record<PrefixChangeCause, SpendCause> = {
@@ -107,7 +109,7 @@ export const CROSS_REGION_PROFILE = /^(us|eu|apac|jp|au|ca|global)\./u;
  * round replayed with the release's rule, a compaction, a thinking or model change, merged user messages). So the
  * prefix was re-sent unchanged and the provider did not serve it: an eviction, or another server / Region.
  */
-function providerDropped(n: ModelCall, m: ModelCall, summary: string): CallCauseDTO {
+function providerDropped(n: ModelCall, m: ModelCall, lead: string, why: string): CallCauseDTO {
   const gap =
     n.atMs !== null && m.atMs !== null
       ? ` ${Math.round((n.atMs - m.atMs) / 1000)} s after the previous call`
@@ -117,7 +119,7 @@ function providerDropped(n: ModelCall, m: ModelCall, summary: string): CallCause
     : "";
   return {
     cause: "provider-dropped",
-    detail: `${summary}; mid-run${gap}: OpenClaw re-sent the same system prompt, tools and history (no pruning round, compaction, thinking or model change in between), so the provider did not serve the prefix it had cached${where}`,
+    detail: `${lead}${gap}: ${why}, so the provider did not serve the prefix it had cached${where}`,
     entryIds: [],
   };
 }
@@ -225,7 +227,13 @@ export class CauseAttributor {
     const m = ev.previousCallEntryId !== null ? this.callsById.get(ev.previousCallEntryId) : undefined;
     if (!m) return { cause: "unknown", detail: ev.summary, entryIds: [] };
     const { path, newRun } = this.pathSince(n, m);
-    if (!newRun) return providerDropped(n, m, ev.summary);
+    if (!newRun)
+      return providerDropped(
+        n,
+        m,
+        `${ev.summary}; mid-run`,
+        "OpenClaw re-sent the same system prompt, tools and history (no pruning round, compaction, thinking or model change in between)",
+      );
     // What the read allows: a cut image leaves the prefix before it readable, and so does a chat switch after the
     // cache boundary (2026.5+); 2026.3's switch changes the one system block, so nothing is read.
     const read = n.usage.cacheRead > 0;
@@ -236,11 +244,29 @@ export class CauseAttributor {
       this.bootstrapEdit(path) ??
       this.reportChange(m, n) ??
       this.dateRollover(m, n) ??
-      structural() ?? {
+      structural() ??
+      this.historyResent(n, m) ?? {
         cause: "unknown",
         detail: `${ev.summary}; first call of a new run, no edit of an injected file, no differing run report${dateEntersPrompt(this.input.family) ? ", same local date" : ""}, same chat and sender`,
         entryIds: [],
       }
+    );
+  }
+
+  /**
+   * A new run's miss where the read proves the system prompt went out unchanged (openclaw/cache/system-cache-point.ts)
+   * and no history limit can have dropped a turn at the start (openclaw/history-limit.ts): every other way the
+   * history changes between runs is on disk and was ruled out above, so the provider did not serve the prefix.
+   */
+  private historyResent(n: ModelCall, m: ModelCall): CallCauseDTO | null {
+    if (n.usage.cacheRead <= 0 || !readProvesSystemUnchanged(this.input.family, n.api, n.provider))
+      return null;
+    if (!noHistoryLimit(this.input.sessionKey, this.input.config)) return null;
+    return providerDropped(
+      n,
+      m,
+      `first call of a new run that read ${n.usage.cacheRead} tokens`,
+      "on Bedrock the only cache point before the history ends the one system block, so the tools and the system prompt (its Inbound Context and any system event included) went out unchanged, and the history was re-sent as stored (no compaction, pruning round, image cut, merged messages or history limit since the previous run)",
     );
   }
 
