@@ -18,7 +18,8 @@ export const SPEND_CAUSE_TEXT: Record<SpendCause, string> = {
   "date-rollover": "the local date in the prompt turned over",
   "channel-switch": "the run came from another chat or channel (its context is in the prompt)",
   "images-pruned": "older images in the history were replaced by a marker",
-  "provider-dropped": "mid-run, the same prefix was re-sent and the provider did not serve its cache",
+  "provider-dropped":
+    "OpenClaw re-sent the same prefix (mid-run, or a new run with the prompt shown unchanged) and the provider did not serve its cache",
   "merged-user-messages": "two merged user messages were re-sent differently",
   "not-cached": "the provider did not cache (caching off or unsupported)",
   "no-usage": "error or aborted call with no usage",

@@ -308,6 +308,53 @@ describe("cause per call (issue 14 §2)", () => {
     expect(causes(newRun(7_000, bedrock, "agent:main:main", limited))[1]).toBe("provider-dropped");
   });
 
+  it("provider-dropped on a new run when the session's earlier new runs mostly read their whole prefix (the base rate)", () => {
+    const deepseek = { model: "deepseek-chat", provider: "deepseek", api: "openai-completions" };
+    /** `served` new runs that read the whole prefix, `missed` that did not, then one more miss. */
+    const runs = (served: number, missed: number) => {
+      const c = new Chat();
+      warm(c, deepseek);
+      let prefix = 20_010;
+      let at = 0;
+      const next = (read: number) => {
+        at += 2 * MIN;
+        c.user(at, `run ${at}`);
+        c.call(at + 100, { input: prefix + 300 - read, cacheRead: read, cacheWrite: 0 }, deepseek);
+        prefix += 300;
+      };
+      for (let i = 0; i < served; i++) next(prefix);
+      // each miss reads less than the one before (a call expects only what the previous one read)
+      for (let i = 0; i <= missed; i++) next(6_400 - 2_000 * i);
+      return report(c.session("2026.3"));
+    };
+    const r = runs(5, 1);
+    const all = causes(r);
+    // the first miss comes after 5 served runs of 5: vouched for; the last after 5 of 6 (83 %)
+    expect(all.filter((x) => x === "hit")).toHaveLength(5);
+    expect(all.slice(-2)).toEqual(["provider-dropped", "provider-dropped"]);
+    expect(r.calls.at(-1)?.cause.detail).toContain(
+      "5 of the 6 earlier new runs of this session that nothing on disk had changed read their whole prefix",
+    );
+    expectSums(r);
+    // too few served runs, or too many misses among them: the record does not vouch
+    expect(causes(runs(4, 0)).at(-1)).toBe("unknown");
+    const often = runs(5, 2);
+    expect(causes(often).at(-1)).toBe("unknown");
+    expect(often.calls.at(-1)?.cause.detail).toContain("5 of the 7 earlier new runs");
+    expect(often.calls.at(-1)?.cause.detail).toContain("too few to vouch");
+    // mid-run hits are not runs: a long tool loop does not vouch for the next run's prompt
+    const c = new Chat();
+    warm(c, deepseek);
+    for (let i = 1; i <= 6; i++) {
+      c.b.t = T0 + i * S;
+      c.b.toolResult(`t${i}`, "read", "file");
+      c.call(i * S + 100, { input: 300, cacheRead: 20_000 + (i - 1) * 300, cacheWrite: 0 }, deepseek);
+    }
+    c.user(3 * MIN, "b");
+    c.call(3 * MIN + 100, { input: 15_000, cacheRead: 6_400, cacheWrite: 0 }, deepseek);
+    expect(causes(report(c.session("2026.3"))).at(-1)).toBe("unknown");
+  });
+
   it("unknown: a new run's miss nothing on disk explains; the card's share of miss cost and what would decide it", () => {
     const c = new Chat();
     const bedrock = { model: "us.anthropic.claude-opus-4-6-v1", provider: "amazon-bedrock" };

@@ -2,7 +2,7 @@
 // calls CauseAttributor (breakdown.ts) decided. Σ breakdown costUsd = totals.costUsd (each priced call counts once).
 
 import type { CostBreakdownRowDTO, CostCallDTO, SpendCause, UnknownMissDTO } from "../../../shared/cost.ts";
-import { CROSS_REGION_PROFILE } from "./breakdown.ts";
+import { CROSS_REGION_PROFILE } from "./provider-dropped.ts";
 
 /** What would decide an `unknown` call (always the first call of a new run: mid-run ones are `provider-dropped`). */
 function wouldDecide(c: CostCallDTO): string {
@@ -11,7 +11,7 @@ function wouldDecide(c: CostCallDTO): string {
     : "";
   // The run-level signals breakdown.ts already ruled out, so the hint names only what is left.
   const checked =
-    "checked and ruled out: edits of injected files, the run reports, the date, the chat and sender, images cut from the history";
+    "checked and ruled out: edits of injected files, the run reports, the date, the chat and sender, images cut from the history; too few of the session's earlier new runs read their whole prefix to vouch for the prompt";
   return c.cacheRead === 0
     ? `first calls of a run that read nothing, not even the tool/system prefix (${checked}): a gateway system event in the prompt (not kept on disk), tools or system prompt changing without a stored run report, or the cache was dropped — a run report per run (OpenClaw keeps only the last one) or a request capture would decide${region}`
     : `first calls of a run that read only an early prefix (${checked}): an early message sent differently, or the provider's cache holding only part of the prefix — a request capture would decide${region}`;

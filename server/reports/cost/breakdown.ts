@@ -4,11 +4,13 @@
 // The verdict (openclaw/cache/verdict.ts) already names the transcript signals (reset, compaction, pruning
 // round, thinking change, merged user messages, model switch, TTL, minimum). A miss none of them explains is
 // looked at once more, on the first call of a new run only (OpenClaw builds the system prompt once per run,
-// openclaw-facts.md §5): a write / edit / exec of an injected workspace file since the previous call's run
+// openclaw/cache/prompt-inputs.ts): a write / edit / exec of an injected workspace file since the previous call's run
 // (`bootstrap-edited`), the agent's stored run reports differing in files, skills or tools across the gap
 // (`system-prompt-changed`), the local date turning over where the date is in the prompt (`date-rollover`), the
 // run coming from another chat, channel or sender (`channel-switch`: the inbound context is a prompt input), and
-// the run cutting older images from the replayed history (`images-pruned`).
+// the run cutting older images from the replayed history (`images-pruned`). What is still unexplained goes to
+// provider-dropped.ts: a mid-run miss, or a new run whose read or whose session's record of earlier runs shows
+// the prompt went out unchanged, is the provider not serving its cache; the rest stays `unknown`.
 
 import type { CallCauseDTO, PrefixChangeCause, SpendCause } from "../../../shared/cost.ts";
 import { isObject, type JsonObject, obj, str } from "../../../shared/json.ts";
@@ -39,10 +41,9 @@ import {
   touchedInjectedFile,
   userTimezone,
 } from "../../openclaw/cache/prompt-inputs.ts";
-import { readProvesSystemUnchanged } from "../../openclaw/cache/system-cache-point.ts";
 import type { CallVerdict } from "../../openclaw/cache/verdict.ts";
-import { noHistoryLimit } from "../../openclaw/history-limit.ts";
 import { isTranscriptOnlyAssistant } from "../../openclaw/transcript-only.ts";
+import { historyResent, providerDropped, ServedRuns, servedBefore } from "./provider-dropped.ts";
 
 const SIGNAL_CAUSE: Record<PrefixChangeCause, SpendCause> = {
   compaction: "compaction",
@@ -96,34 +97,6 @@ function runPrompts(
   return now && before && before.index <= m.entryIndex ? { before, now } : null;
 }
 
-/**
- * A Bedrock cross-region inference profile (`us.` / `eu.` / `apac.` … model ids) routes each request to one of
- * several Regions; which one served a call is not on disk.
- */
-export const CROSS_REGION_PROFILE = /^(us|eu|apac|jp|au|ca|global)\./u;
-
-/**
- * A miss inside one run with no transcript signal. OpenClaw builds the system prompt and tool list once per run
- * (openclaw-facts.md §5) and, within the run's tool loop, re-sends the history it sent before plus the new tool
- * results; what could still rewrite that prefix mid-run is on disk and was ruled out by the verdict (a pruning
- * round replayed with the release's rule, a compaction, a thinking or model change, merged user messages). So the
- * prefix was re-sent unchanged and the provider did not serve it: an eviction, or another server / Region.
- */
-function providerDropped(n: ModelCall, m: ModelCall, lead: string, why: string): CallCauseDTO {
-  const gap =
-    n.atMs !== null && m.atMs !== null
-      ? ` ${Math.round((n.atMs - m.atMs) / 1000)} s after the previous call`
-      : "";
-  const where = CROSS_REGION_PROFILE.test(n.model ?? "")
-    ? `; ${n.model} is a cross-region inference profile: each request may be served in another Region, with its own cache`
-    : "";
-  return {
-    cause: "provider-dropped",
-    detail: `${lead}${gap}: ${why}, so the provider did not serve the prefix it had cached${where}`,
-    entryIds: [],
-  };
-}
-
 /** Turns of history the image-cut check looks back over (history-image-cut.ts needs ≤ 5). */
 const HISTORY_TURNS = 12;
 
@@ -141,6 +114,8 @@ export class CauseAttributor {
   private readonly tz: { tz: string; source: string };
   /** Run reports by time, one shape per report. */
   private readonly shapes: PromptShape[];
+  /** How the session's earlier new runs fared when nothing on disk had changed their prompt. */
+  private readonly servedRuns = new ServedRuns();
 
   constructor(private readonly input: CauseInput) {
     this.entries = input.transcript.entries;
@@ -171,6 +146,7 @@ export class CauseAttributor {
     });
     switch (v.verdict) {
       case "hit":
+        this.noteIfNewRun(n, ev.previousCallEntryId);
         return own("hit");
       case "no-usage":
         return own("no-usage");
@@ -240,34 +216,34 @@ export class CauseAttributor {
     const switchFits = (this.input.family === "2026.3") !== read;
     const structural = () =>
       (read ? this.imageCut(path, m) : null) ?? (switchFits ? this.channelSwitch(path, m) : null);
-    return (
-      this.bootstrapEdit(path) ??
-      this.reportChange(m, n) ??
-      this.dateRollover(m, n) ??
-      structural() ??
-      this.historyResent(n, m) ?? {
+    const decided =
+      this.bootstrapEdit(path) ?? this.reportChange(m, n) ?? this.dateRollover(m, n) ?? structural();
+    if (decided) return decided;
+    const cause = historyResent(n, m, this.input) ??
+      servedBefore(n, m, this.servedRuns) ?? {
         cause: "unknown",
-        detail: `${ev.summary}; first call of a new run, no edit of an injected file, no differing run report${dateEntersPrompt(this.input.family) ? ", same local date" : ""}, same chat and sender`,
+        detail: `${ev.summary}; first call of a new run, no edit of an injected file, no differing run report${dateEntersPrompt(this.input.family) ? ", same local date" : ""}, same chat and sender; ${this.servedRuns.describe()}, too few to vouch for the prompt`,
         entryIds: [],
-      }
-    );
+      };
+    this.servedRuns.noteMissed();
+    return cause;
   }
 
-  /**
-   * A new run's miss where the read proves the system prompt went out unchanged (openclaw/cache/system-cache-point.ts)
-   * and no history limit can have dropped a turn at the start (openclaw/history-limit.ts): every other way the
-   * history changes between runs is on disk and was ruled out above, so the provider did not serve the prefix.
-   */
-  private historyResent(n: ModelCall, m: ModelCall): CallCauseDTO | null {
-    if (n.usage.cacheRead <= 0 || !readProvesSystemUnchanged(this.input.family, n.api, n.provider))
-      return null;
-    if (!noHistoryLimit(this.input.sessionKey, this.input.config)) return null;
-    return providerDropped(
-      n,
-      m,
-      `first call of a new run that read ${n.usage.cacheRead} tokens`,
-      "on Bedrock the only cache point before the history ends the one system block, so the tools and the system prompt (its Inbound Context and any system event included) went out unchanged, and the history was re-sent as stored (no compaction, pruning round, image cut, merged messages or history limit since the previous run)",
-    );
+  /** A hit on the first call of a new run goes on the served-runs record. */
+  private noteIfNewRun(n: ModelCall, previous: string | null): void {
+    const m = previous !== null ? this.callsById.get(previous) : undefined;
+    if (m && this.startsNewRun(n, m)) this.servedRuns.noteServed();
+  }
+
+  /** Whether a user prompt after m lies on n's path (a walk over the entries since m only). */
+  private startsNewRun(n: ModelCall, m: ModelCall): boolean {
+    let found = false;
+    visitAncestors(this.entries[n.entryIndex], this.parentOf.bind(this), (e) => {
+      if (e.index <= m.entryIndex) return false;
+      found = isUserPrompt(e);
+      return !found;
+    });
+    return found;
   }
 
   private bootstrapEdit(path: readonly TranscriptEntry[]): CallCauseDTO | null {
