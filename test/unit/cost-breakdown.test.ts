@@ -306,6 +306,24 @@ describe("cause per call (issue 14 §2)", () => {
     const limited = { channels: { telegram: { dmHistoryLimit: 20 } } };
     expect(causes(newRun(7_000, bedrock, "agent:main:telegram:dm:42", limited))[1]).toBe("unknown");
     expect(causes(newRun(7_000, bedrock, "agent:main:main", limited))[1]).toBe("provider-dropped");
+    // the cache points were read from the code of releases up to 2026.4.29; a later 2026.3-family release is not vouched for
+    const released = (appVersion: string) => {
+      const c = new Chat();
+      warm(c, bedrock);
+      c.user(2 * MIN, "b");
+      c.call(2 * MIN + 100, { input: 10, cacheRead: 7_000, cacheWrite: 13_300 }, bedrock);
+      const s = c.b.session({
+        family: "2026.3",
+        appVersion,
+        sessionKey: "agent:main:main",
+        storage: "jsonl",
+      });
+      return causes(report(s))[1];
+    };
+    expect(released("2026.4.29")).toBe("provider-dropped");
+    expect(released("2026.3.2-beta.1")).toBe("provider-dropped");
+    expect(released("2026.4.30-beta.1")).toBe("unknown");
+    expect(released("2026.6.35")).toBe("unknown");
   });
 
   it("provider-dropped on a new run when the session's earlier new runs mostly read their whole prefix (the base rate)", () => {

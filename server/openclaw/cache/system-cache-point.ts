@@ -8,16 +8,41 @@
 // system event included — were byte-identical to a cached request. (The Anthropic API is not listed: with an OAuth
 // token pi-ai sends a one-line identity block with its own cache point first, so a read can stop at the tools.)
 
+//
+// Releases after 2026.4.29 are left out even where their family is 2026.3: from 2026.5 OpenClaw's system prompt
+// has a cache boundary (openclaw/cache/inbound-context.ts), and 2026.5.28 / 2026.6.35 no longer ship the Bedrock
+// provider in the npm package (their dist names `@openclaw/amazon-bedrock-provider`, which is not on the npm
+// registry), so where their cache points go is not verified. A state dir that records no release (no config
+// `meta.lastTouchedVersion`) is judged by its family.
+
 import type { RuleFamily } from "../bootstrap/files-and-limits.ts";
+
+/** The newest release whose Bedrock cache points were read from its code. */
+const LAST_VERIFIED: readonly [number, number, number] = [2026, 4, 29];
+
+/** Whether `appVersion` (e.g. `2026.4.29`, `2026.3.2-beta.1`) is at most LAST_VERIFIED; unknown → true. */
+function verifiedRelease(appVersion: string | null): boolean {
+  if (appVersion === null) return true;
+  const m = /^\s*v?(\d{4})\.(\d{1,2})(?:\.(\d+))?/u.exec(appVersion);
+  if (!m) return false;
+  const parts = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
+  for (let i = 0; i < 3; i++) {
+    const a = parts[i] ?? 0;
+    const b = LAST_VERIFIED[i] ?? 0;
+    if (a !== b) return a < b;
+  }
+  return true;
+}
 
 /** A read > 0 on this call proves its system prompt and tools were re-sent unchanged. */
 export function readProvesSystemUnchanged(
-  family: RuleFamily,
+  release: { family: RuleFamily; appVersion: string | null },
   api: string | null,
   provider: string | null,
 ): boolean {
   return (
-    family === "2026.3" &&
+    release.family === "2026.3" &&
+    verifiedRelease(release.appVersion) &&
     (api === "bedrock-converse-stream" || (api === null && provider === "amazon-bedrock"))
   );
 }

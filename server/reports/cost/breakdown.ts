@@ -57,6 +57,8 @@ const SIGNAL_CAUSE: Record<PrefixChangeCause, SpendCause> = {
 export interface CauseInput {
   transcript: Transcript;
   family: RuleFamily;
+  /** The release that wrote the session, when the state dir records it (VersionInfo.appVersion). */
+  appVersion?: string | null;
   config: JsonObject | null;
   /** The session's stored run report (its injected file names). */
   report: SystemPromptReport | null;

@@ -149,6 +149,7 @@ export class CostRun {
     this.causes = new CauseAttributor({
       transcript,
       family,
+      appVersion: session.version.appVersion,
       config,
       report: storedRunReport(session.entry).report,
       sessionKey: session.summary.sessionKey,

@@ -45,9 +45,15 @@ export function providerDropped(n: ModelCall, m: ModelCall, lead: string, why: s
 export function historyResent(
   n: ModelCall,
   m: ModelCall,
-  session: { family: RuleFamily; sessionKey: string | null; config: JsonObject | null },
+  session: {
+    family: RuleFamily;
+    appVersion?: string | null;
+    sessionKey: string | null;
+    config: JsonObject | null;
+  },
 ): CallCauseDTO | null {
-  if (n.usage.cacheRead <= 0 || !readProvesSystemUnchanged(session.family, n.api, n.provider)) return null;
+  const release = { family: session.family, appVersion: session.appVersion ?? null };
+  if (n.usage.cacheRead <= 0 || !readProvesSystemUnchanged(release, n.api, n.provider)) return null;
   if (!noHistoryLimit(session.sessionKey, session.config)) return null;
   return providerDropped(
     n,
