@@ -59,6 +59,7 @@ export type SpendCause =
   | "date-rollover"
   | "channel-switch"
   | "images-pruned"
+  | "tool-result-resent"
   | "provider-dropped"
   | "merged-user-messages"
   | "not-cached"

@@ -18,6 +18,8 @@ export const SPEND_CAUSE_TEXT: Record<SpendCause, string> = {
   "date-rollover": "the local date in the prompt turned over",
   "channel-switch": "the run came from another chat or channel (its context is in the prompt)",
   "images-pruned": "older images in the history were replaced by a marker",
+  "tool-result-resent":
+    "a capped tool result went out live in one form and was replayed from the transcript in another",
   "provider-dropped":
     "OpenClaw re-sent the same prefix (mid-run, or a new run with the prompt shown unchanged) and the provider did not serve its cache",
   "merged-user-messages": "two merged user messages were re-sent differently",

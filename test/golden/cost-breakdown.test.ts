@@ -5,9 +5,11 @@
 
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { createSessionService } from "../../server/service/session-service.ts";
 import type { CostReportDTO } from "../../shared/cost.ts";
+import { isObject } from "../../shared/json.ts";
 
 const SHARED = path.resolve(__dirname, "../../../shared");
 const FIXTURES = path.join(SHARED, "fixtures");
@@ -84,4 +86,64 @@ describe("Σ breakdown = totals on every session", () => {
       console.info(`cost-breakdown ${name}: unknown ${share} of $${miss.toFixed(2)} miss cost`);
     });
   }
+});
+
+/** Per tool_use id, the text length of its tool_result on every captured request, in request order. */
+function wireResultLengths(requestsGz: string): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  const text = zlib.gunzipSync(fs.readFileSync(requestsGz)).toString("utf8");
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    const req: unknown = JSON.parse(line);
+    const messages = isObject(req) && isObject(req.body) ? req.body.messages : undefined;
+    for (const m of Array.isArray(messages) ? messages : []) {
+      const content = isObject(m) ? m.content : undefined;
+      for (const b of Array.isArray(content) ? content : []) {
+        if (!isObject(b) || b.type !== "tool_result" || typeof b.tool_use_id !== "string") continue;
+        // a tool_result's content is a string or text blocks
+        const parts =
+          typeof b.content === "string" ? [{ text: b.content }] : Array.isArray(b.content) ? b.content : [];
+        const len = parts.reduce(
+          (a: number, p) => a + (isObject(p) && typeof p.text === "string" ? p.text.length : 0),
+          0,
+        );
+        out.set(b.tool_use_id, [...(out.get(b.tool_use_id) ?? []), len]);
+      }
+    }
+  }
+  return out;
+}
+
+describe("tool-result-resent against the wire (j1, OpenClaw 2026.7.1)", () => {
+  const j1 = path.join(FIXTURES, "j1-jsonl-cache-ttl-default");
+  it.skipIf(!fs.existsSync(j1))(
+    "names the one capped result whose wire form changed, and nothing else",
+    () => {
+      // ground truth: the tool results whose text differs between the requests that carried them
+      const changed = [...wireResultLengths(path.join(j1, "requests.jsonl.gz"))]
+        .filter(([, lens]) => new Set(lens).size > 1)
+        .map(([id]) => id);
+      expect(changed).toHaveLength(1);
+      const service = createSessionService({ stateDir: path.join(j1, "state"), demo: false, reason: "test" });
+      const s = service.listSessions().sessions.find((x) => !x.missing);
+      const res = s ? service.cost(s.agentId, s.sessionId) : null;
+      if (!res?.ok) throw new Error("j1 cost report missing");
+      const resent = res.value.calls.filter((c) => c.cause.cause === "tool-result-resent");
+      expect(resent).toHaveLength(1);
+      const [entryId] = resent[0]?.cause.entryIds ?? [];
+      const transcript = fs
+        .readdirSync(path.join(j1, "state/agents/main/sessions"))
+        .find((f) => f.endsWith(".jsonl"));
+      const rows = fs
+        .readFileSync(path.join(j1, "state/agents/main/sessions", transcript ?? ""), "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l): unknown => JSON.parse(l));
+      const row = rows.find((r) => isObject(r) && r.id === entryId);
+      const message = isObject(row) && isObject(row.message) ? row.message : undefined;
+      expect(message?.toolCallId).toBe(changed[0]);
+      // and the call it names is the first to carry the stored form: its read stops where that result begins
+      expect(res.value.calls.some((c) => c.cause.cause === "unknown")).toBe(false);
+    },
+  );
 });

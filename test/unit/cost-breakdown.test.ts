@@ -373,6 +373,41 @@ describe("cause per call (issue 14 §2)", () => {
     expect(causes(report(c.session("2026.3"))).at(-1)).toBe("unknown");
   });
 
+  it("tool-result-resent (2026.7): the call after the first to carry a result cut to the live cap reads only what precedes it", () => {
+    const notice = "[... 19293 more characters truncated; rerun with narrower args if needed]";
+    /** A read whose result is `text`, carried live by call 1; call 2 (a new run) reads `read`. */
+    const session = (text: string, read: number, family: Family = "2026.7") => {
+      const c = new Chat();
+      c.user(0, "read the log");
+      c.call(
+        100,
+        { input: 10, cacheRead: 0, cacheWrite: 20_000 },
+        {
+          content: [{ type: "toolCall", id: "t1", name: "read", arguments: { path: "big.log" } }],
+        },
+      );
+      c.b.t = T0 + S;
+      c.b.toolResult("t1", "read", text);
+      c.call(2 * S, { input: 10, cacheRead: 20_000, cacheWrite: 8_000 });
+      c.user(20 * S, "next");
+      c.call(20 * S + 100, { input: 10, cacheRead: read, cacheWrite: 28_100 - read });
+      return report(c.session(family));
+    };
+    const capped = `${"x".repeat(31_000)}\n${notice}`;
+    const r = session(capped, 20_000);
+    expect(causes(r)).toEqual(["cold-start", "hit", "tool-result-resent"]);
+    expect(r.calls[2]?.cause.detail).toContain("cut to the live cap");
+    expect(r.calls[2]?.cause.entryIds).toHaveLength(1);
+    expectSums(r);
+    // a scrubbed export (letters → x, digits → 0) reads the same
+    const scrubbed = capped.replace(/[A-Za-z]/gu, "x").replace(/[0-9]/gu, "0");
+    expect(causes(session(scrubbed, 20_000))[2]).toBe("tool-result-resent");
+    // a read past the result's start, no notice, or another family: not this cause
+    expect(causes(session(capped, 24_000))[2]).not.toBe("tool-result-resent");
+    expect(causes(session("x".repeat(31_000), 20_000))[2]).toBe("unknown");
+    expect(causes(session(capped, 20_000, "2026.9"))[2]).not.toBe("tool-result-resent");
+  });
+
   it("unknown: a new run's miss nothing on disk explains; the card's share of miss cost and what would decide it", () => {
     const c = new Chat();
     const bedrock = { model: "us.anthropic.claude-opus-4-6-v1", provider: "amazon-bedrock" };

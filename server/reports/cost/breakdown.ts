@@ -29,6 +29,7 @@ import {
   inboundContext,
   inboundContextPlacement,
 } from "../../openclaw/cache/inbound-context.ts";
+import { carriesContextCapNotice, liveCapMayDiffer } from "../../openclaw/cache/live-tool-result-cap.ts";
 import { entryLabel } from "../../openclaw/cache/prefix-signals.ts";
 import {
   dateEntersPrompt,
@@ -112,6 +113,8 @@ export class CauseAttributor {
   private entries: readonly TranscriptEntry[];
   private byId: ReadonlyMap<string, number>;
   private readonly callsById = new Map<string, ModelCall>();
+  /** Each call's previous call of its lineage (the verdict's `previousCallEntryId`). */
+  private readonly previousOf = new Map<ModelCall, ModelCall>();
   private readonly names: string[];
   private readonly tz: { tz: string; source: string };
   /** Run reports by time, one shape per report. */
@@ -141,6 +144,8 @@ export class CauseAttributor {
   attribute(n: ModelCall, v: CallVerdict): CallCauseDTO {
     if (n.entryId !== null) this.callsById.set(n.entryId, n);
     const ev = v.evidence;
+    const previous = ev.previousCallEntryId !== null ? this.callsById.get(ev.previousCallEntryId) : undefined;
+    if (previous) this.previousOf.set(n, previous);
     const own = (cause: SpendCause, detail = ev.summary, entryIds = ev.signalEntryIds) => ({
       cause,
       detail,
@@ -148,7 +153,7 @@ export class CauseAttributor {
     });
     switch (v.verdict) {
       case "hit":
-        this.noteIfNewRun(n, ev.previousCallEntryId);
+        this.noteIfNewRun(n);
         return own("hit");
       case "no-usage":
         return own("no-usage");
@@ -202,8 +207,10 @@ export class CauseAttributor {
   /** A miss no transcript signal explains: look at what changes the system prompt between two runs. */
   private unsignalled(n: ModelCall, v: CallVerdict): CallCauseDTO {
     const ev = v.evidence;
-    const m = ev.previousCallEntryId !== null ? this.callsById.get(ev.previousCallEntryId) : undefined;
+    const m = this.previousOf.get(n);
     if (!m) return { cause: "unknown", detail: ev.summary, entryIds: [] };
+    const resent = this.cappedResultResent(n, m);
+    if (resent) return resent;
     const { path, newRun } = this.pathSince(n, m);
     if (!newRun)
       return providerDropped(
@@ -232,9 +239,32 @@ export class CauseAttributor {
   }
 
   /** A hit on the first call of a new run goes on the served-runs record. */
-  private noteIfNewRun(n: ModelCall, previous: string | null): void {
-    const m = previous !== null ? this.callsById.get(previous) : undefined;
+  private noteIfNewRun(n: ModelCall): void {
+    const m = this.previousOf.get(n);
     if (m && this.startsNewRun(n, m)) this.servedRuns.noteServed();
+  }
+
+  /**
+   * m was the first call to carry a tool result cut to the live cap, and n, the call after it, replays the stored
+   * form (openclaw/cache/live-tool-result-cap.ts): a miss whose read stops before that result (at most the prompt
+   * of the call that asked for it) is that re-send.
+   */
+  private cappedResultResent(n: ModelCall, m: ModelCall): CallCauseDTO | null {
+    const k = liveCapMayDiffer(this.input.family) ? this.previousOf.get(m) : undefined;
+    if (!k || n.usage.cacheRead > k.promptTokens) return null;
+    let capped: TranscriptEntry | undefined;
+    visitAncestors(this.entries[m.entryIndex], this.parentOf.bind(this), (e) => {
+      if (e.index <= k.entryIndex) return false;
+      if (carriesContextCapNotice(e)) capped = e;
+      return true;
+    });
+    if (!capped) return null;
+    const label = entryLabel(capped);
+    return {
+      cause: "tool-result-resent",
+      detail: `tool result ${label} was cut to the live cap ("[... N more characters truncated; …]"): ${this.input.family} cuts the copy it sends with the first call that carries it (${m.entryId ?? "the previous call"}) and the copy it stores separately, and every later call replays the stored one; this call read ${n.usage.cacheRead} tokens, no more than the ${k.promptTokens} of the prompt before that result`,
+      entryIds: [label],
+    };
   }
 
   /** Whether a user prompt after m lies on n's path (a walk over the entries since m only). */
