@@ -1,4 +1,4 @@
-// What a price is and how one call is priced with it (spec cache-and-cost.md §4; research openclaw-facts.md §6).
+// What a price is and how one call is priced with it (spec cache-and-cost.md §4; docs/openclaw-facts.md §6).
 // The prices themselves come from the layers in server/pricing/ (a `--pricing` file, the OpenClaw config, the
 // agent's models.json, the maintained price library, the in-app editor); the cache facts the library lacks live in
 // shared/cache-facts.ts. Shared with the web for the price editor (its URL form) and the DTOs.

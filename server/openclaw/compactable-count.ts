@@ -2,7 +2,7 @@
 // (2026.6.6+; 2026.3.2 prints no such line). OpenClaw's `resolveTranscriptCompactabilityReport`
 // (src/auto-reply/reply/commands-context-report.ts) counts the session's chat-history display list — not the model
 // context — and classifies each entry with isRealConversationMessage (real-conversation.ts). Read in the 2026.7.1
-// and 2026.9.6 dist bundles (research notes openclaw-facts.md §1.2–§1.5) and checked on every fixture reply.
+// and 2026.9.6 dist bundles (docs/openclaw-facts.md §1.2–§1.5) and checked on every fixture reply.
 //
 // 2026.9.6 — `readSessionMessagesAsync(…, {mode: "full"})` → readSessionTranscriptHistoryEventsFromProjection
 // (src/gateway/session-transcript-read-kernel.ts) over the active branch, mapped by projectTranscriptEntryMessage:

@@ -1,6 +1,6 @@
 // OpenClaw's "real conversation message" classifier, `isRealConversationMessage(message, messages, index)` of
-// `src/agents/compaction-real-conversation.ts` (read in the 2026.6.6, 2026.7.1 and 2026.9.6 dist bundles; research
-// notes openclaw-facts.md §1.2 and §1.5). `/context detail` counts with it (compactable-count.ts). Pure.
+// `src/agents/compaction-real-conversation.ts` (read in the 2026.6.6, 2026.7.1 and 2026.9.6 dist bundles;
+// docs/openclaw-facts.md §1.2 and §1.5). `/context detail` counts with it (compactable-count.ts). Pure.
 //
 // A message is real when it carries meaningful conversation: text that is not empty, not the silent reply
 // (`NO_REPLY`, repeated, case-insensitive, edge punctuation ignored) and not only a heartbeat acknowledgement; or a

@@ -3,7 +3,7 @@
 //   `agents/<id>/agent/models.json` > the price library (server/pricing/library.ts) > the in-app editor > unpriced.
 // The editor comes last on purpose: it is offered only for models nothing else prices. A partial user price
 // inherits the missing rates from the library (OpenClaw: "Omitted or `{}` cost inherits the catalog").
-// (OpenClaw 9.6 itself reads the agent's models.json before models.providers — openclaw-facts.md §6.3; OpenClaw
+// (OpenClaw 9.6 itself reads the agent's models.json before models.providers — docs/openclaw-facts.md §6.3; OpenClaw
 // writes models.json from models.providers, so they agree unless edited by hand; the issue's order is kept.)
 // Pure apart from the library's lazy load; the service hands in what it read from disk.
 

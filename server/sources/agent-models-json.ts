@@ -1,4 +1,4 @@
-// An agent's `agents/<id>/agent/models.json` (openclaw-facts.md §6.3: `{ providers: { <p>: { models: [{ id, cost,
+// An agent's `agents/<id>/agent/models.json` (docs/openclaw-facts.md §6.3: `{ providers: { <p>: { models: [{ id, cost,
 // … }] } } }`, written by OpenClaw from `models.providers`; a price source below the config, issue 14 §3). Reading
 // never throws: a missing file is no prices, a bad one is a located issue.
 

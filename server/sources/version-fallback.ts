@@ -1,7 +1,7 @@
 // The release family of a JSONL session that carries no version signal of its own (no stored report, no
 // 2026.7/2026.9 transcript rows: cron runs, orphans, archives). It takes the install's (issue 13): the config's
 // `meta.lastTouchedVersion` (written by every OpenClaw release 2026.1.29 → 2026.9.6 whenever OpenClaw itself
-// writes the config; research openclaw-facts.md §4.1), then the family of the agent's other sessions, then of the
+// writes the config; docs/openclaw-facts.md §4.1), then the family of the agent's other sessions, then of the
 // state dir's other agents — the NEWEST family found, never an older family's defaults.
 
 import path from "node:path";

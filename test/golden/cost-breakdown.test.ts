@@ -16,7 +16,7 @@ const FIXTURES = path.join(SHARED, "fixtures");
 const CORPUS = path.join(SHARED, "corpus");
 const DEMO = path.resolve(__dirname, "../../server/demo/state");
 
-/** The fixtures' mock model has no price (private baseUrl, openclaw-facts.md §6.3): assume Sonnet-class rates. */
+/** The fixtures' mock model has no price (private baseUrl, docs/openclaw-facts.md §6.3): assume Sonnet-class rates. */
 const ASSUMED = {
   "anthropic/claude-mock-1": {
     input: 3,

@@ -1,9 +1,9 @@
 // `/context detail`'s "Compactable transcript: R … / M …" after a reset and after a compaction, per OpenClaw's own
-// code (openclaw-facts.md §1: 2026.9.6 resolveTranscriptCompactabilityReport → readSessionMessagesAsync "full" →
+// code (docs/openclaw-facts.md §1: 2026.9.6 resolveTranscriptCompactabilityReport → readSessionMessagesAsync "full" →
 // readSessionTranscriptHistoryEventsFromProjection / projectTranscriptEntryMessage; 2026.7.1 readSessionMessages).
 // The 2026.9.6 cases run on synthetic SQLite stores (the demo's real schema-23 database with the session's events
 // replaced, TranscriptBuilder.writeSqliteStateDir) read back through the production state reader; the 2026.7.1
-// cases through the production JSONL parser. Each case is one row of the research notes' table §1.8.
+// cases through the production JSONL parser. Each case is one row of docs/openclaw-facts.md §1.8.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -521,7 +521,7 @@ describe("countTranscriptMessages", () => {
     const at = findCommandMessageIndex(t, "/context detail");
     expect(at).toBe(4);
     expect(countTranscriptMessages(t, "2026.7", at)).toEqual({ messages: 3, real: 2 });
-    // 2026.9.6 lists the compaction as a "Compaction" system row too (openclaw-facts.md §1.2; before, clawscope
+    // 2026.9.6 lists the compaction as a "Compaction" system row too (docs/openclaw-facts.md §1.2; before, clawscope
     // guessed it was left out — UNVERIFIED then): see test/unit/compactable-count.test.ts.
     expect(countTranscriptMessages(t, "2026.9", at)).toEqual({ messages: 3, real: 2 });
     expect(countTranscriptMessages(t, "2026.9")).toEqual({ messages: 5, real: 4 });

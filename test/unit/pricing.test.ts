@@ -1,6 +1,6 @@
 // Prices (issue 14 §3): the price library's rates, the precedence of price sources, the price-list parsers, the
 // cache facts, and that the library loads only when a price is needed. Rates asserted here are the library's own
-// rows (genai-prices 0.1.8) and the spec's formula (cache-and-cost.md §4; openclaw-facts.md §6).
+// rows (genai-prices 0.1.8) and the spec's formula (cache-and-cost.md §4; docs/openclaw-facts.md §6).
 
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -60,7 +60,7 @@ describe("price library (genai-prices)", () => {
       (150_001 * 6 + 1_000 * 22.5 + 40_000 * 0.6 + 10_000 * 7.5) / 1e6,
       12,
     );
-    // 1-hour writes at 2 × input of the tier: openclaw-facts.md §6.6's first case, total 0.063.
+    // 1-hour writes at 2 × input of the tier: docs/openclaw-facts.md §6.6's first case, total 0.063.
     const w1h = { input: 1_000, output: 500, cacheRead: 20_000, cacheWrite: 10_000, cacheWrite1h: 4_000 };
     expect(costOf(w1h, p)).toBeCloseTo(0.063, 12);
   });

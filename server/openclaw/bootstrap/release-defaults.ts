@@ -1,4 +1,4 @@
-// OpenClaw's bootstrap defaults per release, read from each npm build's dist/ (research openclaw-facts.md §4.2,
+// OpenClaw's bootstrap defaults per release, read from each npm build's dist/ (docs/openclaw-facts.md §4.2,
 // extended by the fidelity pass to 2026.5.12/5.18/5.19/5.20/5.26): `DEFAULT_BOOTSTRAP_MAX_CHARS`,
 // `DEFAULT_BOOTSTRAP_TOTAL_MAX_CHARS`, `BOOTSTRAP_HEAD_RATIO`/`BOOTSTRAP_TAIL_RATIO`, whether AGENTS.md gets the
 // policy digest, `DEFAULT_BOOTSTRAP_PROMPT_TRUNCATION_WARNING_MODE` and whether a per-agent cap is read — from

@@ -1,5 +1,5 @@
 // What enters OpenClaw's system prompt between two runs, as far as the session's own files show it
-// (research openclaw-facts.md §5.2, `buildAgentSystemPrompt` per release family): the injected workspace files
+// (docs/openclaw-facts.md §5.2, `buildAgentSystemPrompt` per release family): the injected workspace files
 // (the agent editing MEMORY.md changes the next run's prompt), the date (2026.9's DYNAMIC block carries
 // `Current date: <YYYY-MM-DD in userTimezone>`; ≤ 2026.7 prints only the time zone), and the skills / tools /
 // file sizes the stored run reports record. The prompt is rebuilt once per run (one inbound message), so every

@@ -200,7 +200,7 @@ export function configuredModel(
 }
 
 /**
- * OpenClaw 9.x `tieredPricing` of a cost object (openclaw-facts.md §6.2 `normalizeTieredPricing`): a tier needs all
+ * OpenClaw 9.x `tieredPricing` of a cost object (docs/openclaw-facts.md §6.2 `normalizeTieredPricing`): a tier needs all
  * four finite rates and a finite `range[0]`; a missing, non-finite or not-greater `range[1]` is open-ended.
  */
 function tiersOf(cost: JsonObject): PriceTier[] | undefined {
@@ -226,7 +226,7 @@ function tiersOf(cost: JsonObject): PriceTier[] | undefined {
 
 /**
  * Explicit `models.providers.<p>.models[].cost` prices (cache-and-cost.md §4), keyed `provider/model` as the price
- * table looks them up. The agent's `models.json` has the same shape under `providers` (openclaw-facts.md §6.3): pass
+ * table looks them up. The agent's `models.json` has the same shape under `providers` (docs/openclaw-facts.md §6.3): pass
  * `{ models: <models.json> }` and its label.
  */
 export function configuredPricing(

@@ -32,7 +32,7 @@ function fileLine(f: BootstrapFileRow, family: ContextFamily): string {
 /**
  * The last release without `Compactable transcript` in `/context detail`: grep of dist/ finds the string in
  * 2026.6.6, 6.8, 6.11, 6.35, 7.1, 9.6 and in none of 2026.1.29, 2.26, 3.2, 4.15, 5.7, 5.28, 6.1, 6.5
- * (research openclaw-facts.md §1.6). Such a release omits the line; it does not print "unavailable".
+ * (docs/openclaw-facts.md §1.6). Such a release omits the line; it does not print "unavailable".
  */
 const LAST_RELEASE_WITHOUT_COMPACTABLE = "2026.6.5";
 

@@ -15,7 +15,7 @@ export interface ContextTextInput {
   transcriptCounts?: TranscriptCounts;
   /**
    * The session's OpenClaw release when known (VersionInfo.appVersion): releases up to 2026.6.5 print no
-   * `Compactable transcript` line at all (research openclaw-facts.md §1.6).
+   * `Compactable transcript` line at all (docs/openclaw-facts.md §1.6).
    */
   appVersion?: string | null;
   /**

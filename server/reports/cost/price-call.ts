@@ -78,7 +78,7 @@ interface CostOf {
 /**
  * Recorded usage.cost where meaningful, else the price table, else unpriced (§4 precedence). An all-zero recorded
  * cost on non-zero usage is OpenClaw's "no price", not $0 (research deps.md §1); a provider-billed 0 is kept
- * (OpenClaw 7.1 "preserved zero", openclaw-facts.md §6.4).
+ * (OpenClaw 7.1 "preserved zero", docs/openclaw-facts.md §6.4).
  */
 function costSourceOf(row: ModelCall, answer: PriceAnswer, computed: number | null): CostOf {
   const u = row.usage;

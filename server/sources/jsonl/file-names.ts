@@ -1,4 +1,4 @@
-// File names of a JSONL-era sessions dir (spec storage.md §3.2, research openclaw-facts.md §2): live
+// File names of a JSONL-era sessions dir (spec storage.md §3.2, docs/openclaw-facts.md §2): live
 // transcripts, reset/deleted archives, backup and checkpoint copies, and the sidecars that are not sessions.
 // Pure.
 //
