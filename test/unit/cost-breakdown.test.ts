@@ -505,7 +505,7 @@ describe("run-level causes read from the transcript (issue 14 §2)", () => {
     const r = switched(false);
     expect(causes(r)).toEqual(["cold-start", "hit", "channel-switch", "unknown"]);
     expect(r.calls[2]?.cause.detail).toContain("(sender_id, Sender.id differ)");
-    expect(r.calls[2]?.cause.detail).toContain("2026.3 puts the run's Inbound Context");
+    expect(r.calls[2]?.cause.detail).toContain("inside the one cached system block");
     expect(r.calls[2]?.cause.entryIds).toHaveLength(2);
     expect(r.calls[3]?.cause.detail).toContain("same chat and sender");
     expectSums(r);
@@ -543,13 +543,28 @@ describe("run-level causes read from the transcript (issue 14 §2)", () => {
   });
 
   it("channel-switch per family: 2026.3 only when nothing was read; 2026.7+ only a read of the stable prefix, and never for the sender alone", () => {
-    const run = (family: Family, read: number, second: typeof telegram | null) => {
+    const run = (
+      family: Family,
+      read: number,
+      second: typeof telegram | null,
+      o: { appVersion?: string; api?: string } = {},
+    ) => {
       const c = new Chat();
       twoChatRuns(c);
       c.b.t = T0 + 2 * MIN + 20 * S;
       c.b.user(second ? inbound(second, "c", 3) : "[Mon 2026-11-30 12:02 UTC] Subagent results: done");
-      c.call(2 * MIN + 20 * S + 100, { input: 10, cacheRead: read, cacheWrite: 20_600 - read });
-      return causes(report(c.session(family)))[2];
+      c.call(
+        2 * MIN + 20 * S + 100,
+        { input: 10, cacheRead: read, cacheWrite: 20_600 - read },
+        o.api ? { api: o.api } : {},
+      );
+      const s = c.b.session({
+        family,
+        sessionKey: "agent:main:main",
+        storage: "jsonl",
+        ...(o.appVersion ? { appVersion: o.appVersion } : {}),
+      });
+      return causes(report(s))[2];
     };
     // 2026.3: the switch is in the one system block — a read contradicts it
     expect(run("2026.3", 0, webchat)).toBe("channel-switch");
@@ -559,6 +574,13 @@ describe("run-level causes read from the transcript (issue 14 §2)", () => {
     expect(run("2026.9", 7_500, null)).toBe("channel-switch");
     expect(run("2026.7", 0, null)).toBe("unknown");
     expect(run("2026.9", 7_500, webchat)).toBe("unknown");
+    // 2026.4.5+ (a 2026.3-family release) splits the Anthropic system prompt at its cache boundary
+    const anthropic = "anthropic-messages";
+    expect(run("2026.3", 7_500, webchat, { appVersion: "2026.4.29", api: anthropic })).toBe("channel-switch");
+    expect(run("2026.3", 7_500, webchat, { appVersion: "2026.4.2", api: anthropic })).toBe("unknown");
+    expect(run("2026.3", 0, webchat, { appVersion: "2026.4.2", api: anthropic })).toBe("channel-switch");
+    // an automatic prefix cache reads up to the changed Inbound Context, in any release
+    expect(run("2026.3", 7_500, webchat, { api: "openai-completions" })).toBe("channel-switch");
   });
 
   it("channel-switch: an internal run without chat metadata (sub-agent results) after a chat run", () => {

@@ -13,6 +13,8 @@
 // Headers and keys are matched by name and by their letter shape (letters → `x`, digits and punctuation kept), so a
 // scrubbed export that keeps lengths and character classes is read the same way.
 
+import { compareRelease, type Release } from "../release-order.ts";
+
 const shape = (s: string) => s.replace(/[A-Za-z]/gu, "x").replace(/[0-9]/gu, "0");
 
 const CONVERSATION_INFO = shape("Conversation info");
@@ -106,9 +108,32 @@ export function changedInboundFields(a: InboundContext, b: InboundContext, famil
   return differ.length > 0 ? [`${differ.join(", ")} differ`] : [];
 }
 
-/** Where the inbound context sits in the family's system prompt, for the cause's detail. */
-export function inboundContextPlacement(family: string): string {
-  return family === "2026.3"
-    ? "2026.3 puts the run's Inbound Context (channel, chat, chat type) in the one system block, so the whole prompt is re-written"
-    : "the run's channel and chat context sit after the cache boundary, so the stable system prefix is read and the messages are re-written";
+/** The first release whose dist has `SYSTEM_PROMPT_CACHE_BOUNDARY` (absent in 2026.4.2; dist system-prompt-cache-boundary-*.js). */
+const CACHE_BOUNDARY_SINCE: Release = [2026, 4, 5];
+
+/**
+ * Whether a chat switch leaves a prefix the provider still reads. It does where the Inbound Context sits after a
+ * cache point — the 2026.7 / 2026.9 families, and from 2026.4.5 the Anthropic API, whose payload policy splits
+ * the system prompt at SYSTEM_PROMPT_CACHE_BOUNDARY into a cached stable block and the rest (dist
+ * anthropic-payload-policy-*.js, 2026.4.29) — and where the provider caches prefixes automatically (the
+ * OpenAI-style APIs read up to the first changed token, wherever the block sits). Bedrock (its cache point follows
+ * the one system block: system-cache-point.ts) and older Anthropic requests read nothing after a switch.
+ * A release the state dir does not record is judged by its family.
+ */
+export function switchLeavesReadablePrefix(
+  release: { family: string; appVersion: string | null },
+  api: string | null,
+): boolean {
+  if (api?.startsWith("openai-")) return true;
+  if (release.family !== "2026.3") return true;
+  if (api !== "anthropic-messages" || release.appVersion === null) return false;
+  const order = compareRelease(release.appVersion, CACHE_BOUNDARY_SINCE);
+  return order !== null && order >= 0;
+}
+
+/** Where the inbound context sits as far as the cache goes (switchLeavesReadablePrefix), for the cause's detail. */
+export function inboundContextPlacement(readable: boolean): string {
+  return readable
+    ? "the run's channel and chat context sit after the cached stable system prefix, so that prefix is read and the rest is re-written"
+    : "the run's Inbound Context (channel, chat, chat type) is inside the one cached system block, so the whole prompt is re-written";
 }

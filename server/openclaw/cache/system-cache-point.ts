@@ -16,22 +16,16 @@
 // `meta.lastTouchedVersion`) is judged by its family.
 
 import type { RuleFamily } from "../bootstrap/files-and-limits.ts";
+import { compareRelease, type Release } from "../release-order.ts";
 
 /** The newest release whose Bedrock cache points were read from its code. */
-const LAST_VERIFIED: readonly [number, number, number] = [2026, 4, 29];
+const LAST_VERIFIED: Release = [2026, 4, 29];
 
-/** Whether `appVersion` (e.g. `2026.4.29`, `2026.3.2-beta.1`) is at most LAST_VERIFIED; unknown → true. */
+/** Whether `appVersion` is at most LAST_VERIFIED; unknown → true (the family decides). */
 function verifiedRelease(appVersion: string | null): boolean {
   if (appVersion === null) return true;
-  const m = /^\s*v?(\d{4})\.(\d{1,2})(?:\.(\d+))?/u.exec(appVersion);
-  if (!m) return false;
-  const parts = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
-  for (let i = 0; i < 3; i++) {
-    const a = parts[i] ?? 0;
-    const b = LAST_VERIFIED[i] ?? 0;
-    if (a !== b) return a < b;
-  }
-  return true;
+  const order = compareRelease(appVersion, LAST_VERIFIED);
+  return order !== null && order <= 0;
 }
 
 /** A read > 0 on this call proves its system prompt and tools were re-sent unchanged. */

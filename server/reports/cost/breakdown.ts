@@ -28,6 +28,7 @@ import {
   changedInboundFields,
   inboundContext,
   inboundContextPlacement,
+  switchLeavesReadablePrefix,
 } from "../../openclaw/cache/inbound-context.ts";
 import { carriesContextCapNotice, liveCapMayDiffer } from "../../openclaw/cache/live-tool-result-cap.ts";
 import { entryLabel } from "../../openclaw/cache/prefix-signals.ts";
@@ -220,18 +221,22 @@ export class CauseAttributor {
         "OpenClaw re-sent the same system prompt, tools and history (no pruning round, compaction, thinking or model change in between)",
       );
     // What the read allows: a cut image leaves the prefix before it readable, and so does a chat switch after the
-    // cache boundary (2026.5+); 2026.3's switch changes the one system block, so nothing is read.
+    // cached stable prefix (switchLeavesReadablePrefix); inside the one cached system block nothing is read.
     const read = n.usage.cacheRead > 0;
-    const switchFits = (this.input.family === "2026.3") !== read;
+    const readable = switchLeavesReadablePrefix(
+      { family: this.input.family, appVersion: this.input.appVersion ?? null },
+      n.api,
+    );
     const structural = () =>
-      (read ? this.imageCut(path, m) : null) ?? (switchFits ? this.channelSwitch(path, m) : null);
+      (read ? this.imageCut(path, m) : null) ??
+      (readable === read ? this.channelSwitch(path, m, readable) : null);
     const decided =
       this.bootstrapEdit(path) ?? this.reportChange(m, n) ?? this.dateRollover(m, n) ?? structural();
     if (decided) return decided;
     const cause = historyResent(n, m, this.input) ??
       servedBefore(n, m, this.servedRuns) ?? {
         cause: "unknown",
-        detail: `${ev.summary}; first call of a new run, no edit of an injected file, no differing run report${dateEntersPrompt(this.input.family) ? ", same local date" : ""}, same chat and sender; ${this.servedRuns.describe()}, too few to vouch for the prompt`,
+        detail: `${ev.summary}; first call of a new run, no edit of an injected file, no differing run report${dateEntersPrompt(this.input.family) ? ", same local date" : ""}, same chat and sender; ${this.servedRuns.describe()}: too few to vouch for the prompt`,
         entryIds: [],
       };
     this.servedRuns.noteMissed();
@@ -359,7 +364,11 @@ export class CauseAttributor {
    * The new run came from another chat, channel or sender than the previous one: its user message's chat / sender
    * metadata differs from the one that started m's run (openclaw/cache/inbound-context.ts).
    */
-  private channelSwitch(path: readonly TranscriptEntry[], m: ModelCall): CallCauseDTO | null {
+  private channelSwitch(
+    path: readonly TranscriptEntry[],
+    m: ModelCall,
+    readable: boolean,
+  ): CallCauseDTO | null {
     const runs = runPrompts(path, m);
     if (!runs) return null;
     const { before, now } = runs;
@@ -369,7 +378,7 @@ export class CauseAttributor {
     if (changed.length === 0) return null;
     return {
       cause: "channel-switch",
-      detail: `this run's message ${entryLabel(now)} came from another chat or sender than the previous run's ${entryLabel(before)} (${changed.join(", ")}): ${inboundContextPlacement(this.input.family)}`,
+      detail: `this run's message ${entryLabel(now)} came from another chat or sender than the previous run's ${entryLabel(before)} (${changed.join(", ")}): ${inboundContextPlacement(readable)}`,
       entryIds: [entryLabel(before), entryLabel(now)],
       // `chat`: two direct chats in one session (what session.dmScope decides); anything else is `internal`
       channelSwitch: a.hasMetadata && b.hasMetadata && !a.group && !b.group ? "chat" : "internal",

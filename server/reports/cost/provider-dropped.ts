@@ -99,6 +99,8 @@ export class ServedRuns {
   /** The record in words, for the cause's detail. */
   describe(): string {
     const runs = this.served + this.missed;
+    if (runs === 0)
+      return "no earlier new run of this session that nothing on disk had changed to compare with";
     return `${this.served} of the ${runs} earlier new runs of this session that nothing on disk had changed read their whole prefix`;
   }
 }
