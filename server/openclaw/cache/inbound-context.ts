@@ -3,9 +3,10 @@
 // - 2026.3.x (`buildInboundMetaSystemPrompt` in `pi-embedded-*.js`): a `## Inbound Context (trusted metadata)` JSON
 //   block with `chat_id, account_id, channel, provider, surface, chat_type` goes into `extraSystemPrompt`, inside
 //   the one system block — a run from another chat or channel re-writes the whole prompt;
-// - 2026.5 – 2026.7 (`### Inbound Context (trusted metadata)`, group / sub-agent context) and 2026.9 (`channel=` of
-//   the Runtime line, the Messaging section) put it after the cache boundary — the stable system prefix is read,
-//   every message breakpoint after it misses.
+// - 2026.4.5 – 2026.7 (`## Inbound Context (trusted metadata)` in 4.29 / 6.5, `###` in 7.1; group / sub-agent
+//   context; docs/openclaw-facts.md §5.2) and 2026.9 (`channel=` of the Runtime line, the Messaging section) put it
+//   after the cache boundary — where the provider caches the stable prefix apart (switchLeavesReadablePrefix) it is
+//   read, and every message breakpoint after it misses.
 // The same context is mirrored, untrusted, at the top of the run's user message (`buildInboundUserContextPrefix`):
 // `Conversation info (untrusted metadata):` and `Sender (untrusted metadata):` JSON blocks. Their chat and sender
 // fields (not the per-message ones: message id, reply id, timestamp, mention, history) identify where the run came

@@ -26,8 +26,8 @@ import { listSqliteSessions, loadSqliteSession, readSqliteStoredEntry } from "./
  * Why an `openclaw-agent.sqlite` holds no sessions, or null when it does (or cannot be read: then the SQLite
  * reader reports the located error). OpenClaw 2026.6.5–2026.7.1 create the per-agent database for auth profiles,
  * caches and the memory index only (agent schema 1, tables schema_meta / cache_entries / auth_profile_* /
- * memory_index_*; docs/openclaw-facts.md §3); sessions and transcripts moved into it with agent schema 4
- * (2026.7.2-beta.1). Tables are detected, never inferred from the file's existence.
+ * memory_index_*; docs/openclaw-facts.md §3); sessions and transcripts are in it from 2026.7.2-beta.1 (which
+ * writes agent schema 8). Tables are detected, never inferred from the file's existence or its schema number.
  */
 function noSessionsReason(dbPath: string): string | null {
   const out = readDatabase(dbPath, (db) => {
