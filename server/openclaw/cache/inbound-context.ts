@@ -1,5 +1,5 @@
-// The chat a run came from, as far as its user message shows it — one of the system prompt's inputs (research
-// docs/openclaw-facts.md §5.2). OpenClaw builds each run's prompt with the inbound message's context:
+// The chat a run came from, as far as its user message shows it — one of the system prompt's inputs
+// (docs/openclaw-facts.md §5.2). OpenClaw builds each run's prompt with the inbound message's context:
 // - 2026.3.x (`buildInboundMetaSystemPrompt` in `pi-embedded-*.js`): a `## Inbound Context (trusted metadata)` JSON
 //   block with `chat_id, account_id, channel, provider, surface, chat_type` goes into `extraSystemPrompt`, inside
 //   the one system block — a run from another chat or channel re-writes the whole prompt;
