@@ -1,7 +1,7 @@
 // The words for each spend cause (issue 14 §2), shared by the Cache & cost card, the HTML export and the
 // *Copy as issue* Markdown so the three say the same thing. Pure.
 
-import type { SpendCause } from "./cost.ts";
+import type { CacheVerdict, SpendCause } from "./cost.ts";
 
 export const SPEND_CAUSE_TEXT: Record<SpendCause, string> = {
   hit: "cache hit: the prefix was read, only the new suffix written",
@@ -27,3 +27,23 @@ export const SPEND_CAUSE_TEXT: Record<SpendCause, string> = {
   "no-usage": "error or aborted call with no usage",
   unknown: "a miss nothing on disk explains",
 };
+
+/** The spend cause a verdict restates by its own name (nothing to add to the verdict's badge). */
+const VERDICT_OWN_CAUSE: Readonly<Record<string, SpendCause>> = {
+  hit: "hit",
+  "cold-start": "cold-start",
+  "ttl-expired": "ttl-expired",
+  "model-switch": "model-switch",
+  "below-minimum": "below-min-cacheable",
+  "no-usage": "no-usage",
+  "not-cached": "not-cached",
+} satisfies Partial<Record<CacheVerdict, SpendCause>>;
+
+/**
+ * A call's verdict as the per-call tables show it: the verdict, and after it the cause the attribution decided
+ * when that says more (`prefix-changed: tool-result-resent`, `unexplained: provider-dropped`, `cold-start:
+ * reset`), so the table, the export and the "Where the money went" card name the same cause.
+ */
+export function verdictWithCause(verdict: CacheVerdict | string, cause: SpendCause | string): string {
+  return VERDICT_OWN_CAUSE[verdict] === cause ? verdict : `${verdict}: ${cause}`;
+}

@@ -15,7 +15,7 @@ import { fmtDuration, fmtInt, fmtIsoSeconds, fmtPct, fmtUsd } from "../../shared
 import type { PruneReplayDTO } from "../../shared/prune.ts";
 import { isRedacted, REDACTED } from "../../shared/redact-rules.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
-import { SPEND_CAUSE_TEXT } from "../../shared/spend-causes.ts";
+import { SPEND_CAUSE_TEXT, verdictWithCause } from "../../shared/spend-causes.ts";
 import type { TruncationReportDTO } from "../../shared/truncation.ts";
 import { Html, html, text } from "./html.ts";
 import { renderIssueMarkdown, trackedEstimate, windowText } from "./issue-markdown.ts";
@@ -177,7 +177,7 @@ ${top.length > 0 ? html`<p>Costliest calls:</p><ol>${top}</ol>` : ""}`;
 function renderCost(c: CostReportDTO, redacted: boolean): Html {
   const rows = c.calls.map(
     (k, i) =>
-      html`<tr class="${k.onActiveBranch ? "" : "muted"}"><td class="n">${i + 1}</td><td>${fmtIsoSeconds(k.timestamp === null ? null : Date.parse(k.timestamp))}</td><td>${text(k.model)}</td><td class="n">${fmtInt(k.input)}</td><td class="n">${fmtInt(k.output)}</td><td class="n">${fmtInt(k.cacheRead)}</td><td class="n">${fmtInt(k.cacheWrite)}</td><td class="n">${fmtPct(k.hitRate)}</td><td class="n">${k.clockBack ?? fmtDuration(k.gapMs)}</td><td class="${`v ${k.verdict}`}">${k.verdict}${k.evidence.cause ? ` (${k.evidence.cause})` : ""}</td><td class="n">${fmtUsd(k.costUsd)}</td>${
+      html`<tr class="${k.onActiveBranch ? "" : "muted"}"><td class="n">${i + 1}</td><td>${fmtIsoSeconds(k.timestamp === null ? null : Date.parse(k.timestamp))}</td><td>${text(k.model)}</td><td class="n">${fmtInt(k.input)}</td><td class="n">${fmtInt(k.output)}</td><td class="n">${fmtInt(k.cacheRead)}</td><td class="n">${fmtInt(k.cacheWrite)}</td><td class="n">${fmtPct(k.hitRate)}</td><td class="n">${k.clockBack ?? fmtDuration(k.gapMs)}</td><td class="${`v ${k.verdict}`}">${verdictWithCause(k.verdict, k.cause.cause)}</td><td class="n">${fmtUsd(k.costUsd)}</td>${
         redacted ? "" : html`<td class="ev">${k.evidence.summary}</td>`
       }</tr>`,
   );

@@ -5,6 +5,7 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isArray, isObject, type JsonObject } from "../../shared/json.ts";
+import { verdictWithCause } from "../../shared/spend-causes.ts";
 import { type RunningServer, screenshot, withE2eServer } from "./harness.ts";
 
 const AGENT = "main";
@@ -101,8 +102,9 @@ describe("cache & cost (e2e)", () => {
       if (!row) continue;
       const verdict = typeof c.verdict === "string" ? c.verdict : "";
       verdicts.set(verdict, (verdicts.get(verdict) ?? 0) + 1);
-      const cause = objOf(c, "evidence").cause;
-      expect(row[3]).toBe(`${verdict}${typeof cause === "string" && cause !== "" ? `: ${cause}` : ""}`);
+      // the verdict, and the cause the breakdown card names where it says more
+      const cause = objOf(c, "cause").cause;
+      expect(row[3]).toBe(verdictWithCause(verdict, typeof cause === "string" ? cause : ""));
       expect(row[4]).toBe(int(numOf(c, "promptTokens")));
       expect(row[5]).toBe(int(numOf(c, "cacheRead")));
       expect(row[6]?.replace(" (1h)", "")).toBe(int(numOf(c, "cacheWrite")));

@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { writeAwareText } from "../../../shared/clock-labels.ts";
 import type { CostCallRowDTO, CostReportPageDTO } from "../../../shared/cost-page.ts";
 import { fmtDuration, fmtInt, fmtPct, fmtUsd } from "../../../shared/format.ts";
+import { verdictWithCause } from "../../../shared/spend-causes.ts";
 import { setParams } from "../../router.ts";
 import { type Column, Table } from "../../ui/table.tsx";
 import { VERDICT_CLASS } from "./evidence.tsx";
@@ -37,8 +38,7 @@ const COLUMNS: Column<CostCallRowDTO>[] = [
     label: "Verdict",
     render: (c) => (
       <span className={`badge ${VERDICT_CLASS[c.verdict] ?? ""}`}>
-        {c.verdict}
-        {c.prefixCause ? `: ${c.prefixCause}` : ""}
+        {verdictWithCause(c.verdict, c.spendCause)}
       </span>
     ),
     sortValue: (c) => c.verdict,
