@@ -288,7 +288,7 @@ describe("cause per call (issue 14 §2)", () => {
     };
     const r = newRun(7_000);
     expect(causes(r)).toEqual(["cold-start", "provider-dropped"]);
-    expect(r.calls[1]?.cause.detail).toContain("first call of a new run that read 7000 tokens");
+    expect(r.calls[1]?.cause.detail).toContain("first call of a new run that read 7,000 tokens");
     expect(r.calls[1]?.cause.detail).toContain("cross-region inference profile");
     expectSums(r);
     // nothing read: the system prompt may have changed (a gateway system event is not on disk)

@@ -8,7 +8,7 @@
 // session that grows can be classified further without starting again.
 
 import type { CacheVerdict, PrefixChangeCause, VerdictEvidence } from "../../../shared/cost.ts";
-import { fmtDuration } from "../../../shared/format.ts";
+import { fmtDuration, fmtInt } from "../../../shared/format.ts";
 import type { ModelCall } from "../../model/model-calls.ts";
 import type { Transcript } from "../../model/session.ts";
 import type { ConfigFamily } from "../config/agent-settings.ts";
@@ -143,15 +143,15 @@ export class CacheClassifier {
       return verdictOf(
         "model-switch",
         ev,
-        `first call of ${who(n)} after ${who(other)}: separate cache per model, write ${n.usage.cacheWrite}`,
+        `first call of ${who(n)} after ${who(other)}: separate cache per model, write ${fmtInt(n.usage.cacheWrite)}`,
       );
     }
     return verdictOf(
       "cold-start",
       ev,
       n.usage.cacheRead > 0
-        ? `first call of the session; read ${n.usage.cacheRead} (a prefix still warm from another session with identical bytes)`
-        : `first call of the session: write ${n.usage.cacheWrite}, nothing to read`,
+        ? `first call of the session; read ${fmtInt(n.usage.cacheRead)} (a prefix still warm from another session with identical bytes)`
+        : `first call of the session: write ${fmtInt(n.usage.cacheWrite)}, nothing to read`,
     );
   }
 
@@ -165,7 +165,7 @@ export class CacheClassifier {
       return verdictOf(
         "cold-start",
         ev,
-        `reset entry since the previous call: the history starts over (write ${n.usage.cacheWrite})`,
+        `reset entry since the previous call: the history starts over (write ${fmtInt(n.usage.cacheWrite)})`,
       );
     }
     const ttl = this.input.ttlFor(n, m);
@@ -189,7 +189,7 @@ export class CacheClassifier {
       return verdictOf(
         "hit",
         ev,
-        `read ${n.usage.cacheRead} of the expected ${expected} (deficit ${deficit} ≤ tolerance ${tol}); write ${n.usage.cacheWrite} for the new suffix of ${Math.max(0, ev.newSuffix)}`,
+        `read ${fmtInt(n.usage.cacheRead)} of the expected ${fmtInt(expected)} (deficit ${fmtInt(deficit)} ≤ tolerance ${fmtInt(tol)}); write ${fmtInt(n.usage.cacheWrite)} for the new suffix of ${fmtInt(Math.max(0, ev.newSuffix))}`,
       );
     }
     const signals = this.signals.signals(n, m, between);
@@ -209,7 +209,7 @@ export class CacheClassifier {
       return verdictOf(
         "ttl-expired",
         ev,
-        `gap ${fmtDuration(gap)} > cache TTL ${fmtDuration(ttl.ms)} (${ttl.source}): read ${n.usage.cacheRead} of the expected ${expected}, re-wrote ${n.usage.cacheWrite}`,
+        `gap ${fmtDuration(gap)} > cache TTL ${fmtDuration(ttl.ms)} (${ttl.source}): read ${fmtInt(n.usage.cacheRead)} of the expected ${fmtInt(expected)}, re-wrote ${fmtInt(n.usage.cacheWrite)}`,
         causes,
       );
     }
@@ -218,7 +218,7 @@ export class CacheClassifier {
       ev.cause = first.cause;
       ev.signalEntryIds = first.ids;
       ev.alsoMatched.push(...signals.slice(1).map((s) => `${s.cause}: ${s.text}`));
-      const summary = `${first.text}: read ${n.usage.cacheRead} of the expected ${expected}, write ${n.usage.cacheWrite} vs new suffix ${suffix}`;
+      const summary = `${first.text}: read ${fmtInt(n.usage.cacheRead)} of the expected ${fmtInt(expected)}, write ${fmtInt(n.usage.cacheWrite)} vs new suffix ${fmtInt(suffix)}`;
       return verdictOf("prefix-changed", ev, summary, causes);
     }
     if (!c.noWriteCounter && n.usage.cacheWrite > suffix + tol) {
@@ -227,15 +227,15 @@ export class CacheClassifier {
         "prefix-changed",
         ev,
         n.usage.cacheRead === 0
-          ? `write ${n.usage.cacheWrite} ≫ new suffix ${suffix} and nothing read, not even the stable system prefix: system prompt / tools / bootstrap files changed, or the provider dropped the cache early`
-          : `write ${n.usage.cacheWrite} ≫ new suffix ${suffix} and read ${n.usage.cacheRead} < expected ${expected}: something early changed (bootstrap files, system prompt, tools, an edited or merged message)`,
+          ? `write ${fmtInt(n.usage.cacheWrite)} ≫ new suffix ${fmtInt(suffix)} and nothing read, not even the stable system prefix: system prompt / tools / bootstrap files changed, or the provider dropped the cache early`
+          : `write ${fmtInt(n.usage.cacheWrite)} ≫ new suffix ${fmtInt(suffix)} and read ${fmtInt(n.usage.cacheRead)} < expected ${fmtInt(expected)}: something early changed (bootstrap files, system prompt, tools, an edited or merged message)`,
         causes,
       );
     }
     return verdictOf(
       "unexplained",
       ev,
-      `read ${n.usage.cacheRead} < expected ${expected} within the TTL and no transcript signal: provider eviction or routing`,
+      `read ${fmtInt(n.usage.cacheRead)} < expected ${fmtInt(expected)} within the TTL and no transcript signal: provider eviction or routing`,
       causes,
     );
   }

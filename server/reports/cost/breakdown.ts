@@ -13,6 +13,7 @@
 // the prompt went out unchanged, is the provider not serving its cache; the rest stays `unknown`.
 
 import type { CallCauseDTO, PrefixChangeCause, SpendCause } from "../../../shared/cost.ts";
+import { fmtInt } from "../../../shared/format.ts";
 import { isObject, type JsonObject, obj, str } from "../../../shared/json.ts";
 import type { ModelCall } from "../../model/model-calls.ts";
 import type { Transcript, TranscriptEntry } from "../../model/session.ts";
@@ -267,7 +268,7 @@ export class CauseAttributor {
     const label = entryLabel(capped);
     return {
       cause: "tool-result-resent",
-      detail: `tool result ${label} was cut to the live cap ("[... N more characters truncated; …]"): ${this.input.family} cuts the copy it sends with the first call that carries it (${m.entryId ?? "the previous call"}) and the copy it stores separately, and every later call replays the stored one; this call read ${n.usage.cacheRead} tokens, no more than the ${k.promptTokens} of the prompt before that result`,
+      detail: `tool result ${label} was cut to the live cap ("[... N more characters truncated; …]"): ${this.input.family} cuts the copy it sends with the first call that carries it (${m.entryId ?? "the previous call"}) and the copy it stores separately, and every later call replays the stored one; this call read ${fmtInt(n.usage.cacheRead)} tokens, no more than the ${fmtInt(k.promptTokens)} of the prompt before that result`,
       entryIds: [label],
     };
   }

@@ -9,6 +9,7 @@
 // - a new run in a session whose earlier new runs mostly read their whole prefix (`servedBefore`, the base rate).
 
 import type { CallCauseDTO } from "../../../shared/cost.ts";
+import { fmtInt } from "../../../shared/format.ts";
 import type { JsonObject } from "../../../shared/json.ts";
 import type { ModelCall } from "../../model/model-calls.ts";
 import type { RuleFamily } from "../../openclaw/bootstrap/files-and-limits.ts";
@@ -58,7 +59,7 @@ export function historyResent(
   return providerDropped(
     n,
     m,
-    `first call of a new run that read ${n.usage.cacheRead} tokens`,
+    `first call of a new run that read ${fmtInt(n.usage.cacheRead)} tokens`,
     "on Bedrock the only cache point before the history ends the one system block, so the tools and the system prompt (its Inbound Context and any system event included) went out unchanged, and the history was re-sent as stored (no compaction, pruning round, image cut, merged messages or history limit since the previous run)",
   );
 }
@@ -114,7 +115,7 @@ export function servedBefore(n: ModelCall, m: ModelCall, record: ServedRuns): Ca
   return providerDropped(
     n,
     m,
-    `first call of a new run that read ${n.usage.cacheRead} tokens`,
+    `first call of a new run that read ${fmtInt(n.usage.cacheRead)} tokens`,
     `${record.describe()}, so OpenClaw re-sends this session's prompt unchanged from run to run, and none of the inputs on disk changed before this one (edits of injected files, run reports, the date, the chat and sender, images cut, compaction, pruning)`,
   );
 }
