@@ -47,6 +47,7 @@ import {
 import type { CallVerdict } from "../../openclaw/cache/verdict.ts";
 import { isTranscriptOnlyAssistant } from "../../openclaw/transcript-only.ts";
 import { historyResent, providerDropped, ServedRuns, servedBefore } from "./provider-dropped.ts";
+import { isUserPrompt, PromptAbove } from "./run-prompts.ts";
 
 const SIGNAL_CAUSE: Record<PrefixChangeCause, SpendCause> = {
   compaction: "compaction",
@@ -105,16 +106,13 @@ function runPrompts(
 /** Turns of history the image-cut check looks back over (history-image-cut.ts needs ≤ 5). */
 const HISTORY_TURNS = 12;
 
-function isUserPrompt(e: TranscriptEntry): boolean {
-  const m = e.type === "message" ? obj(e.raw, "message") : undefined;
-  return m !== undefined && str(m, "role") === "user" && m.excludeFromContext !== true;
-}
-
 /** Decides each call's cause, call by call in append order (like the classifier it follows). */
 export class CauseAttributor {
   private entries: readonly TranscriptEntry[];
   private byId: ReadonlyMap<string, number>;
   private readonly callsById = new Map<string, ModelCall>();
+  /** The user prompt that started each entry's run (memoised). */
+  private readonly promptAbove = new PromptAbove(this.parentOf.bind(this), () => this.entries.length);
   /** Each call's previous call of its lineage (the verdict's `previousCallEntryId`). */
   private readonly previousOf = new Map<ModelCall, ModelCall>();
   private readonly names: string[];
@@ -273,15 +271,11 @@ export class CauseAttributor {
     };
   }
 
-  /** Whether a user prompt after m lies on n's path (a walk over the entries since m only). */
+  /** Whether a user prompt after m lies on n's path (a parent is always stored before its child). */
   private startsNewRun(n: ModelCall, m: ModelCall): boolean {
-    let found = false;
-    visitAncestors(this.entries[n.entryIndex], this.parentOf.bind(this), (e) => {
-      if (e.index <= m.entryIndex) return false;
-      found = isUserPrompt(e);
-      return !found;
-    });
-    return found;
+    const e = this.entries[n.entryIndex];
+    const parent = e ? this.parentOf(e) : undefined;
+    return parent !== undefined && this.promptAbove.of(parent) > m.entryIndex;
   }
 
   private bootstrapEdit(path: readonly TranscriptEntry[]): CallCauseDTO | null {
