@@ -3,7 +3,7 @@
 // Every number is a sum over the per-call rows of the per-session cost reports (server/reports/cost/): one price
 // and one miss cost per call, so `totals` equal the sum of the per-session `cost --json` totals.
 
-import type { LeftOutCopyDTO } from "./cost.ts";
+import type { LeftOutCopyDTO, SpendCause } from "./cost.ts";
 
 /**
  * What a priced call's cost was spent on (the day chart's stack): fresh (uncached) input, cache reads, cache
@@ -69,6 +69,15 @@ export interface OverviewAgentDTO {
   calls: number;
   sessions: number;
   // ---- extras ----
+  unpricedCalls: number;
+  missCostUsd: number;
+}
+
+/** The spend of the filter's calls by cause ("where the money went", issue 14 §2, summed over every session). */
+export interface OverviewCauseDTO {
+  cause: SpendCause;
+  costUsd: number;
+  calls: number;
   unpricedCalls: number;
   missCostUsd: number;
 }
@@ -148,6 +157,8 @@ export interface OverviewDTO {
   /** Every agent and model of the unfiltered sessions (the filter choices). */
   agents: string[];
   models: string[];
+  /** Every session's calls by cause, by cost descending: Σ costUsd = totals.costUsd (each call has one cause). */
+  byCause: OverviewCauseDTO[];
   /**
    * Backup / checkpoint copies listed by `sessions` but never counted: their calls are another transcript's
    * (issue 13). Every one of the state dir whatever the filter; none when archived sessions are hidden.

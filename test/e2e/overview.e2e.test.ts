@@ -52,6 +52,13 @@ describe("overview page (e2e, demo)", () => {
       const row = page.getByTestId(`overview-agent-${a.agentId}`);
       expect((await row.textContent()) ?? "").toContain(fmtUsd(a.costUsd));
     }
+    // Where the money went across the sessions: one row per cause, its $ the API's (the demo misses on idle gaps).
+    expect(api.byCause.some((c) => c.cause === "ttl-expired")).toBe(true);
+    expect(await page.locator('[data-testid^="overview-cause-"]').count()).toBe(api.byCause.length);
+    for (const c of api.byCause) {
+      const row = page.getByTestId(`overview-cause-${c.cause}`);
+      expect((await row.textContent()) ?? "").toContain(fmtUsd(c.costUsd));
+    }
     const model = api.byModel[0];
     if (!model) throw new Error("no model row");
     expect(await page.getByTestId(`overview-model-${model.provider}/${model.model}`).count()).toBe(1);

@@ -35,6 +35,7 @@ function expectSumsOfSessionReports(stateDir: string): OverviewDTO {
   let calls = 0;
   let unpriced = 0;
   let miss = 0;
+  const byCause = new Map<string, number>();
   for (const row of o.sessions) {
     const r = s.cost(row.agentId, row.sessionId);
     // A session without transcript is a row without calls (cost says "transcript not found").
@@ -50,6 +51,7 @@ function expectSumsOfSessionReports(stateDir: string): OverviewDTO {
     calls += t.calls;
     unpriced += t.unpricedCalls;
     miss += rowMiss;
+    for (const b of r.value.breakdown) byCause.set(b.cause, (byCause.get(b.cause) ?? 0) + b.costUsd);
   }
   expect(o.totals.sessions).toBe(o.sessions.length);
   expect(o.sessions.length).toBe(listed.length);
@@ -58,7 +60,10 @@ function expectSumsOfSessionReports(stateDir: string): OverviewDTO {
   expect(o.totals.unpricedCalls).toBe(unpriced);
   expect(o.totals.missCostUsd).toBeCloseTo(miss, 6);
   // Every cut sums to the totals.
-  for (const cut of [o.byDay, o.byAgent, o.byModel] as const) {
+  // the overview's causes are the sessions' breakdown rows summed
+  expect(new Set(o.byCause.map((c) => c.cause))).toEqual(new Set(byCause.keys()));
+  for (const c of o.byCause) expect(c.costUsd, c.cause).toBeCloseTo(byCause.get(c.cause) ?? Number.NaN, 6);
+  for (const cut of [o.byDay, o.byAgent, o.byModel, o.byCause] as const) {
     expect(cut.reduce((a, r) => a + r.calls, 0)).toBe(o.totals.calls);
     expect(cut.reduce((a, r) => a + r.costUsd, 0)).toBeCloseTo(o.totals.costUsd, 6);
     expect(cut.reduce((a, r) => a + r.unpricedCalls, 0)).toBe(o.totals.unpricedCalls);

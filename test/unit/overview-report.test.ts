@@ -64,6 +64,7 @@ function call(iso: string | null, costUsd: number | null, o: Partial<OverviewCal
     costUsd,
     missCostUsd: null,
     byKind: costUsd === null ? null : { unsplit: costUsd },
+    cause: "hit",
     ...o,
   };
 }
@@ -76,7 +77,7 @@ describe("buildOverview", () => {
       sessionKey: "agent:a:main",
       archived: null,
       calls: [
-        call("2026-11-01T10:00:00Z", 1, { missCostUsd: 0.5 }),
+        call("2026-11-01T10:00:00Z", 1, { missCostUsd: 0.5, cause: "ttl-expired" }),
         call("2026-11-02T10:00:00Z", null),
         call(null, 2),
       ],
@@ -109,6 +110,12 @@ describe("buildOverview", () => {
     ]);
     expect(o.sessions.map((s) => s.sessionId)).toEqual(["s2", "s1", "empty"]);
     expect(o.totals.byKind.unsplit).toBe(7);
+    // by cause: every call once, costliest first, unpriced calls counted apart
+    expect(o.byCause.map((c) => [c.cause, c.calls, c.costUsd, c.unpricedCalls, c.missCostUsd])).toEqual([
+      ["hit", 3, 6, 1, 0],
+      ["ttl-expired", 1, 1, 0, 0.5],
+    ]);
+    expect(o.byCause.reduce((a, c) => a + c.costUsd, 0)).toBe(o.totals.costUsd);
   });
 
   it("a date filter keeps the sessions with a call in range; undated calls are outside every range", () => {

@@ -1,7 +1,7 @@
 // One billed model call as the overview keeps it: what the per-session cost report (reports/cost/) said about it,
 // cut to what the sums need. Kept per session between scans (service/cost-all.ts), so it stays small.
 
-import type { CostCallDTO } from "../../../shared/cost.ts";
+import type { CostCallDTO, SpendCause } from "../../../shared/cost.ts";
 import { COST_KINDS, type CostByKind, type CostKind } from "../../../shared/overview.ts";
 import type { CallBuckets } from "../cost/totals.ts";
 
@@ -14,6 +14,8 @@ export interface OverviewCall extends CallBuckets {
   missCostUsd: number | null;
   /** costUsd by kind (null when unpriced); the kinds sum to costUsd. */
   byKind: Partial<CostByKind> | null;
+  /** Where the call's money went (the cost report's cause.cause). */
+  cause: SpendCause;
 }
 
 /** The per-bucket cost of a call, as its price split it. */
@@ -59,6 +61,7 @@ export function overviewCallOf(c: CostCallDTO): OverviewCall {
     costUsd: c.costUsd,
     missCostUsd: c.missCostUsd,
     byKind: costByKind(c.costUsd, c.verdict, c.costByBucket),
+    cause: c.cause.cause,
   };
 }
 

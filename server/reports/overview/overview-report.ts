@@ -2,10 +2,11 @@
 // agent, model and session. Pure: the sessions' rows in, the DTO out. Buckets are summed before rates
 // (cache-and-cost.md §5), and an unpriced call adds to `unpricedCalls`, never $0 to a cost.
 
-import type { LeftOutCopyDTO } from "../../../shared/cost.ts";
+import type { LeftOutCopyDTO, SpendCause } from "../../../shared/cost.ts";
 import type {
   AdviceDTO,
   OverviewAgentDTO,
+  OverviewCauseDTO,
   OverviewDayDTO,
   OverviewDTO,
   OverviewFilter,
@@ -66,6 +67,7 @@ class OverviewSums {
   readonly byDay = new Map<string | null, OverviewDayDTO>();
   readonly byAgent = new Map<string, OverviewAgentDTO>();
   readonly byModel = new Map<string, OverviewModelDTO>();
+  readonly byCause = new Map<SpendCause, OverviewCauseDTO>();
 
   addCall(row: OverviewSessionDTO, c: OverviewCall, day: string | null): void {
     add(row, c);
@@ -82,6 +84,10 @@ class OverviewSums {
     const label = modelLabel(c.provider, c.model);
     add(
       getOr(this.byModel, label, () => ({ provider: c.provider, model: c.model, ...zero() })),
+      c,
+    );
+    add(
+      getOr(this.byCause, c.cause, () => ({ cause: c.cause, ...zero() })),
       c,
     );
   }
@@ -177,6 +183,7 @@ export function buildOverview(
     filter,
     agents: [...agents].sort(),
     models: [...models].sort(),
+    byCause: [...sums.byCause.values()].sort(byCost),
     leftOut,
   };
 }

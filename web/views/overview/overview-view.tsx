@@ -9,11 +9,13 @@ import { useRef } from "react";
 import { fmtInt, fmtPct } from "../../../shared/format.ts";
 import type {
   OverviewAgentDTO,
+  OverviewCauseDTO,
   OverviewDTO,
   OverviewModelDTO,
   OverviewResponseDTO,
   OverviewSessionDTO,
 } from "../../../shared/overview.ts";
+import { SPEND_CAUSE_TEXT } from "../../../shared/spend-causes.ts";
 import { type OverviewParams, overviewQuery } from "../../api/queries.ts";
 import { hrefWithGlobals, onLinkClick, sessionPath, setParams } from "../../router.ts";
 import { Stat } from "../../ui/stat.tsx";
@@ -94,6 +96,13 @@ function OverviewBody({ data }: { data: OverviewResponseDTO }) {
         </details>
       ) : null}
       <AdviceCards advice={o.advice} lead={3} />
+      <div className="card">
+        <h2>Where the money went</h2>
+        <p className="muted small">
+          Every call of the sessions above, by its cause (each session's Cache & cost tab lists its calls).
+        </p>
+        <CauseTable rows={o.byCause} total={o.totals.costUsd} />
+      </div>
       <div className="card">
         <h2>Spend by day ({o.filter.timeZone})</h2>
         <DayChart days={o.byDay} onPickDay={(day) => setParams({ since: day, until: day })} />
@@ -192,6 +201,43 @@ function SessionTable({ rows, testId }: { rows: OverviewSessionDTO[]; testId: st
   );
 }
 
+/** What every cut of the overview sums (agent, model, cause rows). */
+interface CutSums {
+  calls: number;
+  costUsd: number;
+  unpricedCalls: number;
+  missCostUsd: number;
+}
+
+/** The calls / cost / miss-cost columns every cut shares. */
+function sumColumns<T extends CutSums>(): Column<T>[] {
+  return [
+    { key: "calls", label: "Calls", align: "right", render: (x) => fmtInt(x.calls) },
+    { key: "cost", label: "Cost", align: "right", render: (x) => costText(x) },
+    { key: "miss", label: "Miss cost", align: "right", render: (x) => missCostText(x) },
+  ];
+}
+
+/** One cut's table: its rows keyed and test-id'd by `id`. */
+function CutTable<T extends CutSums>(props: {
+  testId: string;
+  rowPrefix: string;
+  columns: Column<T>[];
+  rows: T[];
+  id: (row: T) => string;
+}) {
+  return (
+    <Table
+      testId={props.testId}
+      columns={props.columns}
+      rows={props.rows}
+      rowKey={props.id}
+      rowTestId={(x) => `${props.rowPrefix}-${props.id(x)}`}
+      empty="No calls."
+    />
+  );
+}
+
 function AgentTable({ rows }: { rows: OverviewAgentDTO[] }) {
   const r = useRedactor();
   const columns: Column<OverviewAgentDTO>[] = [
@@ -205,18 +251,45 @@ function AgentTable({ rows }: { rows: OverviewAgentDTO[] }) {
       ),
     },
     { key: "sessions", label: "Sessions", align: "right", render: (a) => fmtInt(a.sessions) },
-    { key: "calls", label: "Calls", align: "right", render: (a) => fmtInt(a.calls) },
-    { key: "cost", label: "Cost", align: "right", render: (a) => costText(a) },
-    { key: "miss", label: "Miss cost", align: "right", render: (a) => missCostText(a) },
+    ...sumColumns<OverviewAgentDTO>(),
   ];
   return (
-    <Table
+    <CutTable
       testId="overview-by-agent"
+      rowPrefix="overview-agent"
       columns={columns}
       rows={rows}
-      rowKey={(a) => a.agentId}
-      rowTestId={(a) => `overview-agent-${a.agentId}`}
-      empty="No calls."
+      id={(a) => a.agentId}
+    />
+  );
+}
+
+function CauseTable({ rows, total }: { rows: OverviewCauseDTO[]; total: number }) {
+  const columns: Column<OverviewCauseDTO>[] = [
+    {
+      key: "cause",
+      label: "Cause",
+      render: (c) => (
+        <>
+          <b>{c.cause}</b> <span className="muted small">{SPEND_CAUSE_TEXT[c.cause]}</span>
+        </>
+      ),
+    },
+    ...sumColumns<OverviewCauseDTO>(),
+    {
+      key: "share",
+      label: "% of spend",
+      align: "right",
+      render: (c) => (total > 0 && c.unpricedCalls < c.calls ? fmtPct(c.costUsd / total) : "—"),
+    },
+  ];
+  return (
+    <CutTable
+      testId="overview-by-cause"
+      rowPrefix="overview-cause"
+      columns={columns}
+      rows={rows}
+      id={(c) => c.cause}
     />
   );
 }
@@ -237,18 +310,15 @@ function ModelTable({ rows }: { rows: OverviewModelDTO[] }) {
         </button>
       ),
     },
-    { key: "calls", label: "Calls", align: "right", render: (m) => fmtInt(m.calls) },
-    { key: "cost", label: "Cost", align: "right", render: (m) => costText(m) },
-    { key: "miss", label: "Miss cost", align: "right", render: (m) => missCostText(m) },
+    ...sumColumns<OverviewModelDTO>(),
   ];
   return (
-    <Table
+    <CutTable
       testId="overview-by-model"
+      rowPrefix="overview-model"
       columns={columns}
       rows={rows}
-      rowKey={label}
-      rowTestId={(m) => `overview-model-${label(m)}`}
-      empty="No calls."
+      id={label}
     />
   );
 }
