@@ -9,6 +9,7 @@
 import type { HeartbeatFlag } from "../../shared/cost.ts";
 import { fmtDuration } from "../../shared/format.ts";
 import { isObject, type JsonObject, str } from "../../shared/json.ts";
+import { escapeRegExp } from "../../shared/text-match.ts";
 import type { Transcript, TranscriptEntry } from "../model/session.ts";
 
 export const HEARTBEAT_TOKEN = "HEARTBEAT_OK";
@@ -16,10 +17,6 @@ export const HEARTBEAT_TOKEN = "HEARTBEAT_OK";
 const HEARTBEAT_FILE = "HEARTBEAT.md";
 /** OpenClaw's DEFAULT_HEARTBEAT_ACK_MAX_CHARS. */
 export const DEFAULT_HEARTBEAT_ACK_MAX_CHARS = 300;
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 const TOKEN_AT_END = new RegExp(`${escapeRegExp(HEARTBEAT_TOKEN)}[^\\w]{0,4}$`);
 

@@ -14,9 +14,8 @@
 // Headers and keys are matched by name and by their letter shape (letters → `x`, digits and punctuation kept), so a
 // scrubbed export that keeps lengths and character classes is read the same way.
 
+import { letterShape as shape } from "../../../shared/text-match.ts";
 import { compareRelease, type Release } from "../release-order.ts";
-
-const shape = (s: string) => s.replace(/[A-Za-z]/gu, "x").replace(/[0-9]/gu, "0");
 
 const CONVERSATION_INFO = shape("Conversation info");
 const SENDER = shape("Sender");

@@ -10,16 +10,14 @@
 // re-send, so only the 2026.7 family is judged. Pure.
 
 import { arr, isObject, obj, str } from "../../../shared/json.ts";
+import { escapeRegExp, letterShape as shape } from "../../../shared/text-match.ts";
 import { readBlockText } from "../../model/lazy-text.ts";
 import type { TranscriptEntry } from "../../model/session.ts";
 import type { RuleFamily } from "../bootstrap/files-and-limits.ts";
 
-/** Letters → x, digits → 0 (a scrubbed export keeps lengths and character classes; inbound-context.ts does the same). */
-const shape = (s: string) => s.replace(/[A-Za-z]/gu, "x").replace(/[0-9]/gu, "0");
-
 /** `formatContextLimitTruncationNotice`'s words after the count, by letter shape. */
 const NOTICE_TAIL = shape(" more characters truncated; rerun with narrower args if needed]");
-const NOTICE = new RegExp(`\\[\\.\\.\\. [0-9]+${NOTICE_TAIL.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}`, "u");
+const NOTICE = new RegExp(`\\[\\.\\.\\. [0-9]+${escapeRegExp(NOTICE_TAIL)}`, "u");
 
 /** Whether the family's live tool-result cap can send a result in another form than it stores. */
 export function liveCapMayDiffer(family: RuleFamily): boolean {

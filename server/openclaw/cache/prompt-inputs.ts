@@ -6,6 +6,7 @@
 // signal here applies only to the first call of a new run.
 
 import { arr, isObject, type JsonObject, obj, str } from "../../../shared/json.ts";
+import { escapeRegExp } from "../../../shared/text-match.ts";
 import type { SystemPromptReport } from "../../model/system-prompt-report.ts";
 import { bootstrapFileNames, type RuleFamily } from "../bootstrap/files-and-limits.ts";
 
@@ -62,7 +63,7 @@ function baseName(p: string): string {
 }
 
 function mentions(text: string, name: string): boolean {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
+  const escaped = escapeRegExp(name);
   return new RegExp(`(^|[\\s/'"=])${escaped}($|[\\s'";|&)])`, "u").test(text);
 }
 
