@@ -10,6 +10,7 @@ import type { HeartbeatFlag } from "../../shared/cost.ts";
 import { fmtDuration } from "../../shared/format.ts";
 import { isObject, type JsonObject, str } from "../../shared/json.ts";
 import { escapeRegExp } from "../../shared/text-match.ts";
+import { NearestAncestor } from "../model/nearest-ancestor.ts";
 import type { Transcript, TranscriptEntry } from "../model/session.ts";
 
 export const HEARTBEAT_TOKEN = "HEARTBEAT_OK";
@@ -138,11 +139,15 @@ function textOf(m: JsonObject): string {
  * - the run's prompt (the nearest user message on the call's parent chain) mentions HEARTBEAT.md or
  *   HEARTBEAT_OK (OpenClaw's ≤ 2026.7 default heartbeat prompt asks to read HEARTBEAT.md and reply HEARTBEAT_OK);
  * - the call's reply is a HEARTBEAT_OK acknowledgement (isHeartbeatAckReply).
- * The parent walk is memoised: entry index → the nearest user message among its strict ancestors (-1 = none),
- * so every call of a turn pays each link once.
+ * The parent walk is memoised (model/nearest-ancestor.ts), so every call of a turn pays each link once.
  */
 export class HeartbeatDetector {
-  private readonly above = new Map<number, number>();
+  /** The walk to each call's prompt (the nearest user message, memoised per entry). */
+  private readonly above = new NearestAncestor(
+    (e) => str(messageOf(e), "role") === "user",
+    (e) => this.parentOf(e),
+    () => this.transcript.entries.length,
+  );
   private readonly mentions = new Map<number, boolean>();
 
   constructor(
@@ -179,33 +184,15 @@ export class HeartbeatDetector {
     return v;
   }
 
-  /** The nearest user message above `start` on its parent chain; walks ending without a cycle are memoised. */
+  private parentOf(e: TranscriptEntry): TranscriptEntry | undefined {
+    const pi = e.parentId === null ? undefined : this.byId.get(e.parentId);
+    return pi === undefined ? undefined : this.transcript.entries[pi];
+  }
+
+  /** The nearest user message strictly above `start` on its parent chain. */
   private promptAbove(start: TranscriptEntry): number | undefined {
-    const path: number[] = [];
-    const seen = new Set<number>();
-    let cur: TranscriptEntry | undefined = start;
-    let found = -1;
-    let cyclic = false;
-    while (cur && cur.parentId !== null) {
-      if (seen.has(cur.index)) {
-        cyclic = true;
-        break;
-      }
-      const known = this.above.get(cur.index);
-      if (known !== undefined) {
-        found = known;
-        break;
-      }
-      seen.add(cur.index);
-      path.push(cur.index);
-      const pi = this.byId.get(cur.parentId);
-      cur = pi === undefined ? undefined : this.transcript.entries[pi];
-      if (cur && str(messageOf(cur), "role") === "user") {
-        found = cur.index;
-        break;
-      }
-    }
-    if (!cyclic) for (const i of path) this.above.set(i, found);
+    const parent = this.parentOf(start);
+    const found = parent ? this.above.of(parent) : -1;
     return found === -1 ? undefined : found;
   }
 }

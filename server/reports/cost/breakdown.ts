@@ -16,6 +16,7 @@ import type { CallCauseDTO, PrefixChangeCause, SpendCause } from "../../../share
 import { fmtInt } from "../../../shared/format.ts";
 import { isObject, type JsonObject, obj, str } from "../../../shared/json.ts";
 import type { ModelCall } from "../../model/model-calls.ts";
+import { NearestAncestor } from "../../model/nearest-ancestor.ts";
 import type { Transcript, TranscriptEntry } from "../../model/session.ts";
 import type { SystemPromptReport } from "../../model/system-prompt-report.ts";
 import { entryIndexById, visitAncestors } from "../../model/tree.ts";
@@ -47,7 +48,7 @@ import {
 import type { CallVerdict } from "../../openclaw/cache/verdict.ts";
 import { isTranscriptOnlyAssistant } from "../../openclaw/transcript-only.ts";
 import { historyResent, providerDropped, ServedRuns, servedBefore } from "./provider-dropped.ts";
-import { isUserPrompt, PromptAbove } from "./run-prompts.ts";
+import { isUserPrompt } from "./run-prompts.ts";
 
 const SIGNAL_CAUSE: Record<PrefixChangeCause, SpendCause> = {
   compaction: "compaction",
@@ -112,7 +113,11 @@ export class CauseAttributor {
   private byId: ReadonlyMap<string, number>;
   private readonly callsById = new Map<string, ModelCall>();
   /** The user prompt that started each entry's run (memoised). */
-  private readonly promptAbove = new PromptAbove(this.parentOf.bind(this), () => this.entries.length);
+  private readonly promptAbove = new NearestAncestor(
+    isUserPrompt,
+    this.parentOf.bind(this),
+    () => this.entries.length,
+  );
   /** Each call's previous call of its lineage (the verdict's `previousCallEntryId`). */
   private readonly previousOf = new Map<ModelCall, ModelCall>();
   private readonly names: string[];
