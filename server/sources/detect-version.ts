@@ -3,6 +3,7 @@
 // defaults, pruning). Pure.
 
 import { arr, isObject, type JsonObject, num, obj, str } from "../../shared/json.ts";
+import { parseRelease } from "../../shared/release-order.ts";
 import type { Transcript, VersionInfo } from "../model/session.ts";
 
 /**
@@ -13,10 +14,9 @@ import type { Transcript, VersionInfo } from "../model/session.ts";
  * Unparseable strings → "2026.9": the issue asks for the newest format when the version is unknown.
  */
 export function familyFromAppVersion(v: string): VersionInfo["family"] {
-  const m = /^\s*v?(\d{4})\.(\d{1,2})(?:\.(\d+))?/.exec(v);
-  if (!m) return "2026.9";
-  const year = Number(m[1]);
-  const month = Number(m[2]);
+  const release = parseRelease(v);
+  if (!release) return "2026.9";
+  const [year, month] = release;
   if (year < 2026) return "2026.3";
   if (year > 2026) return "2026.9";
   if (month <= 6) return "2026.3";

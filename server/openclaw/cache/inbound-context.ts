@@ -14,8 +14,9 @@
 // Headers and keys are matched by name and by their letter shape (letters → `x`, digits and punctuation kept), so a
 // scrubbed export that keeps lengths and character classes is read the same way.
 
+import { compareRelease, type Release } from "../../../shared/release-order.ts";
 import { letterShape as shape } from "../../../shared/text-match.ts";
-import { compareRelease, type Release } from "../release-order.ts";
+import type { SessionRelease } from "./system-cache-point.ts";
 
 const CONVERSATION_INFO = shape("Conversation info");
 const SENDER = shape("Sender");
@@ -120,10 +121,7 @@ const CACHE_BOUNDARY_SINCE: Release = [2026, 4, 5];
  * the one system block: system-cache-point.ts) and older Anthropic requests read nothing after a switch.
  * A release the state dir does not record is judged by its family.
  */
-export function switchLeavesReadablePrefix(
-  release: { family: string; appVersion: string | null },
-  api: string | null,
-): boolean {
+export function switchLeavesReadablePrefix(release: SessionRelease, api: string | null): boolean {
   if (api?.startsWith("openai-")) return true;
   if (release.family !== "2026.3") return true;
   if (api !== "anthropic-messages" || release.appVersion === null) return false;

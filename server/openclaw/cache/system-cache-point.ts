@@ -15,8 +15,8 @@
 // registry), so where their cache points go is not verified. A state dir that records no release (no config
 // `meta.lastTouchedVersion`) is judged by its family.
 
-import type { RuleFamily } from "../bootstrap/files-and-limits.ts";
-import { compareRelease, type Release } from "../release-order.ts";
+import { compareRelease, type Release } from "../../../shared/release-order.ts";
+import type { VersionInfo } from "../../../shared/session.ts";
 
 /** The newest release whose Bedrock cache points were read from its code. */
 const LAST_VERIFIED: Release = [2026, 4, 29];
@@ -28,9 +28,12 @@ function verifiedRelease(appVersion: string | null): boolean {
   return order !== null && order <= 0;
 }
 
+/** The release that wrote a session: its rule family, and its version when the state dir records it. */
+export type SessionRelease = Pick<VersionInfo, "family" | "appVersion">;
+
 /** A read > 0 on this call proves its system prompt and tools were re-sent unchanged. */
 export function readProvesSystemUnchanged(
-  release: { family: RuleFamily; appVersion: string | null },
+  release: SessionRelease,
   api: string | null,
   provider: string | null,
 ): boolean {

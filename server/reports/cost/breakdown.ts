@@ -45,6 +45,7 @@ import {
   touchedInjectedFile,
   userTimezone,
 } from "../../openclaw/cache/prompt-inputs.ts";
+import type { SessionRelease } from "../../openclaw/cache/system-cache-point.ts";
 import type { CallVerdict } from "../../openclaw/cache/verdict.ts";
 import { isTranscriptOnlyAssistant } from "../../openclaw/transcript-only.ts";
 import { historyResent, providerDropped, ServedRuns, servedBefore } from "./provider-dropped.ts";
@@ -122,6 +123,8 @@ export class CauseAttributor {
   private readonly previousOf = new Map<ModelCall, ModelCall>();
   private readonly names: string[];
   private readonly tz: { tz: string; source: string };
+  /** The release that wrote the session: its family, and its version when the state dir records it. */
+  private readonly release: SessionRelease;
   /** Run reports by time, one shape per report. */
   private readonly shapes: PromptShape[];
   /** How the session's earlier new runs fared when nothing on disk had changed their prompt. */
@@ -132,6 +135,7 @@ export class CauseAttributor {
     this.byId = entryIndexById(input.transcript.entries, "transcript");
     this.names = injectedFileNames(input.family, input.report);
     this.tz = userTimezone(input.config);
+    this.release = { family: input.family, appVersion: input.appVersion ?? null };
     this.shapes = (input.agentReports ?? (input.report ? [input.report] : []))
       .map(promptShape)
       .filter(
@@ -227,17 +231,14 @@ export class CauseAttributor {
     // What the read allows: a cut image leaves the prefix before it readable, and so does a chat switch after the
     // cached stable prefix (switchLeavesReadablePrefix); inside the one cached system block nothing is read.
     const read = n.usage.cacheRead > 0;
-    const readable = switchLeavesReadablePrefix(
-      { family: this.input.family, appVersion: this.input.appVersion ?? null },
-      n.api,
-    );
+    const readable = switchLeavesReadablePrefix(this.release, n.api);
     const structural = () =>
       (read ? this.imageCut(path, m) : null) ??
       (readable === read ? this.channelSwitch(path, m, readable) : null);
     const decided =
       this.bootstrapEdit(path) ?? this.reportChange(m, n) ?? this.dateRollover(m, n) ?? structural();
     if (decided) return decided;
-    const cause = historyResent(n, m, this.input) ??
+    const cause = historyResent(n, m, { ...this.input, release: this.release }) ??
       servedBefore(n, m, this.servedRuns) ?? {
         cause: "unknown",
         detail: `${ev.summary}; first call of a new run, no edit of an injected file, no differing run report${dateEntersPrompt(this.input.family) ? ", same local date" : ""}, same chat and sender; ${this.servedRuns.describe()}: too few to vouch for the prompt`,

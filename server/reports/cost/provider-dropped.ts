@@ -12,8 +12,7 @@ import type { CallCauseDTO } from "../../../shared/cost.ts";
 import { fmtInt } from "../../../shared/format.ts";
 import type { JsonObject } from "../../../shared/json.ts";
 import type { ModelCall } from "../../model/model-calls.ts";
-import type { RuleFamily } from "../../openclaw/bootstrap/files-and-limits.ts";
-import { readProvesSystemUnchanged } from "../../openclaw/cache/system-cache-point.ts";
+import { readProvesSystemUnchanged, type SessionRelease } from "../../openclaw/cache/system-cache-point.ts";
 import { noHistoryLimit } from "../../openclaw/history-limit.ts";
 
 /**
@@ -46,15 +45,9 @@ export function providerDropped(n: ModelCall, m: ModelCall, lead: string, why: s
 export function historyResent(
   n: ModelCall,
   m: ModelCall,
-  session: {
-    family: RuleFamily;
-    appVersion?: string | null;
-    sessionKey: string | null;
-    config: JsonObject | null;
-  },
+  session: { release: SessionRelease; sessionKey: string | null; config: JsonObject | null },
 ): CallCauseDTO | null {
-  const release = { family: session.family, appVersion: session.appVersion ?? null };
-  if (n.usage.cacheRead <= 0 || !readProvesSystemUnchanged(release, n.api, n.provider)) return null;
+  if (n.usage.cacheRead <= 0 || !readProvesSystemUnchanged(session.release, n.api, n.provider)) return null;
   if (!noHistoryLimit(session.sessionKey, session.config)) return null;
   return providerDropped(
     n,
