@@ -3,7 +3,7 @@
 // CostCallDTO of one call on demand (GET …/cost/call). The CLI's `cost --json` keeps the full CostReportDTO;
 // every number on a row is the full call's own field (server/reports/cost/cost-page.ts projects, never recomputes).
 
-import type { CacheVerdict, CostReportDTO, PrefixChangeCause, SpendCause } from "./cost.ts";
+import type { CacheVerdict, CostReportDTO, SpendCause } from "./cost.ts";
 
 /**
  * One call as the table lists it: the CostCallDTO fields the table shows, copied, nothing derived anew. Flags are
@@ -24,8 +24,6 @@ export interface CostCallRowDTO {
   hitRate: number | null;
   writeAwareHitRate: number | null;
   verdict: CacheVerdict;
-  /** evidence.cause of the full call (the verdict's sub-cause), when it has one. */
-  prefixCause?: PrefixChangeCause;
   /** cause.cause of the full call (where its money went). */
   spendCause: SpendCause;
   gapMs: number | null;

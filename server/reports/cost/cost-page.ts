@@ -24,7 +24,6 @@ export function costCallRow(c: CostCallDTO, n: number): CostCallRowDTO {
     gapMs: c.gapMs,
     missCostUsd: c.missCostUsd,
   };
-  if (c.evidence.cause !== null) row.prefixCause = c.evidence.cause;
   if (c.clockBack !== undefined) row.clockBack = c.clockBack;
   if (c.writeTier.tier === "1h") row.oneHourWrite = true;
   if (!c.onActiveBranch) row.offBranch = true;
