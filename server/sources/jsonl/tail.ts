@@ -16,15 +16,8 @@ import type { ByteReader } from "../../model/lazy-text.ts";
 import type { ParseIssue, Transcript, TranscriptEntry } from "../../model/session.ts";
 import { openRegular } from "../regular-file.ts";
 import { extendTree, type TreeMemo, treeMemo } from "./append-tree.ts";
-import { assembleTranscript, parseTranscriptBytes } from "./read-transcript.ts";
+import { assembleTranscript, parseTranscriptLines } from "./read-transcript.ts";
 
-/** Issue codes read-transcript.ts attaches to single lines (everything else is recomputed over the tree). */
-const LINE_CODES: ReadonlySet<string> = new Set([
-  "invalid-json",
-  "not-an-object",
-  "missing-type",
-  "truncated-line",
-]);
 const HEAD_BYTES = 64;
 const EDGE_BYTES = 64;
 /** How long an unterminated last line may stay unchanged before it is reported as truncated. */
@@ -108,16 +101,14 @@ function parseChunk(
   at?: { reader: ByteReader; offset: number },
 ): { entries: TranscriptEntry[]; issues: ParseIssue[] } {
   if (bytes.length === 0) return { entries: [], issues: [] };
-  const t = parseTranscriptBytes(bytes, source, at ? { reader: at.reader, baseOffset: at.offset } : {});
-  const entries = t.entries.map((e) => {
+  const t = parseTranscriptLines(bytes, source, at ? { reader: at.reader, baseOffset: at.offset } : {});
+  for (const e of t.entries) {
     e.index += firstIndex;
     if (e.line !== undefined) e.line += lineOffset;
-    return e;
-  });
-  const issues = t.issues.filter((i) => LINE_CODES.has(i.code));
-  for (const i of issues) if (i.line !== undefined) i.line += lineOffset;
-  // the chunk's own parse sorted issues by line; line-level issues stay in line order
-  return { entries, issues };
+  }
+  // line-level issues only (the tree's are computed over the whole list), in line order
+  for (const i of t.issues) if (i.line !== undefined) i.line += lineOffset;
+  return t;
 }
 
 /** Header checks and tree over the whole entry list: read-transcript.ts's assembly on a copy of the line issues. */
