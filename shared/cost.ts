@@ -61,6 +61,7 @@ export type SpendCause =
   | "images-pruned"
   | "tool-result-resent"
   | "provider-dropped"
+  | "reasoning-dropped"
   | "merged-user-messages"
   | "not-cached"
   | "no-usage"

@@ -22,6 +22,8 @@ export const SPEND_CAUSE_TEXT: Record<SpendCause, string> = {
     "a capped tool result went out live in one form and was replayed from the transcript in another",
   "provider-dropped":
     "OpenClaw re-sent the same prefix (mid-run, or a new run with the prompt shown unchanged) and the provider did not serve its cache",
+  "reasoning-dropped":
+    "OpenAI removed the previous run's reasoning items at the new user message; the prompt after the first of them was written again",
   "merged-user-messages": "two merged user messages were re-sent differently",
   "not-cached": "the provider did not cache (caching off or unsupported)",
   "no-usage": "error or aborted call with no usage",

@@ -326,6 +326,83 @@ describe("cause per call (issue 14 §2)", () => {
     expect(released("2026.6.35")).toBe("unknown");
   });
 
+  it("reasoning-dropped (OpenAI Responses): a new run reads up to where the previous run's first reasoning item began", () => {
+    const codex = { model: "gpt-5.1-codex", provider: "openai", api: "openai-responses" };
+    const thinking = (signature: string): JsonObject[] => [
+      { type: "thinking", thinking: "**plan**", thinkingSignature: signature },
+      { type: "text", text: "ok" },
+    ];
+    /** A run of `loop` calls with reasoning from a 20k prompt, then a new run that reads `read`. */
+    const session = (o: { read: number; signature?: string; api?: string; loop?: number }) => {
+      const opts = { ...codex, ...(o.api ? { api: o.api } : {}) };
+      const c = new Chat();
+      c.user(0, "a");
+      c.call(
+        100,
+        { input: 20_000, cacheRead: 0, cacheWrite: 0 },
+        { ...opts, content: thinking(o.signature ?? "{}") },
+      );
+      let prompt = 20_000;
+      for (let i = 1; i <= (o.loop ?? 4); i++) {
+        c.b.t = T0 + i * S;
+        c.b.toolResult(`t${i}`, "read", "file");
+        c.call(
+          i * S + 100,
+          { input: 3_000, cacheRead: prompt, cacheWrite: 0 },
+          {
+            ...opts,
+            content: thinking(o.signature ?? `{"type":"reasoning","id":"rs_${i}"}`),
+          },
+        );
+        prompt += 3_000;
+      }
+      c.user(2 * MIN, "b");
+      // the previous run's reasoning is gone: the prompt shrinks, the read stops near 20,000
+      c.call(2 * MIN + 100, { input: prompt - 2_000 - o.read, cacheRead: o.read, cacheWrite: 0 }, opts);
+      return report(c.session("2026.3"));
+    };
+    const r = session({ read: 19_968 });
+    expect(causes(r).at(-1)).toBe("reasoning-dropped");
+    const last = r.calls.at(-1);
+    expect(last?.cause.entryIds).toEqual([r.calls[0]?.entryId]);
+    expect(last?.cause.detail).toContain("read 19,968 of its 30,000 prompt tokens");
+    expect(last?.cause.detail).toContain("after the 20,000-token prompt of");
+    expect(last?.cause.detail).toContain("5 reasoning items of gpt-5.1-codex");
+    expect(last?.missCostUsd).toBeGreaterThan(0);
+    expect(r.breakdownUnknown.missCostUsd).toBe(0);
+    expectSums(r);
+    // any Responses transport; not Chat Completions (no reasoning items on the wire)
+    expect(causes(session({ read: 19_968, api: "azure-openai-responses" })).at(-1)).toBe("reasoning-dropped");
+    expect(causes(session({ read: 19_968, api: "openai-completions" })).at(-1)).toBe("unknown");
+    // a read far below the previous run's start: something earlier changed, which the drop does not explain
+    expect(causes(session({ read: 9_984 })).at(-1)).toBe("unknown");
+    // no signature, no reasoning item re-sent
+    expect(causes(session({ read: 19_968, signature: "" })).at(-1)).toBe("unknown");
+  });
+
+  it("reasoning-dropped needs the reasoning of the same model and of the previous run", () => {
+    const codex = { model: "gpt-5.1-codex", provider: "openai", api: "openai-responses" };
+    const reasoning = [{ type: "thinking", thinking: "x", thinkingSignature: '{"type":"reasoning"}' }];
+    const c = new Chat();
+    c.user(0, "a");
+    c.call(
+      100,
+      { input: 20_000, cacheRead: 0, cacheWrite: 0 },
+      { ...codex, model: "gpt-5.2", content: reasoning },
+    );
+    c.b.t = T0 + S;
+    c.b.toolResult("t1", "read", "file");
+    c.call(
+      S + 100,
+      { input: 23_000, cacheRead: 0, cacheWrite: 0 },
+      { ...codex, content: reasoning.map((b) => ({ ...b, thinkingSignature: "" })) },
+    );
+    c.user(2 * MIN, "b");
+    c.call(2 * MIN + 100, { input: 6_032, cacheRead: 19_968, cacheWrite: 0 }, codex);
+    // gpt-5.2's reasoning goes to gpt-5.1-codex as text (pi-ai transform-messages), nothing is dropped
+    expect(causes(report(c.session("2026.3"))).at(-1)).toBe("unknown");
+  });
+
   it("provider-dropped on a new run when the session's earlier new runs mostly read their whole prefix (the base rate)", () => {
     const deepseek = { model: "deepseek-chat", provider: "deepseek", api: "openai-completions" };
     /** `served` new runs that read the whole prefix, `missed` that did not, then one more miss. */

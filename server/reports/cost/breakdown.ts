@@ -8,13 +8,14 @@
 // (`bootstrap-edited`), the agent's stored run reports differing in files, skills or tools across the gap
 // (`system-prompt-changed`), the local date turning over where the date is in the prompt (`date-rollover`), the
 // run coming from another chat, channel or sender (`channel-switch`: the inbound context is a prompt input), and
-// the run cutting older images from the replayed history (`images-pruned`). What is still unexplained goes to
+// the run cutting older images from the replayed history (`images-pruned`); on an OpenAI Responses API, a read that
+// stops where the previous run's reasoning began (`reasoning-dropped`). What is still unexplained goes to
 // provider-dropped.ts: a mid-run miss, or a new run whose read or whose session's record of earlier runs shows
 // the prompt went out unchanged, is the provider not serving its cache; the rest stays `unknown`.
 
 import type { CallCauseDTO, PrefixChangeCause, SpendCause } from "../../../shared/cost.ts";
 import { fmtInt } from "../../../shared/format.ts";
-import { isObject, type JsonObject, obj, str } from "../../../shared/json.ts";
+import { type JsonObject, obj, str } from "../../../shared/json.ts";
 import type { ModelCall } from "../../model/model-calls.ts";
 import { NearestAncestor } from "../../model/nearest-ancestor.ts";
 import type { Transcript, TranscriptEntry } from "../../model/session.ts";
@@ -35,6 +36,11 @@ import {
 import { carriesContextCapNotice, liveCapMayDiffer } from "../../openclaw/cache/live-tool-result-cap.ts";
 import { entryLabel } from "../../openclaw/cache/prefix-signals.ts";
 import {
+  isResponsesApi,
+  type RunCall,
+  reasoningDropped,
+} from "../../openclaw/cache/previous-turn-reasoning.ts";
+import {
   dateEntersPrompt,
   injectedFileNames,
   localDate,
@@ -49,7 +55,7 @@ import type { SessionRelease } from "../../openclaw/cache/system-cache-point.ts"
 import type { CallVerdict } from "../../openclaw/cache/verdict.ts";
 import { isTranscriptOnlyAssistant } from "../../openclaw/transcript-only.ts";
 import { historyResent, providerDropped, ServedRuns, servedBefore } from "./provider-dropped.ts";
-import { isUserPrompt } from "./run-prompts.ts";
+import { isUserPrompt, runPrompts, userText } from "./run-prompts.ts";
 
 const SIGNAL_CAUSE: Record<PrefixChangeCause, SpendCause> = {
   compaction: "compaction",
@@ -79,30 +85,6 @@ export interface CauseInput {
  */
 export function sessionKind(key: string | null): string {
   return key?.split(":")[2] ?? "";
-}
-
-/** The text blocks of a user message, joined. */
-function userText(e: TranscriptEntry): string {
-  const content = obj(e.raw, "message")?.content;
-  if (typeof content === "string") return content;
-  return (Array.isArray(content) ? content : [])
-    .filter(isObject)
-    .map((b) => str(b, "text") ?? "")
-    .join("\n");
-}
-
-/**
- * The user message that started n's run (the newest on `path` after m) and the one that started m's run (the
- * oldest on `path`, at or before m), or null when either is not on n's path.
- */
-function runPrompts(
-  path: readonly TranscriptEntry[],
-  m: ModelCall,
-): { before: TranscriptEntry; now: TranscriptEntry } | null {
-  const prompts = path.filter(isUserPrompt);
-  const now = prompts.find((e) => e.index > m.entryIndex);
-  const before = prompts.at(-1);
-  return now && before && before.index <= m.entryIndex ? { before, now } : null;
 }
 
 /** Turns of history the image-cut check looks back over (history-image-cut.ts needs ≤ 5). */
@@ -228,6 +210,9 @@ export class CauseAttributor {
         `${ev.summary}; mid-run`,
         "OpenClaw re-sent the same system prompt, tools and history (no pruning round, compaction, thinking or model change in between)",
       );
+    // a read that reaches the previous run's reasoning also shows nothing before it changed
+    const dropped = isResponsesApi(n.api) ? reasoningDropped(n, m, this.runOf(m)) : null;
+    if (dropped) return dropped;
     // What the read allows: a cut image leaves the prefix before it readable, and so does a chat switch after the
     // cached stable prefix (switchLeavesReadablePrefix); inside the one cached system block nothing is read.
     const read = n.usage.cacheRead > 0;
@@ -246,6 +231,17 @@ export class CauseAttributor {
       };
     this.servedRuns.noteMissed();
     return cause;
+  }
+
+  /** m's run: m and the calls before it back to the run's first, newest first, each with its entry. */
+  private runOf(m: ModelCall): RunCall[] {
+    const run: RunCall[] = [];
+    for (let c: ModelCall | undefined = m; c; ) {
+      run.push({ call: c, entry: this.entries[c.entryIndex] });
+      const before = this.previousOf.get(c);
+      c = before && !this.startsNewRun(c, before) ? before : undefined;
+    }
+    return run;
   }
 
   /** A hit on the first call of a new run goes on the served-runs record. */
