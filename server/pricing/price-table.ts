@@ -42,6 +42,8 @@ export class PriceTable {
   private readonly config: PricingOverrides;
   private readonly modelsJsonByAgent = new Map<string, PricingOverrides>();
   private readonly memo = new Map<string, PriceAnswer>();
+  /** Answers that read no dated library price (a complete user price), per agent, provider and model. */
+  private readonly undated = new Map<string, PriceAnswer>();
   private last: {
     agentId: string;
     provider: string | null;
@@ -78,22 +80,42 @@ export class PriceTable {
       last.agentId === agentId
     )
       return last.answer;
-    const key = `${agentId}\u0000${provider}\u0000${model}\u0000${minute}`;
-    let answer = this.memo.get(key);
+    const modelKey = `${agentId}\u0000${provider}\u0000${model}`;
+    const key = `${modelKey}\u0000${minute}`;
+    let answer = this.undated.get(modelKey) ?? this.memo.get(key);
     if (!answer) {
-      answer = this.resolve(agentId, provider, model, atMs);
-      this.memo.set(key, answer);
+      const resolved = this.resolve(agentId, provider, model, atMs);
+      answer = resolved.answer;
+      // a session spans thousands of minutes; a price that is not the library's is the same in every one
+      if (resolved.dated) this.memo.set(key, answer);
+      else this.undated.set(modelKey, answer);
     }
     this.last = { agentId, provider, model, minute, answer };
     return answer;
   }
 
-  private resolve(agentId: string, provider: string | null, model: string, atMs: number | null): PriceAnswer {
+  /** The answer, and whether it read the library (whose prices are dated, so it holds for one minute only). */
+  private resolve(
+    agentId: string,
+    provider: string | null,
+    model: string,
+    atMs: number | null,
+  ): { answer: PriceAnswer; dated: boolean } {
     let lib: LibraryLookup | null = null;
     const library = (): LibraryLookup => {
       lib ??= libraryPrice(provider, model, atMs);
       return lib;
     };
+    const answer = this.answer(agentId, provider, model, library);
+    return { answer, dated: lib !== null };
+  }
+
+  private answer(
+    agentId: string,
+    provider: string | null,
+    model: string,
+    library: () => LibraryLookup,
+  ): PriceAnswer {
     const layers: [PricingOverrides | undefined, PriceOrigin, string][] = [
       [this.layers.file, "pricing-file", "--pricing file"],
       [this.config, "config", "config models.providers"],
