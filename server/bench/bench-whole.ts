@@ -105,7 +105,7 @@ export function benchWholeSessions(
     (e = env) =>
     () =>
       runner.node([script, "sessions", "--json", "--state-dir", big.stateDir], e);
-  // The listing cache keeps no listing whose files changed in the last 2 s (listing-cache.ts RACY_MS): the dir
+  // The listing and scan caches keep nothing whose files changed in the last 2 s (scan-store.ts RACY_MS): the dir
   // was just written, so wait that out — else the first round's warm run is a miss.
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2100);
   // NODE_EXTRA_CA_CERTS (set on some machines, this bench's VM among them) makes Node read and parse that CA

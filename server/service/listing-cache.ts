@@ -18,7 +18,7 @@ import { isObject } from "../../shared/json.ts";
 import type { ParseIssue } from "../../shared/session.ts";
 import { PACKAGE_ROOT, PACKAGE_VERSION } from "../package-root.ts";
 import { isInsideReal } from "../sources/fs-safety.ts";
-import { SCAN_STORE_FILE } from "../sources/jsonl/scan-store.ts";
+import { RACY_MS, SCAN_STORE_FILE } from "../sources/jsonl/scan-store.ts";
 import {
   type ListingInputs,
   listingInputs,
@@ -32,11 +32,6 @@ export const LISTING_CACHE_VERSION = 1;
 const PREFIX = `sessions-list-v${LISTING_CACHE_VERSION}-`;
 /** Listings kept (one per state dir; the least recently written go). */
 const MAX_FILES = 16;
-/**
- * A listing is kept only when no file it stamped changed in the RACY_MS before it began: file-system timestamps
- * are coarse (HFS+ 1 s, FAT 2 s, Linux a kernel tick), and a same-size rewrite inside one tick keeps the stamp.
- */
-const RACY_MS = 2000;
 
 /** Set by vite.server.config.ts for each build; absent when running from the sources. */
 declare const __CLAWSCOPE_BUILD__: string | undefined;

@@ -36,6 +36,12 @@ const b = new TranscriptBuilder();
 b.user("hello");
 b.assistant({ text: "hi" });
 const transcript = b.writeJsonlStateDir(stateDir);
+/** A transcript last written a minute ago (one changed in the last 2 s is not kept across processes). */
+function age(file: string, seconds = 60): void {
+  const t = Date.now() / 1000 - seconds;
+  utimesSync(file, t, t);
+}
+age(transcript);
 const cacheHome = path.join(tmp, "xdg");
 const cacheFile = path.join(cacheHome, "clawscope", "transcript-scans-v1.json");
 
@@ -116,6 +122,29 @@ describe("persistent scan cache (sessions --json)", () => {
     );
   });
 
+  it("keeps no scan of a transcript changed in the last 2 s (a same-size rewrite in one tick keeps the stamp)", {
+    timeout: 60_000,
+  }, () => {
+    const dir = path.join(tmp, "racy");
+    const tb = new TranscriptBuilder();
+    tb.user("hello");
+    tb.assistant({ text: "hi" });
+    const file = tb.writeJsonlStateDir(dir);
+    const env = { XDG_CACHE_HOME: path.join(tmp, "xdg-racy") };
+    const own = path.join(tmp, "xdg-racy", "clawscope", "transcript-scans-v1.json");
+    const keys = (): string[] => {
+      if (!existsSync(own)) return [];
+      const body: unknown = JSON.parse(readFileSync(own, "utf8"));
+      return isObject(body) && isObject(body.scans) ? Object.keys(body.scans) : [];
+    };
+    const run = () => cli(env, "--json", "--state-dir", dir);
+    expect(run().status).toBe(0);
+    expect(keys().filter((k) => k.startsWith(file))).toEqual([]);
+    age(file);
+    expect(run().status).toBe(0);
+    expect(keys().filter((k) => k.startsWith(file))).toHaveLength(1);
+  });
+
   it("refuses a cache dir inside the state dir (and a link into it)", () => {
     expect(ScanStore.open(path.join(stateDir, "cache"), stateDir)).toBeNull();
     expect(ScanStore.open(stateDir, stateDir)).toBeNull();
@@ -149,6 +178,12 @@ describe("sessions --json with the listing cache (whole process)", () => {
   b.user("hello");
   b.assistant({ text: "hi" });
   const transcript = b.writeJsonlStateDir(stateDir);
+  /** A transcript last written a minute ago (one changed in the last 2 s is not kept across processes). */
+  function age(file: string, seconds = 60): void {
+    const t = Date.now() / 1000 - seconds;
+    utimesSync(file, t, t);
+  }
+  age(transcript);
   const env = { XDG_CACHE_HOME: path.join(tmp, "xdg-listing") };
 
   it("prints the stored bytes when nothing changed, lists again otherwise, never writes the state dir", {

@@ -6,7 +6,7 @@ import { isObject, type JsonObject, num, obj, str, tryParseJson } from "../../..
 import type { SessionSummary, Transcript } from "../../model/session.ts";
 import { isTranscriptOnlyAssistant as isTranscriptOnly } from "../../openclaw/transcript-only.ts";
 import { readRegularFileSync } from "../regular-file.ts";
-import { ScanStore, type TranscriptQuickScan } from "./scan-store.ts";
+import { RACY_MS, ScanStore, type TranscriptQuickScan } from "./scan-store.ts";
 
 export type { TranscriptQuickScan } from "./scan-store.ts";
 
@@ -100,7 +100,8 @@ export function quickScanTranscript(
     if (oldest !== undefined) scanCache.delete(oldest);
   }
   scanCache.set(key, scan);
-  store?.set(key, scan);
+  // a file that just changed may change again inside its timestamp's tick (scan-store.ts RACY_MS)
+  if (Date.now() - mtimeMs >= RACY_MS) store?.set(key, scan);
   return scan;
 }
 

@@ -26,6 +26,11 @@ export interface TranscriptQuickScan {
 export const SCAN_STORE_VERSION = 1;
 /** The cache file's name in the cache dir. */
 export const SCAN_STORE_FILE = `transcript-scans-v${SCAN_STORE_VERSION}.json`;
+/**
+ * A file changed in the last RACY_MS is not kept across processes: file-system timestamps are coarse (HFS+ 1 s,
+ * FAT 2 s, Linux a kernel tick), and a same-size rewrite inside one tick keeps the stamp (git's "racy" rule).
+ */
+export const RACY_MS = 2000;
 /** Entries kept (the newest written win): a few state dirs of a few thousand sessions. */
 const MAX_ENTRIES = 20_000;
 
