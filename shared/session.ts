@@ -24,6 +24,21 @@ export type ArchivedKind =
   | "backup"
   | "checkpoint";
 
+const STORAGE_KINDS: ReadonlySet<string> = new Set<StorageKind>(["jsonl", "sqlite"]);
+const ARCHIVED_KINDS: ReadonlySet<string> = new Set<ArchivedKind>([
+  "reset",
+  "deleted",
+  "ended",
+  "orphan",
+  "cold",
+  "legacy",
+  "backup",
+  "checkpoint",
+]);
+
+const isStorageKind = (v: unknown): v is StorageKind => typeof v === "string" && STORAGE_KINDS.has(v);
+const isArchivedKind = (v: unknown): v is ArchivedKind => typeof v === "string" && ARCHIVED_KINDS.has(v);
+
 /** A located problem found while reading. Parsers never throw: they return these. */
 export interface ParseIssue {
   /** Path relative to the state dir (e.g. `agents/main/sessions/x.jsonl`) or `<db path>#<table>`. */
@@ -80,4 +95,30 @@ export interface SessionSummary {
   copyOf?: string;
   /** A sub-agent session: its SessionEntry's `spawnedBy`, the session key of the session that spawned it. */
   spawnedBy?: string;
+}
+
+const strOrNull = (v: unknown): boolean => v === null || typeof v === "string";
+const numOrNull = (v: unknown): boolean => v === null || typeof v === "number";
+
+/** A SessionSummary as JSON carries it (the listing cache's stored rows are read back through this). */
+export function isSessionSummary(v: unknown): v is SessionSummary {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const r: Record<string, unknown> = { ...v };
+  return (
+    typeof r.agentId === "string" &&
+    typeof r.sessionId === "string" &&
+    strOrNull(r.sessionKey) &&
+    isStorageKind(r.storage) &&
+    (r.archived === null || isArchivedKind(r.archived)) &&
+    numOrNull(r.updatedAt) &&
+    strOrNull(r.model) &&
+    strOrNull(r.provider) &&
+    numOrNull(r.entryCount) &&
+    typeof r.parseErrorCount === "number" &&
+    typeof r.location === "string" &&
+    numOrNull(r.sizeBytes) &&
+    (r.missing === undefined || r.missing === true) &&
+    (r.copyOf === undefined || typeof r.copyOf === "string") &&
+    (r.spawnedBy === undefined || typeof r.spawnedBy === "string")
+  );
 }

@@ -154,14 +154,17 @@ const serve: Command = async ({ values }) => {
 };
 
 const sessions: Command = async ({ values }) => {
-  if (values.json && !values["no-cache"]) {
+  if (!values["no-cache"]) {
     // The warm path (issue 18): the listing cache decides before the service is even loaded.
     const environment = readEnvironment();
     const state = chosenState(values, environment);
     const pricingFile = await pricingOf(values);
-    const { sessionsJson } = await import("./sessions-json.ts");
-    await sessionsJson(state.stateDir, cacheDir(environment), () =>
-      runtimeOver(values, state, environment, pricingFile),
+    const { sessionsListing } = await import("./sessions-listing.ts");
+    await sessionsListing(
+      state.stateDir,
+      cacheDir(environment),
+      () => runtimeOver(values, state, environment, pricingFile),
+      values.json ? "json" : "text",
     );
     return;
   }

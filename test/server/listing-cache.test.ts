@@ -1,5 +1,5 @@
 // The `sessions --json` listing cache (issue 18, warm list; server/service/listing-cache.ts): in process, the way
-// server/cli/sessions-json.ts uses it — read, else list through a fresh service and write. After every change
+// server/cli/sessions-listing.ts uses it — read, else list through a fresh service and write. After every change
 // to a state dir the cached path must print the bytes a `--no-cache` listing prints, and each change that the
 // listing can see must be a miss: a key that left out the transcripts' stamps, the dir's entries, sessions.json,
 // a link's target or a recorded path outside the sessions dir fails one of these. Also: every state dir at hand
@@ -48,7 +48,7 @@ function uncached(stateDir: string): Listed {
   }
 }
 
-/** The CLI's cached path (sessions-json.ts): a hit prints the stored bytes, a miss lists and keeps them. */
+/** The CLI's cached path (sessions-listing.ts): a hit prints the stored bytes, a miss lists and keeps them. */
 function cached(stateDir: string, cacheDir: string): Listed & { hit: boolean } {
   // racyMs 0: these tests list right after each change; every change below alters a size, a name, an inode or
   // a link, or moves an mtime by seconds, so no stamp depends on the file system's clock granularity.

@@ -172,17 +172,12 @@ function plantListing(body: string): void {
   writeFileSync(file, `${JSON.stringify({ ...h, bytes: Buffer.byteLength(body) })}\n${key}\n${body}`);
 }
 
-describe("sessions --json with the listing cache (whole process)", () => {
+describe("sessions (--json and the table) with the listing cache (whole process)", () => {
   const stateDir = path.join(tmp, "listed");
   const b = new TranscriptBuilder();
   b.user("hello");
   b.assistant({ text: "hi" });
   const transcript = b.writeJsonlStateDir(stateDir);
-  /** A transcript last written a minute ago (one changed in the last 2 s is not kept across processes). */
-  function age(file: string, seconds = 60): void {
-    const t = Date.now() / 1000 - seconds;
-    utimesSync(file, t, t);
-  }
   age(transcript);
   const env = { XDG_CACHE_HOME: path.join(tmp, "xdg-listing") };
 
@@ -204,8 +199,17 @@ describe("sessions --json with the listing cache (whole process)", () => {
     plantListing('["planted"]\n');
     expect(cli(env, ...json).stdout).toBe('["planted"]\n');
     expect(cli(env, ...json, "--no-cache").stdout).toBe(cold.stdout);
-    // The table is never served from the cache; --pricing is still read (a bad file is a usage error).
+    // The table is served from stored rows only: bytes that are not a listing are listed again.
     expect(cli(env, "--state-dir", stateDir).stdout).not.toContain("planted");
+    const rows: unknown = JSON.parse(cold.stdout);
+    if (!Array.isArray(rows) || !isObject(rows[0])) throw new Error("listing shape");
+    plantListing(`${JSON.stringify([{ ...rows[0], sessionId: "planted-id" }], null, 2)}\n`);
+    const table = cli(env, "--state-dir", stateDir);
+    expect(table.status).toBe(0);
+    expect(table.stdout).toContain("planted-id");
+    expect(table.stdout).toMatch(/^agent\s+session\s+key/u);
+    expect(cli(env, "--state-dir", stateDir, "--no-cache").stdout).not.toContain("planted-id");
+    // --pricing is still read (a bad file is a usage error).
     const bad = path.join(tmp, "bad-pricing.json5");
     writeFileSync(bad, "{ nope");
     expect(cli(env, ...json, "--pricing", bad).status).toBe(2);
