@@ -23,7 +23,7 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ScanStore } from "../../server/sources/jsonl/scan-store.ts";
+import { SCAN_STORE_FILE, ScanStore } from "../../server/sources/jsonl/scan-store.ts";
 import { isObject } from "../../shared/json.ts";
 import { TranscriptBuilder } from "../helpers/transcript.ts";
 
@@ -36,14 +36,14 @@ const b = new TranscriptBuilder();
 b.user("hello");
 b.assistant({ text: "hi" });
 const transcript = b.writeJsonlStateDir(stateDir);
-/** A transcript last written a minute ago (one changed in the last 2 s is not kept across processes). */
+/** Stamp a transcript `seconds` before now (negative: ahead); one changed in the last 2 s is not kept across processes. */
 function age(file: string, seconds = 60): void {
   const t = Date.now() / 1000 - seconds;
   utimesSync(file, t, t);
 }
 age(transcript);
 const cacheHome = path.join(tmp, "xdg");
-const cacheFile = path.join(cacheHome, "clawscope", "transcript-scans-v1.json");
+const cacheFile = path.join(cacheHome, "clawscope", SCAN_STORE_FILE);
 
 /** Every file of the state dir with its size and mtime. */
 function snapshot(dir: string): string[] {
@@ -131,13 +131,15 @@ describe("persistent scan cache (sessions --json)", () => {
     tb.assistant({ text: "hi" });
     const file = tb.writeJsonlStateDir(dir);
     const env = { XDG_CACHE_HOME: path.join(tmp, "xdg-racy") };
-    const own = path.join(tmp, "xdg-racy", "clawscope", "transcript-scans-v1.json");
+    const own = path.join(tmp, "xdg-racy", "clawscope", SCAN_STORE_FILE);
     const keys = (): string[] => {
       if (!existsSync(own)) return [];
       const body: unknown = JSON.parse(readFileSync(own, "utf8"));
       return isObject(body) && isObject(body.scans) ? Object.keys(body.scans) : [];
     };
     const run = () => cli(env, "--json", "--state-dir", dir);
+    // changed "just now" for the first run however slow the machine is: a stamp a minute ahead of the clock
+    age(file, -60);
     expect(run().status).toBe(0);
     expect(keys().filter((k) => k.startsWith(file))).toEqual([]);
     age(file);

@@ -328,19 +328,29 @@ describe("cause per call (issue 14 §2)", () => {
 
   it("reasoning-dropped (OpenAI Responses): a new run reads up to where the previous run's first reasoning item began", () => {
     const codex = { model: "gpt-5.1-codex", provider: "openai", api: "openai-responses" };
-    const thinking = (signature: string): JsonObject[] => [
-      { type: "thinking", thinking: "**plan**", thinkingSignature: signature },
+    const thinking = (signature: string, blocks = 1): JsonObject[] => [
+      ...Array.from({ length: blocks }, () => ({
+        type: "thinking",
+        thinking: "**plan**",
+        thinkingSignature: signature,
+      })),
       { type: "text", text: "ok" },
     ];
     /** A run of `loop` calls with reasoning from a 20k prompt, then a new run that reads `read`. */
-    const session = (o: { read: number; signature?: string; api?: string; loop?: number }) => {
+    const session = (o: {
+      read: number;
+      signature?: string;
+      api?: string;
+      loop?: number;
+      blocks?: number;
+    }) => {
       const opts = { ...codex, ...(o.api ? { api: o.api } : {}) };
       const c = new Chat();
       c.user(0, "a");
       c.call(
         100,
         { input: 20_000, cacheRead: 0, cacheWrite: 0 },
-        { ...opts, content: thinking(o.signature ?? "{}") },
+        { ...opts, content: thinking(o.signature ?? "{}", o.blocks) },
       );
       let prompt = 20_000;
       for (let i = 1; i <= (o.loop ?? 4); i++) {
@@ -351,7 +361,7 @@ describe("cause per call (issue 14 §2)", () => {
           { input: 3_000, cacheRead: prompt, cacheWrite: 0 },
           {
             ...opts,
-            content: thinking(o.signature ?? `{"type":"reasoning","id":"rs_${i}"}`),
+            content: thinking(o.signature ?? `{"type":"reasoning","id":"rs_${i}"}`, o.blocks),
           },
         );
         prompt += 3_000;
@@ -378,6 +388,30 @@ describe("cause per call (issue 14 §2)", () => {
     expect(causes(session({ read: 9_984 })).at(-1)).toBe("unknown");
     // no signature, no reasoning item re-sent
     expect(causes(session({ read: 19_968, signature: "" })).at(-1)).toBe("unknown");
+    // nothing after the first reasoning item can match: a read more than one 128-token block past it is not this
+    expect(causes(session({ read: 20_096 })).at(-1)).toBe("reasoning-dropped");
+    expect(causes(session({ read: 20_224 })).at(-1)).toBe("unknown");
+    // each signed thinking block goes back as its own item
+    expect(session({ read: 19_968, blocks: 2 }).calls.at(-1)?.cause.detail).toContain("10 reasoning items");
+  });
+
+  it("reasoning-dropped looks at the previous run only, not at reasoning two runs back", () => {
+    const codex = { model: "gpt-5.1-codex", provider: "openai", api: "openai-responses" };
+    const reasoning = [{ type: "thinking", thinking: "x", thinkingSignature: '{"type":"reasoning"}' }];
+    const c = new Chat();
+    c.user(0, "a");
+    c.call(100, { input: 20_000, cacheRead: 0, cacheWrite: 0 }, { ...codex, content: reasoning });
+    // the next run: a tool loop whose replies carry no signed reasoning
+    c.user(MIN, "b");
+    c.call(MIN + 100, { input: 500, cacheRead: 20_000, cacheWrite: 0 }, codex);
+    c.b.t = T0 + MIN + S;
+    c.b.toolResult("t1", "read", "file");
+    c.call(MIN + 2 * S, { input: 3_000, cacheRead: 20_500, cacheWrite: 0 }, codex);
+    c.user(3 * MIN, "c");
+    c.call(3 * MIN + 100, { input: 4_032, cacheRead: 19_968, cacheWrite: 0 }, codex);
+    const all = causes(report(c.session("2026.3")));
+    expect(all.slice(1, 3)).toEqual(["hit", "hit"]);
+    expect(all.at(-1)).toBe("unknown");
   });
 
   it("reasoning-dropped needs the reasoning of the same model and of the previous run", () => {
@@ -399,7 +433,8 @@ describe("cause per call (issue 14 §2)", () => {
     );
     c.user(2 * MIN, "b");
     c.call(2 * MIN + 100, { input: 6_032, cacheRead: 19_968, cacheWrite: 0 }, codex);
-    // gpt-5.2's reasoning goes to gpt-5.1-codex as text (pi-ai transform-messages), nothing is dropped
+    // gpt-5.2's reasoning goes to gpt-5.1-codex as text (pi-ai transform-messages), nothing is dropped; the
+    // codex call's block has no signature (covered on its own above)
     expect(causes(report(c.session("2026.3"))).at(-1)).toBe("unknown");
   });
 

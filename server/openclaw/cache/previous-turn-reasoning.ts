@@ -34,32 +34,37 @@ export function isResponsesApi(api: string | null): boolean {
 }
 
 /**
- * The call's assistant message carries a reasoning item OpenClaw re-sends to `target`'s model: a `thinking`
- * block with a signature, written by the same provider, api and model.
+ * How many reasoning items the call's assistant message makes OpenClaw re-send to `target`'s model: its
+ * `thinking` blocks with a signature (each goes back as its own item), when written by the same provider, api
+ * and model; 0 otherwise.
  */
-export function carriesReplayedReasoning(
+export function replayedReasoningItems(
   entry: TranscriptEntry | undefined,
   call: ModelCall,
   target: ModelCall,
-): boolean {
-  if (!entry || !isResponsesApi(call.api)) return false;
-  if (call.provider !== target.provider || call.api !== target.api || call.model !== target.model)
-    return false;
+): number {
+  if (!entry || !isResponsesApi(call.api)) return 0;
+  if (call.provider !== target.provider || call.api !== target.api || call.model !== target.model) return 0;
   const message = entry.type === "message" ? entry.raw.message : undefined;
-  if (typeof message !== "object" || message === null || Array.isArray(message)) return false;
-  return blocksOf(message.content).some(
+  if (typeof message !== "object" || message === null || Array.isArray(message)) return 0;
+  return blocksOf(message.content).filter(
     (b) => b.kind === "thinking" && b.signature !== undefined && b.signature !== "",
-  );
+  ).length;
 }
 
+/** OpenAI caches prompts in blocks of 128 tokens: a read may end up to one block past a boundary. */
+const CACHE_BLOCK_TOKENS = 128;
+
 /**
- * Whether a new run's read stops where the previous run's first reasoning item was: within the cache's hit
- * tolerance (lineage.ts) of the prompt of the call that wrote it, `readableTokens`. A read far below it is
- * something earlier in the prompt changing, which the removed reasoning does not explain.
+ * Whether a new run's read stops where the previous run's first reasoning item was, `readableTokens` (the prompt
+ * of the call that wrote it): nothing after it can match, so the read ends there (one cache block's slack), and
+ * it reaches it within the cache's hit tolerance (lineage.ts). A read far below is something earlier in the
+ * prompt changing, which the removed reasoning does not explain; a read of nothing is not a stop at all.
  */
 export function readStopsAtDroppedReasoning(n: ModelCall, readableTokens: number): boolean {
-  if (readableTokens <= 0) return false;
-  return Math.abs(n.usage.cacheRead - readableTokens) <= hitTolerance(readableTokens);
+  const read = n.usage.cacheRead;
+  if (readableTokens <= 0 || read <= 0) return false;
+  return read <= readableTokens + CACHE_BLOCK_TOKENS && read >= readableTokens - hitTolerance(readableTokens);
 }
 
 /** One call of a run with its assistant entry. */
@@ -73,14 +78,19 @@ export interface RunCall {
  * call first) carried reasoning items OpenClaw re-sent and n's read stops where the first of them began; else null.
  */
 export function reasoningDropped(n: ModelCall, m: ModelCall, run: readonly RunCall[]): CallCauseDTO | null {
-  const carrying = run.filter((c) => carriesReplayedReasoning(c.entry, c.call, n));
-  const first = carrying.at(-1)?.call;
+  let first: ModelCall | undefined;
+  let items = 0;
+  for (const c of run) {
+    const k = replayedReasoningItems(c.entry, c.call, n);
+    if (k === 0) continue;
+    items += k;
+    first = c.call; // the run is newest first: the last one found is the earliest
+  }
   if (!first || !readStopsAtDroppedReasoning(n, first.promptTokens)) return null;
   const label = first.entryId ?? `#${first.entryIndex}`;
-  const items = carrying.length;
   return {
     cause: "reasoning-dropped",
-    detail: `first call of a new run: it read ${fmtInt(n.usage.cacheRead)} of its ${fmtInt(n.promptTokens)} prompt tokens (the previous call's prompt: ${fmtInt(m.promptTokens)}), up to where the previous run's first reasoning item began (after the ${fmtInt(first.promptTokens)}-token prompt of ${label}): OpenClaw re-sends that run's ${fmtInt(items)} reasoning item${items === 1 ? "" : "s"} of ${n.model ?? "this model"}, and OpenAI removes a previous turn's reasoning items once a new user message arrives, so everything after the first of them is written again`,
+    detail: `first call of a new run: it read ${fmtInt(n.usage.cacheRead)} of its ${fmtInt(n.promptTokens)} prompt tokens (the previous call's prompt: ${fmtInt(m.promptTokens)}), up to where the previous run's first reasoning item began (after the ${fmtInt(first.promptTokens)}-token prompt of ${label}): OpenClaw re-sends that run's ${fmtInt(items)} reasoning item${items === 1 ? "" : "s"} of ${n.model ?? "this model"}, and OpenAI removes a previous turn's reasoning items once a new user message arrives, so everything after the first of them is sent again uncached, at the full input price`,
     entryIds: [label],
   };
 }

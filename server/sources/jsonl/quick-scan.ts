@@ -74,6 +74,8 @@ export function quickScanTranscript(
   let size: number;
   let mtimeMs: number;
   let ino: number;
+  // the racy rule's clock reads before the stat: a slow read must not narrow its margin
+  const statedAt = Date.now();
   try {
     const st = statSync(absPath);
     size = st.size;
@@ -101,7 +103,7 @@ export function quickScanTranscript(
   }
   scanCache.set(key, scan);
   // a file that just changed may change again inside its timestamp's tick (scan-store.ts RACY_MS)
-  if (Date.now() - mtimeMs >= RACY_MS) store?.set(key, scan);
+  if (statedAt - mtimeMs >= RACY_MS) store?.set(key, scan);
   return scan;
 }
 

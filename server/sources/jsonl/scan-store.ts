@@ -23,7 +23,7 @@ export interface TranscriptQuickScan {
 }
 
 /** Bump when TranscriptQuickScan or the scan's rules change: older files are then ignored. */
-export const SCAN_STORE_VERSION = 1;
+export const SCAN_STORE_VERSION = 2;
 /** The cache file's name in the cache dir. */
 export const SCAN_STORE_FILE = `transcript-scans-v${SCAN_STORE_VERSION}.json`;
 /**

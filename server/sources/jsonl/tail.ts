@@ -1,7 +1,7 @@
 // Incremental JSONL reads for live sessions (issue 8 "Live"): OpenClaw (≤2026.7.1) only ever appends whole
 // `JSON.stringify(entry) + "\n"` lines to a transcript, so a grown file is read from the end of its last
 // complete line instead of being re-parsed. Line-level parsing is delegated to read-transcript.ts
-// (parseTranscriptBytes on the appended bytes — one definition of what a line means); the tree (header,
+// (parseTranscriptLines on the appended bytes — one definition of what a line means); the tree (header,
 // leaf, active branch) is recomputed over the extended entry list with tree.ts, which costs no JSON parsing.
 // The result equals a full parse of the same bytes (test/server/live.test.ts checks this on j1).
 //
