@@ -6,8 +6,9 @@
 // and must not move when clawscope changes how it presents a number.
 //
 // Every formatter takes null/undefined/non-finite and prints `none` (default "—"): nothing is shown as zero.
-// Formatters are built once at module load: `toLocaleString` with options builds a new Intl object per call
-// (~1–2 ms each — 22 s of the pruning tab's first render for a session with 11,000 calls).
+// Intl formatters are built once, on first use: `toLocaleString` with options builds a new Intl object per call
+// (~1–2 ms each — 22 s of the pruning tab's first render for a session with 11,000 calls), and building the first
+// one starts ICU (~15 ms), which a CLI run that formats no date or huge number never needs.
 
 type MaybeNumber = number | null | undefined;
 
@@ -18,7 +19,16 @@ function known(n: MaybeNumber): n is number {
   return n !== null && n !== undefined && Number.isFinite(n);
 }
 
-const INT = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+/** A value built on first use, then kept. */
+function once<T>(make: () => T): () => T {
+  let v: T | undefined;
+  return () => {
+    v ??= make();
+    return v;
+  };
+}
+
+const INT = once(() => new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 }));
 
 /**
  * An integer's digits in en-US groups without Intl: the cost report's evidence sentences format a few numbers per
@@ -26,7 +36,7 @@ const INT = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
  */
 function grouped(i: number): string {
   const abs = Math.abs(i);
-  if (abs >= 1e21) return INT.format(i); // String() turns to exponent notation there
+  if (abs >= 1e21) return INT().format(i); // String() turns to exponent notation there
   const s = String(abs);
   let out = s.slice(0, s.length % 3 || 3);
   for (let k = out.length; k < s.length; k += 3) out += `,${s.slice(k, k + 3)}`;
@@ -83,18 +93,21 @@ export function fmtDuration(ms: MaybeNumber, none = NONE): string {
   return ms < 0 ? `−${out}` : out;
 }
 
-const DATE = new Intl.DateTimeFormat(undefined, {
-  year: "numeric",
-  month: "short",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-});
+const DATE = once(
+  () =>
+    new Intl.DateTimeFormat(undefined, {
+      year: "numeric",
+      month: "short",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    }),
+);
 
 /** A local date and time for reading (`"Mar 14, 2026, 07:52:43 PM"` in en-US). */
 export function fmtDate(ms: MaybeNumber, none = NONE): string {
-  return known(ms) ? DATE.format(ms) : none;
+  return known(ms) ? DATE().format(ms) : none;
 }
 
 /** A UTC timestamp to the second for text that is copied or compared: `"2026-03-14T19:52:43Z"`. */

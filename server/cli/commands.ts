@@ -31,8 +31,8 @@ export interface CommandInput {
 type Command = (input: CommandInput) => Promise<void>;
 
 /**
- * The text formatters, loaded when a command prints text: they pull in shared/format.ts, whose module-level Intl
- * formatters cost ~20 ms of ICU start-up that `--json`, `--help` and usage errors never need.
+ * The text formatters, loaded when a command prints text (the tables' code is not parsed for `--json`, `--help`
+ * and usage errors; shared/format.ts builds its Intl formatters, and so starts ICU, only on first use).
  */
 const textOutput = () => import("./text-output.ts");
 

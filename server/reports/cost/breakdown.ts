@@ -104,7 +104,8 @@ export class CauseAttributor {
   /** Each call's previous call of its lineage (the verdict's `previousCallEntryId`). */
   private readonly previousOf = new Map<ModelCall, ModelCall>();
   private readonly names: string[];
-  private readonly tz: { tz: string; source: string };
+  /** The user's time zone, resolved on the first date check (a session whose prompt has no date never needs Intl). */
+  private zone: { tz: string; source: string } | null = null;
   /** The release that wrote the session: its family, and its version when the state dir records it. */
   private readonly release: SessionRelease;
   /** Run reports by time, one shape per report. */
@@ -116,7 +117,6 @@ export class CauseAttributor {
     this.entries = input.transcript.entries;
     this.byId = entryIndexById(input.transcript.entries, "transcript");
     this.names = injectedFileNames(input.family, input.report);
-    this.tz = userTimezone(input.config);
     this.release = { family: input.family, appVersion: input.appVersion ?? null };
     this.shapes = (input.agentReports ?? (input.report ? [input.report] : []))
       .map(promptShape)
@@ -384,12 +384,14 @@ export class CauseAttributor {
 
   private dateRollover(m: ModelCall, n: ModelCall): CallCauseDTO | null {
     if (!dateEntersPrompt(this.input.family) || m.atMs === null || n.atMs === null) return null;
-    const a = localDate(m.atMs, this.tz.tz);
-    const b = localDate(n.atMs, this.tz.tz);
+    this.zone ??= userTimezone(this.input.config);
+    const zone = this.zone;
+    const a = localDate(m.atMs, zone.tz);
+    const b = localDate(n.atMs, zone.tz);
     if (a === b) return null;
     return {
       cause: "date-rollover",
-      detail: `local date ${a} → ${b} in ${this.tz.tz} (${this.tz.source}): the prompt's "Current date" line changed`,
+      detail: `local date ${a} → ${b} in ${zone.tz} (${zone.source}): the prompt's "Current date" line changed`,
       entryIds: [],
     };
   }
