@@ -23,6 +23,7 @@
 
 import type { CallCauseDTO } from "../../../shared/cost.ts";
 import { fmtInt } from "../../../shared/format.ts";
+import { obj } from "../../../shared/json.ts";
 import { blocksOf } from "../../model/message-blocks.ts";
 import type { ModelCall } from "../../model/model-calls.ts";
 import type { TranscriptEntry } from "../../model/session.ts";
@@ -45,8 +46,8 @@ export function replayedReasoningItems(
 ): number {
   if (!entry || !isResponsesApi(call.api)) return 0;
   if (call.provider !== target.provider || call.api !== target.api || call.model !== target.model) return 0;
-  const message = entry.type === "message" ? entry.raw.message : undefined;
-  if (typeof message !== "object" || message === null || Array.isArray(message)) return 0;
+  const message = entry.type === "message" ? obj(entry.raw, "message") : undefined;
+  if (!message) return 0;
   return blocksOf(message.content).filter(
     (b) => b.kind === "thinking" && b.signature !== undefined && b.signature !== "",
   ).length;
