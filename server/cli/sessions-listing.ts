@@ -10,19 +10,21 @@ import type { Runtime } from "../shell/runtime.ts";
 import { jsonText } from "./json-out.ts";
 import { escapeControls, issueLines } from "./terminal-text.ts";
 
-/** The rows of stored listing bytes, or null when they are not a listing (then the dir is listed again). */
-function storedRows(json: Buffer): SessionSummary[] | null {
+/** The table of stored listing bytes, or null when they are not a listing (then the dir is listed again). */
+function storedTable(json: Buffer, render: (rows: SessionSummary[]) => string): string | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(json.toString("utf8"));
   } catch {
     return null;
   }
-  return Array.isArray(parsed) && parsed.every(isSessionSummary) ? parsed : null;
+  return Array.isArray(parsed) && parsed.every(isSessionSummary) ? table(render(parsed)) : null;
 }
 
 /** The text table for a terminal: stored control sequences shown escaped (terminal-text.ts), as every view does. */
-const table = (text: string): string => `${escapeControls(text)}\n`;
+function table(text: string): string {
+  return `${escapeControls(text)}\n`;
+}
 
 export async function sessionsListing(
   stateDir: string,
@@ -31,14 +33,13 @@ export async function sessionsListing(
   format: "json" | "text",
 ): Promise<void> {
   const { ListingCache } = await import("../service/listing-cache.ts");
-  const { formatSessionsTable } =
-    format === "text" ? await import("./text-output.ts") : { formatSessionsTable: null };
+  const render = format === "text" ? (await import("./text-output.ts")).formatSessionsTable : null;
   const cache = ListingCache.open(cacheDir, stateDir);
   const hit = cache?.read();
-  const rows = hit && formatSessionsTable ? storedRows(hit.json) : null;
-  if (hit && (!formatSessionsTable || rows)) {
+  const stored = hit ? (render ? storedTable(hit.json, render) : hit.json) : null;
+  if (hit && stored !== null) {
     for (const line of issueLines(hit.issues)) process.stderr.write(`${line}\n`);
-    process.stdout.write(formatSessionsTable && rows ? table(formatSessionsTable(rows)) : hit.json);
+    process.stdout.write(stored);
     return;
   }
   const before = cache?.before() ?? null;
@@ -46,6 +47,6 @@ export async function sessionsListing(
   const { sessions, issues } = rt.service.listSessions();
   for (const line of issueLines(issues)) process.stderr.write(`${line}\n`);
   const text = jsonText(sessions);
-  process.stdout.write(formatSessionsTable ? table(formatSessionsTable(sessions)) : text);
+  process.stdout.write(render ? table(render(sessions)) : text);
   if (cache && before) cache.write(before, issues, text);
 }
