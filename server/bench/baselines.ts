@@ -4,8 +4,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import Database from "better-sqlite3";
-import { decompress } from "fzstd";
 import { isObject } from "../../shared/json.ts";
+import { zstdDecoder } from "../sources/sqlite/zstd-decoders.ts";
 import { MB } from "./measure.ts";
 
 export function jqInstalled(): boolean {
@@ -38,14 +38,15 @@ export function naiveUsage(file: string): number {
   return total;
 }
 
-/** Bare SELECT + decode (zstd → UTF-8 → JSON.parse) of every event row of the session. */
+/** Bare SELECT + decode (zstd with the decompressor clawscope uses → UTF-8 → JSON.parse) of every event row. */
 export function bareSqliteDecode(dbFile: string, sessionId: string): number {
   const db = new Database(dbFile, { readonly: true, fileMustExist: true });
   const dec = new TextDecoder();
+  const zstd = zstdDecoder();
   let n = 0;
   try {
     const stmt = db.prepare(
-      "SELECT seq, event_json, event_zstd FROM transcript_events WHERE session_id = ? ORDER BY seq",
+      "SELECT seq, event_json, event_zstd, event_utf8_bytes FROM transcript_events WHERE session_id = ? ORDER BY seq",
     );
     for (const r of stmt.iterate(sessionId)) {
       if (!isObject(r)) continue;
@@ -53,7 +54,12 @@ export function bareSqliteDecode(dbFile: string, sessionId: string): number {
         typeof r.event_json === "string"
           ? r.event_json
           : r.event_zstd instanceof Uint8Array
-            ? dec.decode(decompress(r.event_zstd))
+            ? dec.decode(
+                zstd.decompress(
+                  r.event_zstd,
+                  typeof r.event_utf8_bytes === "number" ? r.event_utf8_bytes : null,
+                ),
+              )
             : "";
       if (isObject(JSON.parse(text))) n++;
     }

@@ -135,13 +135,19 @@ export function bareParseJob(runner: ProcessRunner, file: string): () => Process
   return () => runner.node(["-e", script, file]);
 }
 
-/** Bare SQLite: SELECT every event row of the session, zstd → UTF-8 → JSON.parse (the modules clawscope uses). */
+/**
+ * Bare SQLite: SELECT every event row of the session, zstd → UTF-8 → JSON.parse, with the modules clawscope uses
+ * (zstddec, instantiated without the `fetch` path as zstd-decoders.ts does; fzstd for frames without a size).
+ */
 export function bareSqliteJob(runner: ProcessRunner, dbFile: string, sessionId: string): () => ProcessRun {
-  const script = `const {createRequire}=require("node:module");const r=createRequire(${JSON.stringify(path.join(PACKAGE_ROOT, "package.json"))});
-const D=r("better-sqlite3");const {decompress}=r("fzstd");const db=new D(process.argv[1],{readonly:true,fileMustExist:true});
-const dec=new TextDecoder();let n=0;for(const x of db.prepare("SELECT seq, event_json, event_zstd FROM transcript_events WHERE session_id = ? ORDER BY seq").iterate(process.argv[2])){
-const t=typeof x.event_json==="string"?x.event_json:dec.decode(decompress(x.event_zstd));if(JSON.parse(t))n++}console.log(n)`;
-  return () => runner.node(["-e", script, dbFile, sessionId]);
+  const script = `import {createRequire} from "node:module";const r=createRequire(${JSON.stringify(path.join(PACKAGE_ROOT, "package.json"))});
+const D=r("better-sqlite3");const fz=r("fzstd");const {ZSTDDecoder}=await import(r.resolve("zstddec"));
+const z=new ZSTDDecoder();const f=Object.getOwnPropertyDescriptor(globalThis,"fetch");Object.defineProperty(globalThis,"fetch",{value:undefined,configurable:true});
+const ready=z.init();Object.defineProperty(globalThis,"fetch",f);await ready;
+const db=new D(process.argv[1],{readonly:true,fileMustExist:true});const dec=new TextDecoder();let n=0;
+for(const x of db.prepare("SELECT seq, event_json, event_zstd, event_utf8_bytes FROM transcript_events WHERE session_id = ? ORDER BY seq").iterate(process.argv[2])){
+const t=typeof x.event_json==="string"?x.event_json:dec.decode(x.event_utf8_bytes?z.decode(x.event_zstd,x.event_utf8_bytes):fz.decompress(x.event_zstd));if(JSON.parse(t))n++}console.log(n)`;
+  return () => runner.node(["--input-type=module", "-e", script, dbFile, sessionId]);
 }
 
 export const nodeE0Job = (runner: ProcessRunner) => (): ProcessRun => runner.node(["-e", "0"]);

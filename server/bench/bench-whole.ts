@@ -3,6 +3,7 @@
 
 import { rmSync, statSync } from "node:fs";
 import path from "node:path";
+import { zstdDecoder } from "../sources/sqlite/zstd-decoders.ts";
 import {
   addProcessRow,
   alternate,
@@ -77,7 +78,10 @@ export function benchWholeSqlite(tmp: string, s: WrittenSession, runs: number): 
     operation: `\`cost --json\`, SQLite, whole process (${label})`,
     size: `${(s.stats.bytes / MB).toFixed(0)} MB of events / ${s.stats.entries.toLocaleString("en")} rows`,
     command: r.cost,
-    anchor: { label: "bare SELECT + zstd/UTF-8/JSON decode (node)", runs: r.bare },
+    anchor: {
+      label: `bare SELECT + zstd (${zstdDecoder().name}; frames: ${s.stats.zstd ?? "?"})/UTF-8/JSON decode (node)`,
+      runs: r.bare,
+    },
     others: "",
     limit: 1.5,
     target: "≤ 1.5× the bare decode, peak RSS ≤ 300 MB",

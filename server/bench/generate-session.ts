@@ -10,14 +10,17 @@
 //   CREATE TABLE statements, taken over verbatim by copying the file) with the demo session's events
 //   replaced by generated ones.
 //
-// zstd: Node 20 cannot COMPRESS zstd (zlib.zstdCompressSync is Node ≥ 22.15/23.8) and fzstd only
-// decompresses, so events of ≥ 1 KiB are written as valid zstd frames made of RAW blocks (RFC 8878
-// §3.1.1.2: block type 0) with a declared content size and an XXH64 content checksum. Every decoding
-// step the reader runs on real rows runs on these (frame walk, fzstd, checksum, strict UTF-8, JSON) —
-// only entropy decoding is cheaper than on a real level-1 frame, and the baseline decodes the same rows.
+// zstd: events of ≥ 1 KiB are compressed the way OpenClaw 2026.9 does it — node:zlib's zstdCompressSync,
+// default level, content checksum on — where this Node has it (≥ 22.15 / 23.8; OpenClaw itself needs
+// ≥ 24.16). Node 20 cannot compress zstd (fzstd and zstddec only decompress), so there they are written as
+// valid frames of RAW blocks (RFC 8878 §3.1.1.2: block type 0) with a declared content size and an XXH64
+// content checksum: every decoding step the reader runs on real rows runs on these (frame walk, decoder,
+// checksum, strict UTF-8, JSON), only entropy decoding is cheaper. `stats.zstd` says which; the baseline
+// decodes the same rows.
 
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import Database from "better-sqlite3";
 import { isObject, type JsonObject } from "../../shared/json.ts";
 import { DEMO_STATE_DIR as DEMO_STATE } from "../package-root.ts";
@@ -127,6 +130,20 @@ export function writeBigStateDir(
   return { stateDir };
 }
 
+type Compress = (data: Uint8Array) => Uint8Array;
+
+/** node:zlib's zstd compressor as OpenClaw calls it, or null on a Node without it. */
+function zlibZstd(): Compress | null {
+  const fn: unknown = Reflect.get(zlib, "zstdCompressSync");
+  const flag: unknown = Reflect.get(zlib.constants, "ZSTD_c_checksumFlag");
+  if (typeof fn !== "function" || typeof flag !== "number") return null;
+  return (data) => {
+    const out: unknown = Reflect.apply(fn, zlib, [data, { params: { [flag]: 1 } }]);
+    if (!(out instanceof Uint8Array)) throw new Error("zstdCompressSync returned no bytes");
+    return out;
+  };
+}
+
 /** RFC 8878 frame of raw blocks: magic, FHD (4-byte FCS, single segment, checksum), blocks ≤ 128 KiB, XXH64. */
 export function rawZstdFrame(data: Uint8Array): Uint8Array {
   const BLOCK = 128 * 1024;
@@ -181,7 +198,7 @@ function navigationJson(e: JsonObject, bytes: number): string {
  */
 export function writeSqliteStateDir(
   stateDir: string,
-  opts: { targetBytes: number; seed: number },
+  opts: { targetBytes: number; seed: number; rawFrames?: boolean },
 ): WrittenSession {
   const dir = path.join(stateDir, "agents", "main", "agent");
   mkdirSync(dir, { recursive: true });
@@ -206,7 +223,16 @@ export function writeSqliteStateDir(
       db.prepare(`DELETE FROM ${t} WHERE session_id = ?`).run(sessionId);
     }
     db.prepare("DELETE FROM session_transcript_fts WHERE session_id = ?").run(sessionId);
-    const gen = new SessionGenerator({ ...opts, sessionId, headerVersion: 4 });
+    const gen = new SessionGenerator({
+      targetBytes: opts.targetBytes,
+      seed: opts.seed,
+      sessionId,
+      headerVersion: 4,
+    });
+    // `rawFrames`: raw blocks on every Node (a test of what the reader does with frames that do not compress)
+    const compress = (opts.rawFrames ? null : zlibZstd()) ?? rawZstdFrame;
+    gen.stats.zstd =
+      compress === rawZstdFrame ? "raw blocks (this Node cannot compress zstd)" : "node:zlib, default level";
     const insJson = db.prepare(
       "INSERT INTO transcript_events (session_id, seq, event_json, created_at) VALUES (?, ?, ?, ?)",
     );
@@ -233,7 +259,7 @@ export function writeSqliteStateDir(
             sessionId,
             seq,
             created,
-            rawZstdFrame(bytes),
+            compress(bytes),
             bytes.length,
             navigationJson(e, bytes.length),
           );

@@ -16,6 +16,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { runReplay } from "../reports/prune-replay/replay-run.ts";
+import { prepareZstd } from "../sources/sqlite/zstd-decoders.ts";
 import { openStateReader } from "../sources/state-reader.ts";
 import { bareSqliteDecode, jqInstalled, jqUsage, naiveUsage } from "./baselines.ts";
 import { benchWarmAndAppend } from "./bench-append.ts";
@@ -210,6 +211,7 @@ interface BenchPlan {
 /** Generates the sessions the chosen rows need and runs those rows, in an order that keeps them independent. */
 async function runRows(p: BenchPlan): Promise<void> {
   const { only, runs, seed, tmp, get } = p;
+  await prepareZstd(); // what the CLI does before it reads a state dir with SQLite stores
   log(`generating ${p.sizeMb} MB sessions (seed ${seed}) in ${tmp}…`);
   const needJsonl = ["startup", "jsonl", "warm", "append", "memory", "cli", "browser"].some((k) =>
     only.has(k),

@@ -47,6 +47,8 @@ export interface GeneratedStats {
   images: number;
   compactions: number;
   bigToolResults: number;
+  /** SQLite writer only: how its event_zstd frames were made. */
+  zstd?: string;
 }
 
 /** The generator: yields one event object at a time (the writers stream them to disk). */

@@ -98,7 +98,8 @@ async function runtimeOver(
   environment: UserEnvironment,
   pricingFile: PricingOverrides | undefined,
 ): Promise<Runtime> {
-  const { createRuntime } = await import("../shell/runtime.ts");
+  const { createRuntime, prepareRuntime } = await import("../shell/runtime.ts");
+  await prepareRuntime(state.stateDir);
   return createRuntime(state, environment, pricingFile, values["no-cache"] ? null : cacheDir(environment));
 }
 

@@ -2,6 +2,8 @@
 
 import type { PricingOverrides } from "../../shared/pricing.ts";
 import { createSessionService, type SessionService } from "../service/session-service.ts";
+import { discoverState } from "../sources/discover.ts";
+import { prepareZstd } from "../sources/sqlite/zstd-decoders.ts";
 import type { UserEnvironment } from "../sources/user-path.ts";
 import type { StateChoice } from "./config.ts";
 
@@ -29,4 +31,12 @@ export function createRuntime(
       ...(pricingFile ? { pricingFile } : {}),
     }),
   };
+}
+
+/**
+ * What the synchronous readers need set up asynchronously, once, before the first read: the WebAssembly zstd
+ * decoder when the state dir has SQLite stores (zstd-decoders.ts; a JSONL-only dir never loads it).
+ */
+export async function prepareRuntime(stateDir: string): Promise<void> {
+  if (discoverState(stateDir).agents.some((a) => a.sqlitePath !== null)) await prepareZstd();
 }

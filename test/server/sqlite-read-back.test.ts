@@ -83,7 +83,7 @@ describe("SQLite read-back of cut texts", () => {
   });
 
   it("frames that do not compress: the row is selected again; a vanished row is a failure, not other text", async () => {
-    const w = writeSqliteStateDir(path.join(tmp, "raw"), { targetBytes: 400_000, seed: 3 });
+    const w = writeSqliteStateDir(path.join(tmp, "raw"), { targetBytes: 400_000, seed: 3, rawFrames: true });
     const { s, dbPath } = loadOnly(w.stateDir);
     const cut = cutBlocks(s);
     expect(cut.length).toBeGreaterThan(0);

@@ -1,23 +1,15 @@
 // Guarded zstd decoding for SQLite-era blobs: `transcript_events.event_zstd` (one frame per event, agent
 // schema 23), `session_transcript_archives.archive_blob` (encoding "zstd") and cold archives
 // (`sessions/cold/*.jsonl.zst`) — spec storage.md §4.2.
-// fzstd trusts the frame header and allocates what it declares, so the frames are walked first and
-// the declared sizes checked against a cap: a damaged blob becomes an error string, never an
-// out-of-memory crash or a throw. fzstd does not verify the optional content checksum, so it is checked
-// here (XXH64, xxh64.ts) for every frame that carries one; callers also compare the decoded length with
+// The decompressor (zstd-decoders.ts: zstddec once prepared, else fzstd) runs only after the frames
+// are walked and the declared sizes checked against a cap — fzstd trusts the frame header and allocates
+// what it declares —, so a damaged blob becomes an error string, never an out-of-memory crash or a throw.
+// fzstd does not verify the optional content checksum, so it is checked here (XXH64, xxh64.ts) for every
+// frame that carries one; callers also compare the decoded length with
 // `event_utf8_bytes` and parse the text strictly (UTF-8 + JSON).
 
-import { createRequire } from "node:module";
 import { zstdContentChecksum } from "./xxh64.ts";
-
-/** fzstd, loaded on the first compressed row (a JSONL-only run never needs it). */
-let fzstd: typeof import("fzstd") | null = null;
-function decompress(data: Uint8Array): Uint8Array {
-  if (fzstd !== null) return fzstd.decompress(data);
-  const lib: typeof import("fzstd") = createRequire(import.meta.url)("fzstd");
-  fzstd = lib;
-  return lib.decompress(data);
-}
+import { fzstdDecoder, type ZstdDecoder, zstdDecoder } from "./zstd-decoders.ts";
 
 const ZSTD_MAGIC = 0xfd2fb528;
 /** Skippable frames: magic 0x184D2A50–0x184D2A5F (RFC 8878 §3.1.2). */
@@ -133,13 +125,17 @@ export function walkZstdFrames(
 }
 
 /**
- * Decompress after validating the frames; refuses, before fzstd allocates or decodes anything (issue 20: a 48 KB
- * frame of RLE blocks without a content size decoded to 1.57 GB): declared sizes above `maxBytes`, frames whose
- * blocks alone regenerate more than `maxBytes`, and a window above `maxBytes` on a frame without content size
- * (fzstd allocates the window then). fzstd is kept: the bound is exact enough from the headers, so no streaming
- * decoder is needed to stop early. Never throws.
+ * Decompress after validating the frames; refuses, before the decoder allocates or decodes anything (issue 20:
+ * a 48 KB frame of RLE blocks without a content size decoded to 1.57 GB): declared sizes above `maxBytes`, frames
+ * whose blocks alone regenerate more than `maxBytes`, and a window above `maxBytes` on a frame without content
+ * size (fzstd allocates the window then). The bound is exact enough from the headers, so no streaming decoder
+ * is needed to stop early. `decoder`: zstd-decoders.ts (tests run each one). Never throws.
  */
-export function decodeZstd(data: Uint8Array, maxBytes: number): ZstdResult {
+export function decodeZstd(
+  data: Uint8Array,
+  maxBytes: number,
+  decoder: ZstdDecoder = zstdDecoder(),
+): ZstdResult {
   const walked = walkZstdFrames(data);
   if (!walked.ok) return walked;
   const { declaredSize: declared, boundSize, maxWindow } = walked.walk;
@@ -155,15 +151,20 @@ export function decodeZstd(data: Uint8Array, maxBytes: number): ZstdResult {
     return { ok: false, error };
   }
   try {
-    // No preallocated buffer: fzstd silently drops bytes written past a caller buffer.
-    const out = decompress(data);
-    if (out.length > maxBytes) return { ok: false, error: `decoded ${out.length} bytes, above the limit` };
-    const bad = checksumError(out, walked.walk);
-    if (bad) return { ok: false, error: bad };
-    return { ok: true, bytes: out };
+    return checked(decoder.decompress(data, declared), maxBytes, walked.walk);
   } catch (e) {
+    // zstddec's failures are decoded again by fzstd, for the same located error text whichever decoder ran
+    // (errors are rare, so the second pass costs nothing that matters)
+    if (decoder.name !== "fzstd") return decodeZstd(data, maxBytes, fzstdDecoder());
     return { ok: false, error: `zstd decode failed: ${e instanceof Error ? e.message : String(e)}` };
   }
+}
+
+/** The decoded bytes, or why they are not what the frames declare. */
+function checked(out: Uint8Array, maxBytes: number, walk: FrameWalk): ZstdResult {
+  if (out.length > maxBytes) return { ok: false, error: `decoded ${out.length} bytes, above the limit` };
+  const bad = checksumError(out, walk);
+  return bad ? { ok: false, error: bad } : { ok: true, bytes: out };
 }
 
 /** Verify each frame's XXH64 content checksum; needs every frame's size to split the output. */
