@@ -71,7 +71,14 @@ beforeAll(() => {
   );
   if (!isObject(parsed)) throw new Error("the tarball's package.json is not an object");
   manifest = parsed;
-  writePackLock({ repoLock: path.join(REPO, "package-lock.json"), tarball, manifest, projectDir: PROJECT });
+  const registry = npm(["config", "get", "registry"], REPO).trim();
+  writePackLock({
+    repoLock: path.join(REPO, "package-lock.json"),
+    tarball,
+    manifest,
+    projectDir: PROJECT,
+    registry,
+  });
   const flags = [
     "--offline",
     "--omit=dev",

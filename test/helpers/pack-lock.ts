@@ -2,7 +2,8 @@
 // the tarball's entry (file: path, sha512 integrity, bin, dependencies from its manifest) plus the closure of its
 // dependencies exactly as the repo's lock resolves and hoists them. With it `npm ci --offline` installs the
 // package from the npm cache that `npm ci` filled — that cache holds tarballs only, no packuments, so a plain
-// `npm install <tarball> --offline` fails with ENOTCACHED (research deps.md §4.3). If the tarball's dependencies
+// `npm install <tarball> --offline` fails with ENOTCACHED (research deps.md §4.3), and so does a locked entry
+// without `resolved` (the repo's lock has none): each one gets its registry URL. If the tarball's dependencies
 // ever drift from the lock, npm refuses the install ("missing from lock file"): the test says so loudly.
 
 import { createHash } from "node:crypto";
@@ -32,6 +33,19 @@ function resolveKey(packages: JsonObject, from: string, name: string): string | 
 }
 
 /**
+ * The entry with its registry tarball URL when the repo's lock leaves it out: without `resolved`, an offline
+ * install asks for the packument first, and a cache that only `npm ci` filled holds none (ENOTCACHED); with
+ * it, npm reads the tarball the cache holds under that URL.
+ */
+function withResolved(key: string, entry: JsonObject, registry: string): JsonObject {
+  const version = entry.version;
+  if (entry.resolved !== undefined || typeof version !== "string" || entry.link === true) return entry;
+  const name = key.slice(key.lastIndexOf("node_modules/") + "node_modules/".length);
+  const base = name.slice(name.lastIndexOf("/") + 1);
+  return { ...entry, resolved: `${registry.replace(/\/?$/, "/")}${name}/-/${base}-${version}.tgz` };
+}
+
+/**
  * Write package.json + package-lock.json into `projectDir` for a project depending on `tarball`, whose own
  * package.json (`manifest`) is given. Returns the number of locked packages.
  */
@@ -40,6 +54,8 @@ export function writePackLock(opts: {
   tarball: string;
   manifest: JsonObject;
   projectDir: string;
+  /** The registry the cache was filled from (`npm config get registry`). */
+  registry: string;
 }): number {
   const lock = objectAt(JSON.parse(fs.readFileSync(opts.repoLock, "utf8")), "package-lock.json");
   const repoPackages = objectAt(lock.packages, "package-lock.json packages");
@@ -68,7 +84,7 @@ export function writePackLock(opts: {
   for (let key = todo.pop(); key !== undefined; key = todo.pop()) {
     if (packages[key] !== undefined) continue;
     const entry = objectAt(repoPackages[key], `lock entry ${key}`);
-    packages[key] = entry;
+    packages[key] = withResolved(key, entry, opts.registry);
     for (const n of names(entry.dependencies)) todo.push(required(key, n));
     // Optional dependencies (per-platform binaries) the lock does not hold are skipped by npm as well.
     for (const n of names(entry.optionalDependencies)) {
