@@ -6,6 +6,7 @@
 import path from "node:path";
 import Database from "better-sqlite3";
 import { beforeAll, describe, expect, it } from "vitest";
+import { rawZstdFrame } from "../../server/bench/generate-session.ts";
 import { decodeZstd } from "../../server/sources/sqlite/zstd.ts";
 import {
   availableZstdDecoders,
@@ -97,6 +98,8 @@ describe("zstd decoders", () => {
     expect(Buffer.from(wasm.decompress(frame.zstd, WASM_MAX_BYTES + 1)).equals(Buffer.from(viaFzstd))).toBe(
       true,
     );
+    const empty = decodeZstd(rawZstdFrame(new Uint8Array(0)), LIMIT, wasm);
+    expect(empty.ok ? empty.bytes.length : empty.error).toBe(0);
     // zstddec itself reports a declared size the frame does not decode to
     expect(() => wasm.decompress(frame.zstd, frame.utf8Bytes + 1)).toThrow(/zstddec decoded/);
   });

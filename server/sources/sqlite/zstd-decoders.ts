@@ -3,7 +3,7 @@
 //   - zstddec: libzstd's own decoder compiled to WebAssembly (donmccurdy/zstddec). ~3× fzstd on real OpenClaw
 //     frames, which are entropy-coded: on a 100 MB session (33 MB of frames) 250 ms instead of 850 ms. Its
 //     module is instantiated asynchronously, so the shell awaits `prepareZstd()` once before a state dir with
-//     SQLite stores is read; until then — and for a frame without a declared content size or above
+//     SQLite stores is read; until then — and for frames without a declared content size, empty or above
 //     WASM_MAX_BYTES (the WebAssembly heap grows to the largest frame and never shrinks) — fzstd runs.
 //   - fzstd (pure JavaScript): always there; the same bytes (test/server/zstd-decoders.test.ts).
 // node:zlib's `zstdDecompressSync` (Node ≥ 22.15) was measured too and is slower than both on OpenClaw's
@@ -38,7 +38,8 @@ function wasmDecoder(lib: import("zstddec").ZSTDDecoder): ZstdDecoder {
   return {
     name: "zstddec",
     decompress(data, declaredSize) {
-      if (declaredSize === null || declaredSize > WASM_MAX_BYTES)
+      // zstddec reads a size of 0 as "find it in the frame header": an empty frame goes to fzstd as well
+      if (declaredSize === null || declaredSize === 0 || declaredSize > WASM_MAX_BYTES)
         return fzstdDecoder().decompress(data, declaredSize);
       const out = lib.decode(data, declaredSize);
       // ZSTD_decompress's error codes come back as a short (or empty) output
