@@ -47,11 +47,20 @@ function backslashesBefore(line: Uint8Array, at: number, floor: number): number 
   return n;
 }
 
-/** Index of the quote closing the string whose body starts at `from`, or -1. */
+/**
+ * Index of the quote closing the string whose body starts at `from`, or -1. The first quote is found natively;
+ * when it is escaped the body holds quoted text (a tool result that prints JSON has one `\"` every few bytes),
+ * and one `indexOf` per escaped quote cost more than a byte walk, so the rest is walked, escape by escape.
+ */
 function closingQuote(line: Buffer, from: number): number {
-  let q = line.indexOf(QUOTE, from);
-  while (q !== -1 && backslashesBefore(line, q, from) % 2 === 1) q = line.indexOf(QUOTE, q + 1);
-  return q;
+  const q = line.indexOf(QUOTE, from);
+  if (q === -1 || backslashesBefore(line, q, from) % 2 === 0) return q;
+  for (let i = q + 1; i < line.length; i++) {
+    const b = line[i];
+    if (b === BACKSLASH) i++;
+    else if (b === QUOTE) return i;
+  }
+  return -1;
 }
 
 /** Characters JSON allows after a backslash, `u` excepted (a `\u` escape is never cut). */
@@ -65,12 +74,13 @@ const SIMPLE_ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74])
  */
 function asciiBodyChars(body: Buffer): number | null {
   let escapes = 0;
-  let b = body.indexOf(BACKSLASH);
-  while (b !== -1) {
+  // from the first backslash on, a byte walk (one native search per escape costs more on escape-dense text)
+  for (let b = body.indexOf(BACKSLASH); b !== -1 && b < body.length; b++) {
+    if (body[b] !== BACKSLASH) continue;
     const next = body[b + 1];
     if (next === undefined || !SIMPLE_ESCAPES.has(next)) return null;
     escapes++;
-    b = body.indexOf(BACKSLASH, b + 2);
+    b++;
   }
   return hasControlByte(body) ? null : body.length - escapes;
 }

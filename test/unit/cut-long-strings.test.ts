@@ -61,6 +61,29 @@ describe("findCuts", () => {
     ]);
   });
 
+  it("escape-dense texts (printed JSON, paths, trailing backslashes): the value's exact end and length", () => {
+    // a seeded walk over the characters JSON escapes, so quotes, backslashes and their runs land everywhere
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed;
+    };
+    const alphabet = ['"', "\\", "a", "/", "\n", "\t", "{", ":"];
+    for (let round = 0; round < 60; round++) {
+      let text = "";
+      const n = CUT_MIN_VALUE_BYTES + (next() % 600);
+      for (let i = 0; i < n; i++) text += alphabet[next() % alphabet.length];
+      if (round % 2 === 0) text += "\\"; // a backslash right before the closing quote
+      const line = Buffer.from(toolResultLine("a", null, [{ type: "text", text }, { type: "text", text: "tail" }]));
+      const cuts = findCuts(line);
+      expect(cuts.length, `round ${round}`).toBe(1);
+      const cut = cuts[0];
+      if (!cut) throw new Error("no cut");
+      expect(cut.chars).toBe(text.length);
+      expect(JSON.parse(`"${line.subarray(cut.start, cut.end).toString("latin1")}"`)).toBe(text);
+    }
+  });
+
   it("leaves short, non-ASCII and \\u-escaped texts, texts of other roles and escaped keys alone", () => {
     const nonAscii = `${"x".repeat(CUT_MIN_VALUE_BYTES)} 中文`;
     const control = `${"x".repeat(CUT_MIN_VALUE_BYTES)}\u0001`; // JSON.stringify writes \u0001

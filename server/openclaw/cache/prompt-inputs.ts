@@ -62,9 +62,17 @@ function baseName(p: string): string {
   return p.split(/[\\/]/u).pop() ?? p;
 }
 
+/** One pattern per file name: a cost report asks for every exec call of a session (~5 µs to compile each). */
+const MENTION_PATTERNS = new Map<string, RegExp>();
+
 function mentions(text: string, name: string): boolean {
-  const escaped = escapeRegExp(name);
-  return new RegExp(`(^|[\\s/'"=])${escaped}($|[\\s'";|&)])`, "u").test(text);
+  let pattern = MENTION_PATTERNS.get(name);
+  if (pattern === undefined) {
+    if (MENTION_PATTERNS.size >= 256) MENTION_PATTERNS.clear(); // names come from stored reports: few, but unbounded
+    pattern = new RegExp(`(^|[\\s/'"=])${escapeRegExp(name)}($|[\\s'";|&)])`, "u");
+    MENTION_PATTERNS.set(name, pattern);
+  }
+  return pattern.test(text);
 }
 
 /**
