@@ -5,11 +5,13 @@
 
 import { tokensFromChars } from "./token-estimate.ts";
 
-const EN_US = new Intl.NumberFormat("en-US");
+/** Built on first use: the first Intl object starts ICU (~15 ms), which a command that prints no OpenClaw text never needs. */
+let enUs: Intl.NumberFormat | null = null;
 
 /** `Intl.NumberFormat("en-US")` grouping: `12,345` (OpenClaw's `formatInt`). */
 export function formatInt(n: number): string {
-  return EN_US.format(n);
+  enUs ??= new Intl.NumberFormat("en-US");
+  return enUs.format(n);
 }
 
 /** `<int(chars)> chars (~<int(tok)> tok)`, e.g. `16,640 chars (~4,160 tok)`. */

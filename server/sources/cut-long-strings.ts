@@ -47,20 +47,25 @@ function backslashesBefore(line: Uint8Array, at: number, floor: number): number 
   return n;
 }
 
+/** Bytes walked in JS before a native search: escapes in printed JSON are a few bytes apart, in prose kilobytes. */
+const NEAR = 64;
+
+/** The next `byte` at or after `from` in `buf`: a short walk (dense hits), then a native search (sparse ones). */
+function nextByte(buf: Buffer, byte: number, from: number): number {
+  const stop = Math.min(buf.length, from + NEAR);
+  for (let i = from; i < stop; i++) if (buf[i] === byte) return i;
+  return stop < buf.length ? buf.indexOf(byte, stop) : -1;
+}
+
 /**
- * Index of the quote closing the string whose body starts at `from`, or -1. The first quote is found natively;
- * when it is escaped the body holds quoted text (a tool result that prints JSON has one `\"` every few bytes),
- * and one `indexOf` per escaped quote cost more than a byte walk, so the rest is walked, escape by escape.
+ * Index of the quote closing the string whose body starts at `from`, or -1: the first quote not escaped by an
+ * odd run of backslashes. (One native search per escaped quote cost ~50 ms per real session whose tool
+ * results print JSON, a `\"` every few bytes: nextByte walks those.)
  */
 function closingQuote(line: Buffer, from: number): number {
-  const q = line.indexOf(QUOTE, from);
-  if (q === -1 || backslashesBefore(line, q, from) % 2 === 0) return q;
-  for (let i = q + 1; i < line.length; i++) {
-    const b = line[i];
-    if (b === BACKSLASH) i++;
-    else if (b === QUOTE) return i;
-  }
-  return -1;
+  let q = line.indexOf(QUOTE, from);
+  while (q !== -1 && backslashesBefore(line, q, from) % 2 === 1) q = nextByte(line, QUOTE, q + 1);
+  return q;
 }
 
 /** Characters JSON allows after a backslash, `u` excepted (a `\u` escape is never cut). */
@@ -74,13 +79,12 @@ const SIMPLE_ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74])
  */
 function asciiBodyChars(body: Buffer): number | null {
   let escapes = 0;
-  // from the first backslash on, a byte walk (one native search per escape costs more on escape-dense text)
-  for (let b = body.indexOf(BACKSLASH); b !== -1 && b < body.length; b++) {
-    if (body[b] !== BACKSLASH) continue;
+  let b = body.indexOf(BACKSLASH);
+  while (b !== -1) {
     const next = body[b + 1];
     if (next === undefined || !SIMPLE_ESCAPES.has(next)) return null;
     escapes++;
-    b++;
+    b = nextByte(body, BACKSLASH, b + 2);
   }
   return hasControlByte(body) ? null : body.length - escapes;
 }
