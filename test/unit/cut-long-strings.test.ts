@@ -74,7 +74,12 @@ describe("findCuts", () => {
       const n = CUT_MIN_VALUE_BYTES + (next() % 600);
       for (let i = 0; i < n; i++) text += alphabet[next() % alphabet.length];
       if (round % 2 === 0) text += "\\"; // a backslash right before the closing quote
-      const line = Buffer.from(toolResultLine("a", null, [{ type: "text", text }, { type: "text", text: "tail" }]));
+      const line = Buffer.from(
+        toolResultLine("a", null, [
+          { type: "text", text },
+          { type: "text", text: "tail" },
+        ]),
+      );
       const cuts = findCuts(line);
       expect(cuts.length, `round ${round}`).toBe(1);
       const cut = cuts[0];
