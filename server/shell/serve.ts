@@ -8,6 +8,7 @@ import { isLoopbackName } from "../../shared/loopback.ts";
 import { createApp } from "../http/app.ts";
 import { createStaticHandler } from "../http/static-files.ts";
 import { DIST_WEB_DIR } from "../package-root.ts";
+import { prepareZstd } from "../sources/sqlite/zstd-decoders.ts";
 import type { ServeOptions } from "./config.ts";
 import { guardProcess } from "./crash-guard.ts";
 import type { Runtime } from "./runtime.ts";
@@ -87,6 +88,9 @@ export async function startServer(rt: Runtime, opts: ServeOptions): Promise<void
     }
     throw err;
   });
+  // A long-lived server may see its first SQLite store appear later (an OpenClaw upgrade while it runs): the
+  // WebAssembly zstd decoder is ready for it anyway (~5 ms once; prepareRuntime covered a dir that has one now).
+  void prepareZstd();
   // Live updates are a convenience: a state dir the watcher cannot take in says so and is still served.
   try {
     rt.service.startWatching();
