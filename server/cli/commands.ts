@@ -17,6 +17,7 @@ import type { Runtime } from "../shell/runtime.ts";
 import type { UserEnvironment } from "../sources/user-path.ts";
 import { BufferedWriter, writeJson } from "./json-out.ts";
 import { type CliValues, pruneQueryFromFlags, UsageError } from "./options.ts";
+import { writeStdout } from "./stdout.ts";
 import { escapeControls, issueLines } from "./terminal-text.ts";
 
 /** A command that ran and failed (bad session data, a refused export path): printed with exit code 1. */
@@ -38,8 +39,8 @@ const textOutput = () => import("./text-output.ts");
 
 function out(text: string): void {
   // Two writes: appending "\n" to a report of tens of MB would copy it once more.
-  process.stdout.write(text);
-  if (!text.endsWith("\n")) process.stdout.write("\n");
+  writeStdout(text);
+  if (!text.endsWith("\n")) writeStdout("\n");
 }
 
 /** Text for a terminal: stored control sequences shown escaped (terminal-text.ts). */
@@ -48,7 +49,7 @@ function outText(text: string): void {
 }
 
 function outJson(value: unknown): void {
-  const w = new BufferedWriter((s) => process.stdout.write(s));
+  const w = new BufferedWriter(writeStdout);
   writeJson(value, w.write);
   w.write("\n");
   w.flush();
@@ -194,14 +195,14 @@ const context: Command = async ({ values }) => {
   if (mode === "detail") {
     const text = resultValue(rt.service.contextText(ref.agentId, ref.sessionId, mode));
     noteReportOwner(rt, ref);
-    process.stdout.write(escapeControls(text));
+    writeStdout(escapeControls(text));
     return;
   }
   // list and json print the stored report: the transcript is not loaded (issue 17).
   // `--mode json` is OpenClaw's JSON reply (exact); list and detail are text for a terminal.
   const { text, available } = resultValue(rt.service.storedContextText(ref.agentId, ref.sessionId, mode));
   noteReportOwner(rt, ref);
-  process.stdout.write(mode === "json" ? text : escapeControls(text));
+  writeStdout(mode === "json" ? text : escapeControls(text));
   // No stored run report: `--mode json` printed {"available": false, …}; the exit code says so (see --help).
   if (mode === "json" && !available) process.exitCode = 3;
 };

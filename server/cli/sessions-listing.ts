@@ -8,6 +8,7 @@
 import { isSessionSummary, type SessionSummary } from "../../shared/session.ts";
 import type { Runtime } from "../shell/runtime.ts";
 import { jsonText } from "./json-out.ts";
+import { writeStdout } from "./stdout.ts";
 import { escapeControls, issueLines } from "./terminal-text.ts";
 
 /** The table of stored listing bytes, or null when they are not a listing (then the dir is listed again). */
@@ -39,7 +40,7 @@ export async function sessionsListing(
   const stored = hit ? (render ? storedTable(hit.json, render) : hit.json) : null;
   if (hit && stored !== null) {
     for (const line of issueLines(hit.issues)) process.stderr.write(`${line}\n`);
-    process.stdout.write(stored);
+    writeStdout(stored);
     return;
   }
   const before = cache?.before() ?? null;
@@ -47,6 +48,6 @@ export async function sessionsListing(
   const { sessions, issues } = rt.service.listSessions();
   for (const line of issueLines(issues)) process.stderr.write(`${line}\n`);
   const text = jsonText(sessions);
-  process.stdout.write(render ? table(render(sessions)) : text);
+  writeStdout(render ? table(render(sessions)) : text);
   if (cache && before) cache.write(before, issues, text);
 }
