@@ -54,6 +54,24 @@ export function parentIndexes(entries: TranscriptEntry[], source: string): Int32
   return parents;
 }
 
+/**
+ * parentIndexes of `entries` from those of its first `prev.length` entries (an append: the old entries and
+ * their parent links are unchanged); `byId` = the id index of all of `entries`.
+ */
+export function extendParentIndexes(
+  prev: Int32Array,
+  entries: readonly TranscriptEntry[],
+  byId: ReadonlyMap<string, number>,
+): Int32Array {
+  const parents = new Int32Array(entries.length).fill(-1);
+  parents.set(prev.subarray(0, Math.min(prev.length, entries.length)));
+  for (let i = prev.length; i < entries.length; i++) {
+    const e = entries[i];
+    if (e && e.parentId !== null) parents[i] = byId.get(e.parentId) ?? -1;
+  }
+  return parents;
+}
+
 /** Map id → entry index. Later duplicates win (pi keeps the last one it read); duplicates are reported. */
 export function indexById(
   entries: TranscriptEntry[],

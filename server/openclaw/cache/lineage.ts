@@ -6,8 +6,31 @@ import type { ModelCall } from "../../model/model-calls.ts";
 
 /** The lineage of a call: provider + model, case-insensitive. */
 export function lineageKey(c: ModelCall): string {
-  return `${(c.provider ?? "").toLowerCase()}\u0000${(c.model ?? "").toLowerCase()}`;
+  const provider = c.provider ?? "";
+  const model = c.model ?? "";
+  let byModel = keyMemo.get(provider);
+  if (!byModel) {
+    if (keyMemo.size >= KEY_MEMO_LIMIT) keyMemo.clear();
+    byModel = new Map();
+    keyMemo.set(provider, byModel);
+  }
+  let key = byModel.get(model);
+  if (key === undefined) {
+    if (byModel.size >= KEY_MEMO_LIMIT) byModel.clear();
+    // flattened here once: the key is hashed by several Maps per call
+    key = `${provider.toLowerCase()}\u0000${model.toLowerCase()}`;
+    byModel.set(model, key);
+  }
+  return key;
 }
+
+/**
+ * The keys made so far, by provider then model: a session has a handful of lineages but one call per turn, and
+ * lowering and joining both names per call was ~1 µs of every call's cache verdict. Bounded, so a state dir of
+ * unusual names cannot grow it without end.
+ */
+const keyMemo = new Map<string, Map<string, string>>();
+const KEY_MEMO_LIMIT = 256;
 
 /**
  * Deficits up to this count as a hit: Anthropic's lookback and OpenAI's 1,024/128-token read steps make

@@ -7,7 +7,7 @@ import type { PrefixChangeCause } from "../../../shared/cost.ts";
 import { arr, isObject, type JsonObject, obj, str } from "../../../shared/json.ts";
 import type { ModelCall } from "../../model/model-calls.ts";
 import type { Transcript, TranscriptEntry } from "../../model/session.ts";
-import { parentIndexes, visitAncestors } from "../../model/tree.ts";
+import { extendParentIndexes, parentIndexes, visitAncestors } from "../../model/tree.ts";
 import type { ConfigFamily } from "../config/agent-settings.ts";
 import { isTranscriptOnlyAssistant } from "../transcript-only.ts";
 
@@ -97,14 +97,8 @@ export class PrefixSignals {
   extendTo(transcript: Transcript, byId: ReadonlyMap<string, number>): void {
     const from = this.entries.length;
     const entries = transcript.entries;
-    const parents = new Int32Array(entries.length).fill(-1);
-    parents.set(this.parents.subarray(0, from));
-    for (let i = from; i < entries.length; i++) {
-      const e = entries[i];
-      if (e && e.parentId !== null) parents[i] = byId.get(e.parentId) ?? -1;
-    }
     this.entries = entries;
-    this.parents = parents;
+    this.parents = extendParentIndexes(this.parents, entries, byId);
     this.snapshotKeys = changedSnapshots(entries, from, this.snapshotKeys, this.snapshots);
   }
 

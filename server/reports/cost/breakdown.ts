@@ -20,7 +20,7 @@ import type { ModelCall } from "../../model/model-calls.ts";
 import { NearestAncestor } from "../../model/nearest-ancestor.ts";
 import type { Transcript, TranscriptEntry } from "../../model/session.ts";
 import type { SystemPromptReport } from "../../model/system-prompt-report.ts";
-import { entryIndexById, visitAncestors } from "../../model/tree.ts";
+import { entryIndexById, extendParentIndexes, parentIndexes, visitAncestors } from "../../model/tree.ts";
 import type { RuleFamily } from "../../openclaw/bootstrap/files-and-limits.ts";
 import {
   type HistoryMessage,
@@ -94,6 +94,7 @@ const HISTORY_TURNS = 12;
 export class CauseAttributor {
   private entries: readonly TranscriptEntry[];
   private byId: ReadonlyMap<string, number>;
+  private parents: Int32Array; // per entry its parent's index: walks up read an array, not a Map of ids
   private readonly callsById = new Map<string, ModelCall>();
   /** The user prompt that started each entry's run (memoised). */
   private readonly promptAbove = new NearestAncestor(
@@ -116,6 +117,7 @@ export class CauseAttributor {
   constructor(private readonly input: CauseInput) {
     this.entries = input.transcript.entries;
     this.byId = entryIndexById(input.transcript.entries, "transcript");
+    this.parents = parentIndexes(input.transcript.entries, "transcript");
     this.names = injectedFileNames(input.family, input.report);
     this.release = { family: input.family, appVersion: input.appVersion ?? null };
     this.shapes = (input.agentReports ?? (input.report ? [input.report] : []))
@@ -130,6 +132,7 @@ export class CauseAttributor {
   extendTo(transcript: Transcript, byId: ReadonlyMap<string, number>): void {
     this.entries = transcript.entries;
     this.byId = byId;
+    this.parents = extendParentIndexes(this.parents, transcript.entries, byId);
   }
 
   attribute(n: ModelCall, v: CallVerdict): CallCauseDTO {
@@ -174,9 +177,8 @@ export class CauseAttributor {
   }
 
   private parentOf(e: TranscriptEntry): TranscriptEntry | undefined {
-    if (e.parentId === null) return undefined;
-    const i = this.byId.get(e.parentId);
-    return i === undefined ? undefined : this.entries[i];
+    const i = this.parents[e.index] ?? -1;
+    return i < 0 ? undefined : this.entries[i];
   }
 
   /**
