@@ -18,6 +18,7 @@ import { isAscii } from "node:buffer";
 import { isObject, type JsonObject } from "../../shared/json.ts";
 import { attachLazyText, type ByteReader, HEAD_CHARS } from "../model/lazy-text.ts";
 import { placeholderOfLength } from "./elide-image-data.ts";
+import { scanner, type WasmStringScanner } from "./string-scan/string-scan.ts";
 
 /** Values shorter than this (bytes) are left in the line. */
 export const CUT_MIN_VALUE_BYTES = 1024;
@@ -26,6 +27,12 @@ const TEXT_KEY = Buffer.from('"text":"');
 const DATA_KEY = Buffer.from('"data":"');
 const TOOL_RESULT_ROLE = Buffer.from('"role":"toolResult"');
 const IMAGE_TYPE = Buffer.from('"type":"image"');
+/**
+ * Searched first: Buffer#indexOf took ~4× longer for IMAGE_TYPE, whose search stalls on the quotes and the
+ * `"type":"` of every block, than for this short needle (47 vs 12 ms over the 90 MB of long lines of the
+ * bench session, where no line has an image). A line with IMAGE_TYPE has it, so the result is the same.
+ */
+const IMAGE_WORD = Buffer.from('"image"');
 const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
 const MARKER_PREFIX = "@@clawscope-cut-";
@@ -117,30 +124,45 @@ function nextKey(line: Buffer, key: Buffer, from: number): number {
   return k;
 }
 
+/** Where the string whose body starts at `start` ends (-1: unclosed), and its UTF-16 length when it may be cut. */
+function stringAt(
+  line: Buffer,
+  start: number,
+  wasm: WasmStringScanner | null,
+): { end: number; chars: number | null } {
+  if (wasm) {
+    const r = wasm.scan(start);
+    return { end: r.end, chars: r.simple ? r.end - start - r.escapes : null };
+  }
+  const end = closingQuote(line, start);
+  if (end - start < CUT_MIN_VALUE_BYTES) return { end, chars: null };
+  const body = line.subarray(start, end);
+  return { end, chars: isAscii(body) ? asciiBodyChars(body) : null };
+}
+
 /**
  * The cuttable values of one line (no trailing newline): long ASCII `text` values when the line is a tool
- * result, long `data` values when it has image blocks. Empty when there is nothing to cut.
+ * result, long `data` values when it has image blocks. Empty when there is nothing to cut. `scan`: the
+ * WebAssembly scan of the bodies (string-scan.ts), null for the JavaScript one; both give the same cuts.
  */
-export function findCuts(line: Buffer): LineCut[] {
+export function findCuts(line: Buffer, scan: WasmStringScanner | null = scanner()): LineCut[] {
   if (line.length < CUT_MIN_VALUE_BYTES) return [];
   // a stored string that looks like a marker would be mistaken for one: such a line is parsed as stored
   if (line.indexOf(MARKER_PREFIX) !== -1) return [];
   const texts = line.indexOf(TOOL_RESULT_ROLE) !== -1;
-  const images = line.indexOf(IMAGE_TYPE) !== -1;
+  const images = line.indexOf(IMAGE_WORD) !== -1 && line.indexOf(IMAGE_TYPE) !== -1;
   if (!texts && !images) return [];
+  const wasm = scan?.load(line) ? scan : null;
   const cuts: LineCut[] = [];
   let nextText = texts ? nextKey(line, TEXT_KEY, 0) : -1;
   let nextData = images ? nextKey(line, DATA_KEY, 0) : -1;
   while (nextText !== -1 || nextData !== -1) {
     const isText = nextData === -1 || (nextText !== -1 && nextText < nextData);
     const start = (isText ? nextText : nextData) + TEXT_KEY.length; // both keys have the same length
-    const end = closingQuote(line, start);
+    const { end, chars } = stringAt(line, start, wasm);
     if (end === -1) break;
-    if (end - start >= CUT_MIN_VALUE_BYTES) {
-      const body = line.subarray(start, end);
-      const chars = isAscii(body) ? asciiBodyChars(body) : null;
-      if (chars !== null) cuts.push({ kind: isText ? "text" : "image", start, end, chars });
-    }
+    if (end - start >= CUT_MIN_VALUE_BYTES && chars !== null)
+      cuts.push({ kind: isText ? "text" : "image", start, end, chars });
     if (nextText !== -1 && nextText < end) nextText = nextKey(line, TEXT_KEY, end + 1);
     if (nextData !== -1 && nextData < end) nextData = nextKey(line, DATA_KEY, end + 1);
   }
