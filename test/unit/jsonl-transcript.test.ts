@@ -6,7 +6,11 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Transcript } from "../../server/model/session.ts";
 import { detectJsonlVersion, familyFromAppVersion } from "../../server/sources/detect-version.ts";
-import { countLineErrors, parseTranscriptBytes } from "../../server/sources/jsonl/read-transcript.ts";
+import {
+  countLineErrors,
+  parseTranscriptBytes,
+  parseTranscriptLines,
+} from "../../server/sources/jsonl/read-transcript.ts";
 
 /** Text → the production bytes parser (the only one there is). */
 const parseTranscriptText = (text: string, source: string) =>
@@ -249,6 +253,33 @@ describe("parseTranscriptText", () => {
       ["invalid-json", 4],
       ["truncated-line", 7],
     ]);
+  });
+
+  it("counts the physical lines it read: one per newline, blank, cut, big and CRLF lines included", () => {
+    const long = JSON.stringify({
+      type: "message",
+      id: "t1",
+      parentId: null,
+      message: { role: "toolResult", content: [{ type: "text", text: "x\\n".repeat(3000) }] },
+    });
+    const big = msg("b".repeat(70_000), null, "user");
+    const texts = [
+      "",
+      "\n",
+      "\n\n\n",
+      `\uFEFF${HEADER}\r\n\n${msg("a", null, "user")}\r\n{broken\n  \n`,
+      `${HEADER}\n${long}\n\n${big}\n${long}\r\n\n`,
+    ];
+    for (const text of texts) {
+      const bytes = Buffer.from(text, "utf8");
+      const newlines = text.split("\n").length - 1;
+      for (const opts of [{}, { wholeDecodeMaxBytes: 0 }, { stepBytes: 7 }]) {
+        expect({ text: text.slice(0, 40), lines: parseTranscriptLines(bytes, SRC, opts).lines }).toEqual({
+          text: text.slice(0, 40),
+          lines: newlines,
+        });
+      }
+    }
   });
 
   it("handles multi-byte UTF-8 (CJK, astral) across lines", () => {

@@ -84,7 +84,9 @@ export function parseTranscriptBytes(
 }
 
 /**
- * The line pass of parseTranscriptBytes alone: entries and line-level issues, no header checks and no tree.
+ * The line pass of parseTranscriptBytes alone: entries, line-level issues and the number of physical lines
+ * read (`\n`s of bytes that end with one: jsonl/tail.ts counts lines without a search of its own), no
+ * header checks and no tree.
  * jsonl/tail.ts parses a file in steps and assembles once over all of them (a tree per step was ~8 % of a
  * cold 100 MB load, thrown away).
  */
@@ -92,7 +94,7 @@ export function parseTranscriptLines(
   buf: Uint8Array,
   source: string,
   opts: Parameters<typeof parseTranscriptBytes>[2] = {},
-): { entries: TranscriptEntry[]; issues: ParseIssue[] } {
+): ParsedLines {
   const baseOffset = opts.reader ? (opts.baseOffset ?? 0) : 0;
   const lines = splitLines(
     buf,
@@ -128,14 +130,19 @@ function parseLine(
   return { parsed: tryParseJson(raw.text), text: raw.text };
 }
 
-function parseLines(
-  lines: Iterable<RawLine>,
-  source: string,
-  reader: ByteReader,
-): { entries: TranscriptEntry[]; issues: ParseIssue[] } {
+interface ParsedLines {
+  entries: TranscriptEntry[];
+  issues: ParseIssue[];
+  /** The last physical line's number (1-based): the number of lines read. */
+  lines: number;
+}
+
+function parseLines(lines: Iterable<RawLine>, source: string, reader: ByteReader): ParsedLines {
   const issues: ParseIssue[] = [];
   const entries: TranscriptEntry[] = [];
+  let lineCount = 0;
   for (const raw of lines) {
+    lineCount = raw.line; // every physical line is yielded, blank ones too
     if (raw.text.trim() === "") continue;
     const { parsed, text } = parseLine(raw, reader);
     if (!parsed.ok) {
@@ -181,7 +188,7 @@ function parseLines(
     }
     entries.push(entry);
   }
-  return { entries, issues };
+  return { entries, issues, lines: lineCount };
 }
 
 /**

@@ -81,17 +81,6 @@ export interface ExtendOutput {
   pendingWaiting: boolean;
 }
 
-function countNewlines(b: Uint8Array): number {
-  const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-  let n = 0;
-  let i = buf.indexOf(0x0a);
-  while (i !== -1) {
-    n++;
-    i = buf.indexOf(0x0a, i + 1);
-  }
-  return n;
-}
-
 /** Parse bytes as lines that start at physical line `firstLine`, entries numbered from `firstIndex`. */
 function parseChunk(
   bytes: Uint8Array,
@@ -99,8 +88,8 @@ function parseChunk(
   firstIndex: number,
   lineOffset: number,
   at?: { reader: ByteReader; offset: number },
-): { entries: TranscriptEntry[]; issues: ParseIssue[] } {
-  if (bytes.length === 0) return { entries: [], issues: [] };
+): { entries: TranscriptEntry[]; issues: ParseIssue[]; lines: number } {
+  if (bytes.length === 0) return { entries: [], issues: [], lines: 0 };
   const t = parseTranscriptLines(bytes, source, at ? { reader: at.reader, baseOffset: at.offset } : {});
   for (const e of t.entries) {
     e.index += firstIndex;
@@ -131,7 +120,7 @@ function appendComplete(
   return {
     entries: prevEntries.concat(added.entries),
     lineIssues: (prev?.lineIssues ?? []).concat(added.issues),
-    lines: prevLines + countNewlines(complete),
+    lines: prevLines + added.lines, // `complete` ends with its last "\n": one line per "\n"
   };
 }
 
