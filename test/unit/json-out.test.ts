@@ -63,6 +63,16 @@ describe("writeJson", () => {
     expect(p.writes).toBeGreaterThan(10);
   });
 
+  it("a big piece is written as it is, after the small ones gathered before it", () => {
+    const out: string[] = [];
+    const w = new BufferedWriter((s) => out.push(s), 100);
+    const big = "b".repeat(30);
+    for (const s of ["a", "b", big, "c", "d"]) w.write(s);
+    w.flush();
+    expect(out).toEqual(["ab", big, "cd"]);
+    expect(out[1]).toBe(big);
+  });
+
   it("a cost report of a fixture is byte-identical", () => {
     const file = path.resolve(
       __dirname,
