@@ -5,6 +5,7 @@
 
 import type { PricingOverrides } from "../../shared/pricing.ts";
 import type { Result } from "../../shared/result.ts";
+import { enableCompileCache } from "../shell/compile-cache.ts";
 import {
   cacheDir,
   chooseStateDir,
@@ -99,9 +100,11 @@ async function runtimeOver(
   environment: UserEnvironment,
   pricingFile: PricingOverrides | undefined,
 ): Promise<Runtime> {
+  const cache = values["no-cache"] ? null : cacheDir(environment);
+  enableCompileCache(cache, state.stateDir); // before the service's code is loaded
   const { createRuntime, prepareRuntime } = await import("../shell/runtime.ts");
   await prepareRuntime(state.stateDir);
-  return createRuntime(state, environment, pricingFile, values["no-cache"] ? null : cacheDir(environment));
+  return createRuntime(state, environment, pricingFile, cache);
 }
 
 /** The one --state-dir of a command that reads one state dir. */
