@@ -5,7 +5,6 @@
 
 import type { PricingOverrides } from "../../shared/pricing.ts";
 import type { Result } from "../../shared/result.ts";
-import { enableCompileCache } from "../shell/compile-cache.ts";
 import {
   cacheDir,
   chooseStateDir,
@@ -101,6 +100,7 @@ async function runtimeOver(
   pricingFile: PricingOverrides | undefined,
 ): Promise<Runtime> {
   const cache = values["no-cache"] ? null : cacheDir(environment);
+  const { enableCompileCache } = await import("../shell/compile-cache.ts");
   enableCompileCache(cache, state.stateDir); // before the service's code is loaded
   const { createRuntime, prepareRuntime } = await import("../shell/runtime.ts");
   await prepareRuntime(state.stateDir);
