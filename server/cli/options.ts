@@ -54,8 +54,9 @@ Common options:
   --demo            use the bundled demo state dir
   --no-cache        do not use the persistent cache ($XDG_CACHE_HOME/clawscope, else ~/.cache/clawscope:
                     the session list's transcript scans, keyed by path + size + mtime + inode, and the
-                    last sessions --json of each state dir, keyed by the stats of its files; safe to
-                    delete; never inside the state dir)
+                    last sessions --json of each state dir, keyed by the stats of its files, and on
+                    Node >= 22.1 Node's compile cache of clawscope's code; safe to delete; never inside
+                    the state dir)
   --pricing FILE    prices (JSON5) above the config's: { "provider/model": { input, output, cacheRead,
                     cacheWrite } } in USD per 1M tokens (cost, serve)
 REF: a sessionId, a session key (agent:main:main) or AGENT/SESSIONID.
