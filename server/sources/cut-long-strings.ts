@@ -187,12 +187,15 @@ export function skeletonOf(line: Buffer, cuts: readonly LineCut[]): string {
   return out + decodeBytes(line, pos, line.length);
 }
 
-/** The first HEAD_CHARS chars of a cut text body (checked by asciiBodyChars), decoded from its first bytes only. */
-function headOf(body: Buffer): string {
-  let end = Math.min(body.length, HEAD_CHARS * 2);
+/**
+ * The first HEAD_CHARS chars of the cut text body line[start, end) (checked by asciiBodyChars), decoded from its
+ * first bytes only. Offsets, not a subarray: a Buffer view per cut was ~1 µs (7k cuts per 100 MB session).
+ */
+function headOf(line: Buffer, start: number, end: number): string {
+  let stop = Math.min(end, start + HEAD_CHARS * 2);
   // never end inside a `\x` escape
-  if (backslashesBefore(body, end, 0) % 2 === 1) end--;
-  const text: unknown = JSON.parse(`"${body.toString("latin1", 0, end)}"`);
+  if (backslashesBefore(line, stop, start) % 2 === 1) stop--;
+  const text: unknown = JSON.parse(`"${line.toString("latin1", start, stop)}"`);
   return typeof text === "string" ? text.slice(0, HEAD_CHARS) : "";
 }
 
@@ -221,13 +224,12 @@ export function restoreCuts(
       if (!key || !cut || used.has(i) || cut.kind !== (key === "text" ? "text" : "image")) continue;
       b[key] = placeholderOfLength(cut.chars);
       if (cut.kind === "text") {
-        const body = line.subarray(cut.start, cut.end);
         attachLazyText(b, {
           reader,
           offset: lineOffset + cut.start,
           bytes: cut.end - cut.start,
           chars: cut.chars,
-          head: headOf(body),
+          head: headOf(line, cut.start, cut.end),
         });
       }
       used.add(i);

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { blockText, blockTextHead, lazyTextOf } from "../../server/model/lazy-text.ts";
+import { blockText, blockTextHead, HEAD_CHARS, lazyTextOf } from "../../server/model/lazy-text.ts";
 import { weightedChars2026_7 } from "../../server/openclaw/estimate.ts";
 import { joinToolResultText } from "../../server/openclaw/pruning/soft-trim.ts";
 import { CUT_MIN_VALUE_BYTES, findCuts } from "../../server/sources/cut-long-strings.ts";
@@ -166,6 +166,22 @@ describe("parse with cut texts", () => {
   ];
   const bytes = Buffer.from(`${lines.join("\n")}\n`);
   const t = parseTranscriptBytes(bytes, "t.jsonl");
+
+  it("the kept head is the text's first HEAD_CHARS chars, an escape on the head's byte edge included", () => {
+    for (let pad = 0; pad < 4; pad++) {
+      const text = `${"p".repeat(pad)}${'\n"\\'.repeat(400)}${"q".repeat(1000)}`;
+      const parsed = parseTranscriptBytes(
+        Buffer.from(`${toolResultLine("h", null, [{ type: "text", text }])}\n`),
+        "h.jsonl",
+      );
+      const block = firstBlock(parsed.entries.find((e) => e.id === "h")?.raw);
+      expect(lazyTextOf(block)).toBeDefined();
+      expect({ pad, head: blockTextHead(block, HEAD_CHARS) }).toEqual({
+        pad,
+        head: text.slice(0, HEAD_CHARS),
+      });
+    }
+  });
 
   it("keeps exact lengths and estimates, and reads the real text back", () => {
     const a = t.entries.find((e) => e.id === "a")?.raw;
