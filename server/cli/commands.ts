@@ -100,7 +100,11 @@ async function runtimeOver(
   pricingFile: PricingOverrides | undefined,
 ): Promise<Runtime> {
   const cache = values["no-cache"] ? null : cacheDir(environment);
-  const { enableCompileCache } = await import("../shell/compile-cache.ts");
+  const [{ enableCompileCache }, { capYoungGeneration }] = await Promise.all([
+    import("../shell/compile-cache.ts"),
+    import("../shell/young-generation.ts"),
+  ]);
+  capYoungGeneration(); // before a session is read
   enableCompileCache(cache, state.stateDir); // before the service's code is loaded
   const { createRuntime, prepareRuntime } = await import("../shell/runtime.ts");
   await prepareRuntime(state.stateDir);
