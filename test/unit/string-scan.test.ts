@@ -9,6 +9,7 @@ import {
   scanner,
   scannerUnavailable,
   WASM_MAX_LINE_BYTES,
+  WasmStringScanner,
 } from "../../server/sources/string-scan/string-scan.ts";
 import { STRING_SCAN_WASM } from "../../server/sources/string-scan/string-scan-wasm.ts";
 import { compileWat, WASM_TS_PATH, wasmModuleSource } from "../helpers/compile-wat.ts";
@@ -133,5 +134,20 @@ describe("string scan (WebAssembly)", () => {
     const small = lineWith([randomBody(new Rng(98), 2_000)]);
     for (const line of [small, big, small]) expect(findCuts(line, wasm)).toEqual(findCuts(line, null));
     expect(wasm?.load(Buffer.alloc(WASM_MAX_LINE_BYTES + 1))).toBe(false);
+  });
+
+  it("a memory that cannot grow refuses the line, and the JavaScript scan cuts it", () => {
+    const stuck = new WasmStringScanner({
+      memory: new WebAssembly.Memory({ initial: 1, maximum: 1 }),
+      escapes: new WebAssembly.Global({ value: "i32", mutable: true }, 0),
+      bad: new WebAssembly.Global({ value: "i32", mutable: true }, 0),
+      scan: () => {
+        throw new Error("a refused line is never scanned");
+      },
+    });
+    const line = lineWith([randomBody(new Rng(97), 100_000)]);
+    expect(stuck.load(line)).toBe(false);
+    expect(findCuts(line, stuck)).toEqual(findCuts(line, null));
+    expect(findCuts(line, null)).toHaveLength(1);
   });
 });

@@ -3,8 +3,9 @@
 // plain ASCII with only \" \\ \/ \b \f \n \r \t escapes. In JavaScript this scan was ~100 ms of a cold read of
 // the 100 MB bench session (79 MB of tool output, 557k escapes; issue 18); sixteen bytes per step it is ~5×
 // faster. A line is copied into the module's memory once (memcpy) and scanned there.
-// Without WebAssembly SIMD (or for a line above WASM_MAX_LINE_BYTES) `scanner()` is null and the caller's
-// JavaScript scan runs — the reference the tests compare this one against.
+// Without WebAssembly SIMD `scanner()` is null, and for a line it cannot hold (above WASM_MAX_LINE_BYTES, or
+// memory that will not grow) `load` says false: then the caller's JavaScript scan runs — the reference the
+// tests compare this one against.
 
 import { STRING_SCAN_WASM } from "./string-scan-wasm.ts";
 
@@ -47,14 +48,21 @@ export class WasmStringScanner {
     this.bytes = new Uint8Array(exports.memory.buffer);
   }
 
-  /** Copy `line` in (growing the memory when it is longer than any line before); false when too long. */
+  /**
+   * Copy `line` in (growing the memory when it is longer than any line before); false when it is too long or
+   * the memory cannot grow (a parser never throws: the JavaScript scan takes the line).
+   */
   load(line: Uint8Array): boolean {
     if (line.length > WASM_MAX_LINE_BYTES) return false;
     const have = this.exports.memory.buffer.byteLength;
     // 16 spare bytes: a vector load never needs them, but a line that exactly fills a page stays in bounds
     const need = line.length + 16;
     if (need > have) {
-      this.exports.memory.grow(Math.ceil((need - have) / PAGE));
+      try {
+        this.exports.memory.grow(Math.ceil((need - have) / PAGE));
+      } catch {
+        return false; // RangeError: out of memory, or past the memory's maximum
+      }
       this.bytes = new Uint8Array(this.exports.memory.buffer); // grow detaches the old buffer
     }
     this.bytes.set(line, 0);
