@@ -7,8 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeJsonlStateDir } from "../../server/bench/generate-session.ts";
+import { CLI_ENTRY } from "../helpers/cli.ts";
 
-const REPO = path.resolve(__dirname, "../..");
 const tmp = mkdtempSync(path.join(os.tmpdir(), "clawscope-pipe-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 // a report of a few MB: far more than one pipe buffer, so writes are still pending when the pipe closes
@@ -16,19 +16,8 @@ const s = writeJsonlStateDir(tmp, { targetBytes: 4 << 20, seed: 5 });
 
 describe("a closed stdout pipe", () => {
   it("ends the CLI quietly with exit code 0", async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        path.join(REPO, "server/bin.mjs"),
-        "cost",
-        "--json",
-        "--state-dir",
-        s.stateDir,
-        "--session",
-        s.sessionId,
-      ],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const args = ["cost", "--json", "--state-dir", s.stateDir, "--session", s.sessionId];
+    const child = spawn(process.execPath, [CLI_ENTRY, ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => {
       stderr += d.toString();

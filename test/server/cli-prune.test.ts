@@ -2,21 +2,15 @@
 // its complete maps (the `--full` shape's call N), `--full` the complete replay; bad `--call` values are
 // usage errors (exit 2), a call the replay does not have a located failure (exit 1).
 
-import { spawnSync } from "node:child_process";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { PruneCallDTO, PruneLinearReplayDTO, PruneReplayDTO } from "../../shared/prune.ts";
+import { runCli } from "../helpers/cli.ts";
 import { statesFromLinear } from "../helpers/prune-linear.ts";
 
-const REPO = path.resolve(__dirname, "../..");
 const SESSION = "legacy/4b707e2a-5983-497f-a2d7-d3ea6b3a5e84";
 
 function cli(...args: string[]) {
-  const r = spawnSync(
-    process.execPath,
-    [path.join(REPO, "server/bin.mjs"), "prune", "--demo", "--session", SESSION, ...args],
-    { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-  );
+  const r = runCli(["prune", "--demo", "--session", SESSION, ...args]);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -9,8 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeJsonlStateDir } from "../../server/bench/generate-session.ts";
+import { CLI_ENTRY } from "../helpers/cli.ts";
 
-const REPO = path.resolve(__dirname, "../..");
 const JSONL = "legacy/4b707e2a-5983-497f-a2d7-d3ea6b3a5e84";
 const SQLITE = "main/bc255ab3-b341-464a-a811-4d1115e16ed8";
 const dir = mkdtempSync(path.join(os.tmpdir(), "clawscope-stdout-"));
@@ -21,7 +21,7 @@ const big = writeJsonlStateDir(dir, { targetBytes: 8 << 20, seed: 3 });
 const BIG = ["--state-dir", big.stateDir, "--session", big.sessionId];
 
 const run = (args: string[], stdout: "pipe" | number) =>
-  spawnSync(process.execPath, [path.join(REPO, "server/bin.mjs"), ...args], {
+  spawnSync(process.execPath, [CLI_ENTRY, ...args], {
     stdio: ["ignore", stdout, "pipe"],
     maxBuffer: 256 * 1024 * 1024,
   });

@@ -2,16 +2,14 @@
 // escaped, never sent raw (not in --json, which stays the exact data); thousands of identical warnings from
 // `sessions` collapse into one line with a count.
 
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { escapeControls, issueLines } from "../../server/cli/terminal-text.ts";
 import type { ParseIssue } from "../../shared/session.ts";
+import { runCli } from "../helpers/cli.ts";
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SESSION_ID = "0a0b0c0d-1111-4222-8333-444455556666";
 /** OSC 52 (write the clipboard), CSI 2 J (clear the screen), a C1 CSI, BEL. */
 const OSC52 = "\u001b]52;c;ZWNobyBwd25lZA==\u0007";
@@ -23,12 +21,7 @@ let tmp: string;
 let state: string;
 
 function cli(args: string[]) {
-  return spawnSync(process.execPath, [path.join(REPO, "server/bin.mjs"), ...args], {
-    cwd: REPO,
-    encoding: "utf8",
-    timeout: 60_000,
-    env: { ...process.env, TZ: "UTC" },
-  });
+  return runCli(args);
 }
 
 beforeAll(() => {

@@ -3,7 +3,6 @@
 // …/prune and …/map give), the diff is b − a; a what-if side takes the cost report's counterfactual that IS the
 // what-if, or says it is not modelled; `compare --json` prints what GET /api/compare returns.
 
-import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import { createSessionService } from "../../server/service/session-service.ts";
 import type { CompareDTO } from "../../shared/compare.ts";
 import type { CostReportDTO } from "../../shared/cost.ts";
 import { isObject } from "../../shared/json.ts";
+import { runCli } from "../helpers/cli.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(here, "..", "..");
@@ -147,15 +147,7 @@ describe("GET /api/compare: one session under a what-if", () => {
 });
 
 describe("clawscope compare", () => {
-  const cli = (...args: string[]) =>
-    spawnSync(
-      process.execPath,
-      [path.join(REPO, "server/bin.mjs"), "compare", ...args, "--state-dir", DEMO],
-      {
-        encoding: "utf8",
-        timeout: 120_000,
-      },
-    );
+  const cli = (...args: string[]) => runCli(["compare", ...args, "--state-dir", DEMO]);
 
   it("--json prints what GET /api/compare returns; the what-if flags are the prune command's", async () => {
     const run = cli("--a", "agent:main:main", "--b", `${other.agentId}/${other.sessionId}`, "--json");

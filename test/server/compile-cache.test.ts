@@ -2,34 +2,22 @@
 // (≥ 22.1) a command leaves compiled code under $XDG_CACHE_HOME/clawscope/v8-compile; never with --no-cache,
 // never when that dir is inside the state dir, and on Node 20 not at all — the command's output is the same.
 
-import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import module from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { REPO, runCli } from "../helpers/cli.ts";
 
-const REPO = path.resolve(__dirname, "../..");
 const tmp = mkdtempSync(path.join(os.tmpdir(), "clawscope-compile-cache-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const nodeHasIt = "enableCompileCache" in module;
 const SESSION = "legacy/4b707e2a-5983-497f-a2d7-d3ea6b3a5e84";
 
 function costJson(stateDir: string, xdg: string, ...flags: string[]): string {
-  const r = spawnSync(
-    process.execPath,
-    [
-      path.join(REPO, "server/bin.mjs"),
-      "cost",
-      "--json",
-      "--state-dir",
-      stateDir,
-      "--session",
-      SESSION,
-      ...flags,
-    ],
-    { encoding: "utf8", env: { ...process.env, XDG_CACHE_HOME: xdg, NODE_COMPILE_CACHE: "" } },
-  );
+  const r = runCli(["cost", "--json", "--state-dir", stateDir, "--session", SESSION, ...flags], {
+    env: { XDG_CACHE_HOME: xdg, NODE_COMPILE_CACHE: "" },
+  });
   expect(r.status, r.stderr).toBe(0);
   return r.stdout;
 }

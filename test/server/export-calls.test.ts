@@ -1,7 +1,6 @@
 // `export-calls` (issue 14 §5): one row per model call of one or more state dirs; its sums equal `overview --json`
 // per state dir, in every format — the Parquet file read back by DuckDB. Never written inside a state dir.
 
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -9,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type CallRow, toCsv } from "../../server/export/export-calls.ts";
 import { createSessionService } from "../../server/service/session-service.ts";
 import type { OverviewDTO } from "../../shared/overview.ts";
+import { runCli } from "../helpers/cli.ts";
 
 const REPO = path.resolve(__dirname, "../..");
 const DEMO = path.join(REPO, "server", "demo", "state");
@@ -17,8 +17,7 @@ const DIRS = existsSync(S1) ? [DEMO, S1] : [DEMO];
 const tmp = mkdtempSync(path.join(tmpdir(), "clawscope-export-calls-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const cli = (args: string[]) =>
-  spawnSync(process.execPath, [path.join(REPO, "server", "bin.mjs"), ...args], { encoding: "utf8" });
+const cli = (args: string[]) => runCli(args);
 
 function overviewOf(stateDir: string): OverviewDTO {
   const r = createSessionService({ stateDir, demo: false, reason: "test" }).overview({});

@@ -5,7 +5,6 @@
 // fixture state dirs in ../shared/fixtures in place (skipped visibly when absent), and a tiny hostile JSONL
 // state dir built in a tmp folder.
 
-import { spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -37,6 +36,7 @@ import { hashId, REDACTED } from "../../shared/redact-rules.ts";
 import { layoutTreemap } from "../../shared/treemap-layout.ts";
 import { groupColors, tileFill } from "../../shared/treemap-style.ts";
 import { buildCanaryStateDir, CANARIES, CANARY_AGENT, CANARY_SESSION_ID } from "../e2e/canary-session.ts";
+import { runCli } from "../helpers/cli.ts";
 
 import { PRUNE_SCENARIOS } from "../helpers/prune-fixtures.ts";
 
@@ -735,13 +735,7 @@ describe("Copy as issue Markdown", () => {
 // ---------------------------------------------------------------------------------------------------------------
 
 describe("CLI export", () => {
-  const cli = (args: string[]) =>
-    spawnSync(process.execPath, [path.join(REPO, "server/bin.mjs"), ...args], {
-      cwd: REPO,
-      encoding: "utf8",
-      timeout: 60_000,
-      env: { ...process.env, TZ: "UTC" },
-    });
+  const cli = (args: string[]) => runCli(args);
 
   it("writes a redacted self-contained file by default", () => {
     const out = path.join(tmp, "r.html");

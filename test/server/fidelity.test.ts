@@ -1,7 +1,6 @@
 // Issue 13, the report side: what clawscope says about sessions real installs leave behind — a transcript that is
 // missing, copies left out of the totals — on the synthetic state dirs of test/fixtures/real-world/ (README there).
 
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,17 +10,14 @@ import { createApp } from "../../server/http/app.ts";
 import { writeAwareHitRate } from "../../server/reports/cost/hit-rates.ts";
 import { createSessionService } from "../../server/service/session-service.ts";
 import { clockBackLabel, writeAwareText } from "../../shared/clock-labels.ts";
+import { runCli } from "../helpers/cli.ts";
 import { TranscriptBuilder } from "../helpers/transcript.ts";
 
-const REPO = path.resolve(__dirname, "../..");
 const FIX = path.resolve(__dirname, "../fixtures/real-world");
 const state = (name: string) => path.join(FIX, name, "state");
 
 function cli(stateDir: string, ...args: string[]) {
-  return spawnSync(process.execPath, [path.join(REPO, "server/bin.mjs"), ...args, "--state-dir", stateDir], {
-    encoding: "utf8",
-    timeout: 60_000,
-  });
+  return runCli([...args, "--state-dir", stateDir]);
 }
 
 const SID = "0c0c0c0c-0000-4000-8000-000000000001";

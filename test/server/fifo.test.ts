@@ -13,6 +13,7 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStateReader } from "../../server/sources/state-reader.ts";
 import { startServer } from "../e2e/harness.ts";
+import { runCli } from "../helpers/cli.ts";
 import { TranscriptBuilder } from "../helpers/transcript.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -37,12 +38,7 @@ function jsonlState(): { state: string; sessions: string } {
 }
 
 function cli(args: string[]) {
-  return spawnSync(process.execPath, [path.join(REPO, "server/bin.mjs"), ...args], {
-    cwd: REPO,
-    encoding: "utf8",
-    timeout: 45_000,
-    env: { ...process.env, TZ: "UTC" },
-  });
+  return runCli(args, { timeout: 45_000 });
 }
 
 describe.skipIf(!hasMkfifo)("FIFOs in the state dir (issue 20)", () => {

@@ -3,7 +3,6 @@
 // the server busy with `<img src=/api/cost>`; a request without Host is refused; with `--port 0` the Host check
 // uses the port actually bound; only valid 127.x.y.z addresses pass; 403s carry the security headers too.
 
-import { spawnSync } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +12,7 @@ import { isAllowedHost } from "../../server/http/host-check.ts";
 import { createSessionService } from "../../server/service/session-service.ts";
 import { serveOptions } from "../../server/shell/config.ts";
 import { type RunningServer, startServer } from "../e2e/harness.ts";
+import { runCli } from "../helpers/cli.ts";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const DEMO = path.join(REPO, "server/demo/state");
@@ -32,11 +32,7 @@ describe("non-loopback binds", () => {
   });
 
   it("`serve --host 0.0.0.0` exits 2 naming --allow-remote; with it, warns loudly with the real address", async () => {
-    const refused = spawnSync(
-      process.execPath,
-      [path.join(REPO, "server/bin.mjs"), "serve", "--demo", "--host", "0.0.0.0", "--port", "0", "--no-open"],
-      { cwd: REPO, encoding: "utf8", timeout: 60_000 },
-    );
+    const refused = runCli(["serve", "--demo", "--host", "0.0.0.0", "--port", "0", "--no-open"]);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/0\.0\.0\.0 is not a loopback address.*--allow-remote/s);
     const server = await startServer(["--demo", "--host", "0.0.0.0", "--allow-remote"]);

@@ -2,13 +2,13 @@
 // state dir and every corpus dir (read in place), the totals, the by-day / by-agent / by-model / per-session rows
 // are sums of the per-session `cost --json` reports (SessionService.cost, the CLI's `cost --session REF`).
 
-import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../server/http/app.ts";
 import { createSessionService, type SessionService } from "../../server/service/session-service.ts";
 import type { OverviewDTO, OverviewResponseDTO } from "../../shared/overview.ts";
+import { runCli } from "../helpers/cli.ts";
 
 const REPO = path.resolve(__dirname, "../..");
 const DEMO = path.join(REPO, "server", "demo", "state");
@@ -179,16 +179,12 @@ describe("overview filters", () => {
 });
 
 describe("overview CLI and route", () => {
-  const cli = (args: string[]) =>
-    spawnSync(process.execPath, [path.join(REPO, "server", "bin.mjs"), ...args], { encoding: "utf8" });
+  const cli = (args: string[]) => runCli(args);
 
   it("`overview --json` prints exactly the issue's fields, stdout the result only", () => {
-    const stdout = execFileSync(
-      process.execPath,
-      [path.join(REPO, "server", "bin.mjs"), "overview", "--demo", "--json"],
-      { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] },
-    );
-    const o = JSON.parse(stdout) as OverviewDTO;
+    const run = cli(["overview", "--demo", "--json"]);
+    expect(run.status, run.stderr).toBe(0);
+    const o = JSON.parse(run.stdout) as OverviewDTO;
     const keys = (x: object | undefined) => Object.keys(x ?? {});
     expect(keys(o).slice(0, 6)).toEqual(["totals", "byDay", "byAgent", "byModel", "sessions", "advice"]);
     expect(keys(o.totals).slice(0, 5)).toEqual([

@@ -7,7 +7,6 @@
 // not a listing), `--no-cache` and a changed transcript list again, the text table and `--pricing` behave as
 // before, and the state dir keeps every byte and mtime.
 
-import { spawnSync } from "node:child_process";
 import {
   appendFileSync,
   existsSync,
@@ -25,9 +24,9 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SCAN_STORE_FILE, ScanStore } from "../../server/sources/jsonl/scan-store.ts";
 import { isObject } from "../../shared/json.ts";
+import { runCli } from "../helpers/cli.ts";
 import { TranscriptBuilder } from "../helpers/transcript.ts";
 
-const REPO = path.resolve(__dirname, "../..");
 const tmp = mkdtempSync(path.join(os.tmpdir(), "clawscope-scan-cache-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -60,10 +59,7 @@ function cli(
   env: Record<string, string>,
   ...args: string[]
 ): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [path.join(REPO, "server/bin.mjs"), "sessions", ...args], {
-    encoding: "utf8",
-    env: { ...process.env, ...env },
-  });
+  const r = runCli(["sessions", ...args], { env });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

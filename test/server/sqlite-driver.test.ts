@@ -3,17 +3,14 @@
 // store, the JSONL era keeps working. The failure is simulated in a whole CLI process by a preload that makes
 // `require("better-sqlite3")` throw the way a missing addon does.
 
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadSqliteDriver } from "../../server/sources/sqlite/sqlite-driver.ts";
+import { runCli } from "../helpers/cli.ts";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const REPO = path.resolve(here, "../..");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-driver-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -70,15 +67,7 @@ Module._load = function (request, ...rest) {
 };
 `,
   );
-  const cli = (...args: string[]) =>
-    spawnSync(
-      process.execPath,
-      ["--require", preload, path.join(REPO, "server/bin.mjs"), ...args, "--demo"],
-      {
-        encoding: "utf8",
-        timeout: 60_000,
-      },
-    );
+  const cli = (...args: string[]) => runCli([...args, "--demo"], { nodeArgs: ["--require", preload] });
 
   it("sessions --json lists the JSONL session and warns once per SQLite store with the clear message", () => {
     const r = cli("sessions", "--json");

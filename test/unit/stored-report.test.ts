@@ -3,14 +3,13 @@
 // `clawscope context --mode json` always prints JSON — `{"available": false, …}` with exit code 3 when nothing
 // was recorded.
 
-import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSessionService } from "../../server/service/session-service.ts";
+import { runCli } from "../helpers/cli.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const REPO = path.resolve(here, "../..");
 const STATE = path.resolve(here, "../fixtures/no-run-report");
 const CRON = "0c7f1a55-1111-4a1a-8c1c-000000000001";
 const MAIN = "0c7f1a55-2222-4b2b-9d2d-000000000002";
@@ -18,10 +17,7 @@ const service = createSessionService({ stateDir: STATE, demo: false, reason: "te
 afterAll(() => service.close());
 
 function cli(...args: string[]) {
-  return spawnSync(process.execPath, [path.join(REPO, "server/bin.mjs"), ...args, "--state-dir", STATE], {
-    encoding: "utf8",
-    timeout: 60_000,
-  });
+  return runCli([...args, "--state-dir", STATE]);
 }
 
 describe("no stored run report", () => {
