@@ -4,6 +4,7 @@
 // load none of SQLite, zstd, the tokenizer or the export renderer.
 
 import type { PricingOverrides } from "../../shared/pricing.ts";
+import { lastValue, type PruneQuery, parsePruneQuery } from "../../shared/prune-params.ts";
 import type { Result } from "../../shared/result.ts";
 import {
   cacheDir,
@@ -238,12 +239,25 @@ function callNumber(values: CliValues): number | null {
   return n;
 }
 
+/**
+ * `--at`: when the hypothetical next message comes (`next`): an ISO time, epoch ms, or `now` (the wall clock).
+ * Without it, right after the session's last entry — a replay's output does not change with the clock.
+ */
+function withAt(query: PruneQuery): PruneQuery {
+  const at = lastValue(query.at);
+  if (at === undefined) return query;
+  if (at === "now") return { ...query, at: String(Date.now()) };
+  if (parsePruneQuery({ at }).at === undefined)
+    throw new UsageError(`--at must be an ISO time, epoch milliseconds or now (got ${JSON.stringify(at)})`);
+  return query;
+}
+
 const prune: Command = async ({ values }) => {
   const call = callNumber(values);
   if (call !== null && values.full) throw new UsageError("--call and --full exclude each other");
+  const query = withAt(pruneQueryFromFlags(values));
   const rt = await runtime(values);
   const ref = requireSession(rt, values);
-  const query = pruneQueryFromFlags(values);
   if (call !== null) {
     const record = resultValue(rt.service.pruneCallRecord(ref.agentId, ref.sessionId, query, call));
     if (values.json) outJson({ call, ...record });

@@ -26,11 +26,13 @@ Commands:
                                                     [--soft-trim-head-chars N] [--soft-trim-tail-chars N]
                                                     [--hard-clear on|off] [--placeholder S] [--allow GLOB]…
                                                     [--deny GLOB]… [--context-window N]
-                                                    [--algorithm auto|2026.3|2026.7|2026.9] [--at ISO] [--json]
-                                                    [--call N] [--full]
+                                                    [--algorithm auto|2026.3|2026.7|2026.9] [--at ISO|now]
+                                                    [--json] [--call N] [--full]
                --json: per call what changed, per tool result its transitions
                (O(calls + tool results)); --call N: call N (from 1) with every tool result's
-               state; --full: every call with every state (quadratic: tens of MB per session)
+               state; --full: every call with every state (quadratic: tens of MB per session);
+               --at: when the predicted next message comes (default: right after the last
+               entry; now: the wall clock, as the dashboard's Next call card)
   cost         per-call usage, cache verdicts, cost --session REF | --all [--json]
   map          the context at the last call: billed,  --session REF [--call N|all] [--json]
                tracked, untracked, by group (--call:

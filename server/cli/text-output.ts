@@ -79,7 +79,7 @@ export function formatPrune(r: PruneLinearReplayDTO): string {
   return [
     `algorithm ${r.algorithm} (${r.algorithmReason}); window ${fmtInt(r.contextWindowTokens)} tokens; mode ${r.settings.mode}`,
     table(["#", "time", "idle", "ttl", "round", "msg chars", "tool results"], rows),
-    `next: ${r.next.prediction}`,
+    `next (a message at ${iso(r.next.at)}): ${r.next.prediction}`,
   ].join("\n");
 }
 

@@ -9,7 +9,7 @@ import type { ContextNumbersDTO } from "../../shared/context-numbers.ts";
 import type { CostReportDTO } from "../../shared/cost.ts";
 import { isObject, type JsonObject, num, obj, str } from "../../shared/json.ts";
 import type { CacheClockDTO } from "../../shared/live.ts";
-import type { PruneOverrides } from "../../shared/prune.ts";
+import type { PruneNextDTO, PruneOverrides } from "../../shared/prune.ts";
 import { parsePruneQuery } from "../../shared/prune-params.ts";
 import type { RunReportDTO } from "../../shared/run-report.ts";
 import type { SentAtCallDTO, SentCallsDTO, SentViewDTO } from "../../shared/sent.ts";
@@ -100,14 +100,26 @@ export class SessionReports {
   prune(s: LoadedSession, overrides: PruneOverrides, at: number | undefined): ReplayResult {
     const name = JSON.stringify([overrides, at ?? null, s.summary.sessionId]);
     return this.memo.prune.get(s.transcript, name, () => {
-      const config = this.inputs.config();
-      if (at !== undefined || Object.keys(overrides).length > 0) {
-        return runReplay({ session: s, config, overrides, at, sha256Base64Url });
+      if (Object.keys(overrides).length > 0) {
+        return runReplay({ session: s, config: this.inputs.config(), overrides, at, sha256Base64Url });
       }
-      return this.memo.runs
-        .runFor(s, () => ReplayRun.start({ session: s, config, sha256Base64Url }))
-        .finish();
+      // `at` moves only the next-call prediction (ReplayRun.finish): the kept as-configured run answers it
+      return this.configuredRun(s).finish(at);
     });
+  }
+
+  /**
+   * The next-call prediction alone at `at` (the Pruning tab's "now": the wall clock, a new `at` per request).
+   * As configured it is the kept run's, not remembered; a what-if's comes with its (remembered) replay.
+   */
+  nextCall(s: LoadedSession, overrides: PruneOverrides, at: number): PruneNextDTO {
+    if (Object.keys(overrides).length > 0) return this.prune(s, overrides, at).next;
+    return this.configuredRun(s).nextAt(at);
+  }
+
+  private configuredRun(s: LoadedSession): ReplayRun {
+    const config = this.inputs.config();
+    return this.memo.runs.runFor(s, () => ReplayRun.start({ session: s, config, sha256Base64Url }));
   }
 
   private wireMessages(s: LoadedSession): ContextMessage[] {

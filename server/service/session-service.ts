@@ -9,11 +9,11 @@ import type { CostAllDTO, CostReportDTO } from "../../shared/cost.ts";
 import type { JsonObject } from "../../shared/json.ts";
 import type { CacheClockDTO } from "../../shared/live.ts";
 import type { OverviewDTO, OverviewResponseDTO } from "../../shared/overview.ts";
-import type { PricingOverrides } from "../../shared/pricing.ts";
 import type {
   PruneCallDetailDTO,
   PruneCallDTO,
   PruneLinearReplayDTO,
+  PruneNextDTO,
   PruneReplayDTO,
   ToolResultPreviewDTO,
 } from "../../shared/prune.ts";
@@ -38,7 +38,7 @@ import { agentRunReports } from "../sources/agent-run-reports.ts";
 import { ScanStore } from "../sources/jsonl/scan-store.ts";
 import { type OpenClawConfigRead, readOpenClawConfig } from "../sources/openclaw-config.ts";
 import { openStateReader, type StateReader } from "../sources/state-reader.ts";
-import { resolveHome, type UserEnvironment } from "../sources/user-path.ts";
+import { resolveHome } from "../sources/user-path.ts";
 import { createTokenCounter, type TokenCounter } from "../tokens/tokenizer.ts";
 import { compareSessions } from "./compare-sessions.ts";
 import { CostAll, type CostAllProgress, sessionCostRow } from "./cost-all.ts";
@@ -53,6 +53,7 @@ import {
   type Replayed,
 } from "./prune-queries.ts";
 import { otherSessionNodes } from "./sent-env.ts";
+import type { SessionServiceOptions } from "./session-options.ts";
 import { SessionReports } from "./session-reports.ts";
 import { configHash, type StateInfo, stateInfo } from "./state-info.ts";
 import {
@@ -62,23 +63,7 @@ import {
   truncationSession,
 } from "./truncation-input.ts";
 
-export type { StateInfo, TruncationQuery };
-
-export interface SessionServiceOptions {
-  stateDir: string;
-  demo: boolean;
-  reason: string;
-  /** Token counter for the tokenizer size mode; created lazily when omitted. */
-  tokenCounter?: TokenCounter;
-  /** The process environment, for `$OPENCLAW_CONFIG_PATH` (none: the config is looked up in the state dir). */
-  environment?: UserEnvironment;
-  /** Prices of a `--pricing FILE` (JSON5), above the config's (issue 14 §3). */
-  pricingFile?: PricingOverrides;
-  /** The host's time zone (OpenClaw stamps user messages in its Gateway host's zone); default: this process's. */
-  hostTimeZone?: string;
-  /** The persistent cache dir (outside the state dir; none: `--no-cache`, or not asked for). */
-  cacheDir?: string | null;
-}
+export type { SessionServiceOptions, StateInfo, TruncationQuery };
 
 export class SessionService {
   readonly reader: StateReader;
@@ -257,6 +242,12 @@ export class SessionService {
     return this.onReplay(agentId, sessionId, query, (r) =>
       pruneDTO(r, query, this.reports.cost(r.session).gapCosts),
     );
+  }
+
+  /** The next-call prediction at the query's `at`, else at `now` (the Pruning tab's "now": the wall clock). */
+  pruneNext(agentId: string, sessionId: string, query: PruneQuery, now: number): Result<PruneNextDTO> {
+    const { overrides, at } = parsePruneQuery(query);
+    return this.with(agentId, sessionId, (s) => this.reports.nextCall(s, overrides, at ?? now), true);
   }
 
   /** `clawscope prune --json`: per-call changes and per-result transitions, O(calls + tool results). */

@@ -232,6 +232,39 @@ describe("pruning replay (e2e)", () => {
     await ctx.close();
     await page.close();
   });
+  it("Next call: without `at` it predicts at the wall clock; a picked time is the replay's; `now` goes back", async () => {
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await open(page);
+    const source = page.getByTestId("prune-at-source");
+    await expect.poll(() => page.getByTestId("prune-next-prediction").count(), POLL).toBe(1);
+    expect(text(await source.textContent())).toContain("now: the wall clock");
+    // the picked time shown is this machine's now (to the second), read in the browser's own zone
+    const shown = await page
+      .getByTestId("prune-at")
+      .evaluate((el) => (el instanceof HTMLInputElement ? new Date(el.value).getTime() : Number.NaN));
+    expect(Math.abs(shown - Date.now())).toBeLessThan(120_000);
+    // the demo's last entry is in the past, so at the wall clock the TTL has run out, as the API says
+    const atNow = await api(e2e.server, "prune/next");
+    expect(atNow.ttlExpired).toBe(true);
+    const statsText = text(await page.getByTestId("prune-next").textContent());
+    expect(statsText).toContain(String(atNow.gate));
+    const title = await page.locator('[data-testid="prune-next-mark"] title').textContent();
+    expect(title).toContain("(now)");
+    await screenshot(page, "pruning-next-now");
+
+    // a picked time: the replay's own `next` at it (here the as-run default, right after the last entry)
+    const next = isObject(recorded.next) ? recorded.next : {};
+    await open(page, `&at=${String(next.at)}`);
+    await expect.poll(async () => text(await source.textContent()), POLL).toContain("the time picked");
+    expect(text(await page.getByTestId("prune-next-prediction").textContent())).toContain(
+      String(next.prediction),
+    );
+    await page.getByTestId("prune-at-now").click();
+    await expect.poll(() => param(page, "at"), POLL).toBeNull();
+    await expect.poll(async () => text(await source.textContent()), POLL).toContain("now: the wall clock");
+    await page.close();
+  });
+
   it("the other demo sessions: research (1 soft-trim round) and legacy (JSONL, 2026.7 rules)", async () => {
     const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const cases = [

@@ -41,4 +41,29 @@ describe("clawscope prune", () => {
     expect(beyond.stderr).toMatch(/no call 9999 in the replay \(it has \d+, numbered from 1\)/);
     expect(beyond.stdout).toBe("");
   });
+
+  it("--at: ISO or epoch ms as given, now = the wall clock, default right after the last entry", () => {
+    const asRun: PruneLinearReplayDTO = JSON.parse(cli("--json").stdout);
+    const iso = "2027-01-02T03:04:05Z";
+    const at: PruneLinearReplayDTO = JSON.parse(cli("--json", "--at", iso).stdout);
+    expect(at.next.at).toBe(Date.parse(iso));
+    expect(at.calls).toEqual(asRun.calls);
+    const ms: PruneLinearReplayDTO = JSON.parse(cli("--json", "--at", String(Date.parse(iso))).stdout);
+    expect(ms.next).toEqual(at.next);
+    const before = Date.now();
+    const now: PruneLinearReplayDTO = JSON.parse(cli("--json", "--at", "now").stdout);
+    expect(now.next.at).toBeGreaterThanOrEqual(before);
+    expect(now.next.at).toBeLessThanOrEqual(Date.now());
+    expect(asRun.next.at).toBeLessThan(before);
+    // the text names the time it predicts for
+    const text = cli("--at", iso).stdout;
+    expect(text).toContain("next (a message at 2027-01-02T03:04:05Z):");
+  });
+
+  it("a malformed --at is a usage error, not silently the default", () => {
+    const bad = cli("--json", "--at", "yesterday-ish");
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--at must be an ISO time, epoch milliseconds or now (got "yesterday-ish")');
+    expect(bad.stdout).toBe("");
+  });
 });

@@ -85,6 +85,23 @@ export const pruneQuery = (agentId: string, sessionId: string, p: PruneParams) =
     placeholderData: (prev) => prev,
   });
 
+/**
+ * The next-call prediction alone, for the Next call card when the URL picks no `at`: at the server's wall clock
+ * (a refetch — the card's "now", a live change — asks again). The replay's own `next` is right after the last entry.
+ */
+export const pruneNextQuery = (agentId: string, sessionId: string, p: PruneParams) =>
+  queryOptions({
+    queryKey: [...keys.session(agentId, sessionId), "prune-next", p] as const,
+    queryFn: async ({ signal }) =>
+      body(
+        await session.prune.next.$get(
+          { ...sessionParam(agentId, sessionId), query: defined(p) },
+          { init: { signal } },
+        ),
+      ),
+    // no placeholder: another what-if's prediction must not show under this one
+  });
+
 /** One replayed call's tool-result states (same what-if parameters as pruneQuery). */
 export const pruneCallQuery = (agentId: string, sessionId: string, p: PruneParams, callIndex: number) =>
   queryOptions({

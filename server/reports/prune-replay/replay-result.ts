@@ -10,6 +10,7 @@ import type {
   PruneCallDTO,
   PruneLinearReplayDTO,
   PruneMarksDTO,
+  PruneNextDTO,
   PruneReplayDTO,
   PruneToolResultDTO,
   ToolResultWireState,
@@ -48,6 +49,11 @@ export class ReplayResult {
   /** The timeline's compaction / reset marks and the expired-gap costs at their calls. */
   timelineMarks(gapCosts: readonly GapCostDTO[]): PruneMarksDTO {
     return this.marks.timeline(gapCosts);
+  }
+
+  /** Would the next call prune, at the replay's `at` (spec pruning.md §5.5)? */
+  get next(): PruneNextDTO {
+    return this.replay.next;
   }
 
   /** The calls without their tool-result states (plain data, shared by summary and full). */

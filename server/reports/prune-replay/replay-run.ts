@@ -11,7 +11,7 @@
 // small classes (V8 keeps their shapes and unboxed doubles; a closure of `let`s kept them in a context).
 
 import { isObject, type JsonObject, str } from "../../../shared/json.ts";
-import type { PruneCallDTO, PruneReplayDTO } from "../../../shared/prune.ts";
+import type { PruneCallDTO, PruneNextDTO, PruneReplayDTO } from "../../../shared/prune.ts";
 import { ContextBuilder, toContextMessage } from "../../model/context-messages.ts";
 import {
   continueModelCalls,
@@ -116,28 +116,13 @@ export class ReplayRun {
     return true;
   }
 
-  /** The replay of the transcript so far (each call returns a new result; earlier ones stay valid). */
-  finish(): ReplayResult {
+  /**
+   * The replay of the transcript so far (each call returns a new result; earlier ones stay valid). `at`: when
+   * the hypothetical next call comes (`next`); it changes nothing else, so one run answers every `at`.
+   */
+  finish(at?: number): ReplayResult {
     const s = this.setup;
-    const entries = this.transcript.entries;
-    this.clock.advance(entries, entries.length - 1);
-    this.syncList();
-    const at = this.input.at ?? lastEntryTime(this.transcript) ?? 0;
-    const touch = this.clock.newestFor(s.model.provider, s.model.modelId);
-    if (s.sticky && s.useSnapshots && this.latestSnapshot) {
-      this.restore(this.latestSnapshot, this.calls.length);
-      this.resumable = false;
-    }
-    const next = nextCall({
-      settings: s.settings,
-      eligibility: s.sessionEligibility,
-      at,
-      touch,
-      input: this.prunerInput(true),
-      toolResults: this.list.toolResults,
-      runRound: (input) => this.runRound(input),
-      currentState: (entryIndex) => (s.sticky ? projectionState(this.wire.live.get(entryIndex)) : "full"),
-    });
+    const next = this.nextAt(at);
     const dto: PruneReplayDTO = {
       algorithm: s.algorithm,
       settings: s.settings,
@@ -160,6 +145,32 @@ export class ReplayRun {
       (name) => s.isToolPrunable(name),
       this.marks.snapshot(dto.calls),
     );
+  }
+
+  /**
+   * Would a round fire if the next call came at `at` (default: the input's `at`, else the last entry's time)?
+   * A hypothetical round over the list as it stands (spec pruning.md §5.5): the replay itself is not changed.
+   */
+  nextAt(at?: number): PruneNextDTO {
+    const s = this.setup;
+    const entries = this.transcript.entries;
+    this.clock.advance(entries, entries.length - 1);
+    this.syncList();
+    const touch = this.clock.newestFor(s.model.provider, s.model.modelId);
+    if (s.sticky && s.useSnapshots && this.latestSnapshot) {
+      this.restore(this.latestSnapshot, this.calls.length);
+      this.resumable = false;
+    }
+    return nextCall({
+      settings: s.settings,
+      eligibility: s.sessionEligibility,
+      at: at ?? this.input.at ?? lastEntryTime(this.transcript) ?? 0,
+      touch,
+      input: this.prunerInput(true),
+      toolResults: this.list.toolResults,
+      runRound: (input) => this.runRound(input),
+      currentState: (entryIndex) => (s.sticky ? projectionState(this.wire.live.get(entryIndex)) : "full"),
+    });
   }
 
   private advance(): void {

@@ -1,14 +1,48 @@
-// The "next call" card: would the next model call prune, and why — at a time the user can pick (`at`).
+// The "next call" card: would the next model call prune, and why — at a time the user can pick (`at`), else now.
+// "now" is the wall clock (issue 15): without an `at` in the URL the card asks the server for a prediction at its
+// clock (GET …/prune/next), refetched by the "now" button and on every live change. The replay itself (timeline,
+// table) ends at the session's last entry then; an `at` in the URL is the replay's own and moves its axis too.
 
+import { useQuery } from "@tanstack/react-query";
 import { fmtDate, fmtDuration, fmtInt, fmtPct } from "../../../shared/format.ts";
-import type { PruneReplayDTO } from "../../../shared/prune.ts";
+import type { PruneNextDTO, PruneReplayDTO } from "../../../shared/prune.ts";
+import type { PruneParams } from "../../../shared/prune-params.ts";
+import { pruneNextQuery } from "../../api/queries.ts";
 import { setParams } from "../../router.ts";
 import { Stat } from "../../ui/stat.tsx";
+import { ErrorPanel, Loading } from "../../ui/status.tsx";
 
-export function NextCall({ dto }: { dto: PruneReplayDTO }) {
-  const n = dto.next;
+/** The prediction the card and the timeline's "next" mark show, and where its time comes from. */
+export interface NextCallView {
+  /** No `at` in the URL: the prediction is at the wall clock. */
+  wallClock: boolean;
+  /** Undefined while the wall-clock prediction loads (or when it failed: `error`). */
+  next: PruneNextDTO | undefined;
+  error: Error | null;
+  /** Ask again at the current wall clock. */
+  refresh: () => void;
+}
+
+export function useNextCall(
+  dto: PruneReplayDTO,
+  agentId: string,
+  sessionId: string,
+  p: PruneParams,
+): NextCallView {
+  const wallClock = p.at === undefined;
+  const q = useQuery({ ...pruneNextQuery(agentId, sessionId, p), enabled: wallClock });
+  return {
+    wallClock,
+    next: wallClock ? q.data : dto.next,
+    error: wallClock ? q.error : null,
+    refresh: () => void q.refetch(),
+  };
+}
+
+export function NextCall({ view }: { view: NextCallView }) {
+  const n = view.next;
   return (
-    <div className={`card ${n.wouldPrune ? "warn-note" : ""}`} data-testid="prune-next">
+    <div className={`card ${n?.wouldPrune ? "warn-note" : ""}`} data-testid="prune-next">
       <div className="toolbar">
         <h3>Next call</h3>
         <label className="small">
@@ -18,7 +52,7 @@ export function NextCall({ dto }: { dto: PruneReplayDTO }) {
             step={1}
             aria-label="Next call time"
             data-testid="prune-at"
-            value={toLocalInput(n.at)}
+            value={n ? toLocalInput(n.at) : ""}
             onChange={(e) => {
               const ms = new Date(e.target.value).getTime();
               setParams({ at: Number.isFinite(ms) ? String(ms) : null }, { replace: true });
@@ -28,11 +62,32 @@ export function NextCall({ dto }: { dto: PruneReplayDTO }) {
         <button
           type="button"
           data-testid="prune-at-now"
-          onClick={() => setParams({ at: null }, { replace: true })}
+          aria-pressed={view.wallClock}
+          title="Predict for a message sent now (the wall clock)"
+          onClick={() => (view.wallClock ? view.refresh() : setParams({ at: null }, { replace: true }))}
         >
           now
         </button>
+        <span className="muted small" data-testid="prune-at-source">
+          {view.wallClock
+            ? "now: the wall clock — the replay below ends at the session's last entry"
+            : "the time picked — the replay below runs up to it"}
+        </span>
       </div>
+      {n ? (
+        <NextCallBody n={n} />
+      ) : view.error ? (
+        <ErrorPanel error={view.error} title="Could not predict the next call" retry={view.refresh} />
+      ) : (
+        <Loading label="Predicting the next call at the wall clock…" />
+      )}
+    </div>
+  );
+}
+
+function NextCallBody({ n }: { n: PruneNextDTO }) {
+  return (
+    <>
       <p data-testid="prune-next-prediction">
         <strong>{n.wouldPrune ? `Would prune (${n.round})` : "Would not prune"}</strong> — {n.prediction}
       </p>
@@ -52,7 +107,7 @@ export function NextCall({ dto }: { dto: PruneReplayDTO }) {
         <Stat label="chars / window" value={`${fmtInt(n.totalChars)} (${fmtPct(n.ratio)})`} />
         <Stat label="after" value={`${fmtInt(n.totalCharsAfter)} (${fmtPct(n.ratioAfter)})`} />
       </div>
-    </div>
+    </>
   );
 }
 

@@ -5,6 +5,7 @@ import type { PruneReplayDTO } from "../../../shared/prune.ts";
 import type { AxisMode } from "../../../shared/timeline-scales.ts";
 import { setParams } from "../../router.ts";
 import { useElementWidth } from "../../treemap/use-size.ts";
+import type { NextCallView } from "./next-call.tsx";
 import { Timeline } from "./timeline.tsx";
 import { TimelineEvents } from "./timeline-marks.tsx";
 
@@ -39,12 +40,14 @@ function Dot({ color }: { color: string }) {
 
 export function TimelineCard(props: {
   dto: PruneReplayDTO;
+  /** What the Next call card predicts (the "next" mark says the same). */
+  next: NextCallView;
   axis: AxisMode;
   selected: number | null;
   /** A call was clicked on the timeline (its details then open under the timeline). */
   onPick?: () => void;
 }) {
-  const { dto, axis, selected, onPick } = props;
+  const { dto, next, axis, selected, onPick } = props;
   const box = useRef<HTMLDivElement>(null);
   const width = useElementWidth(box);
   const select = (i: number) => {
@@ -66,7 +69,14 @@ export function TimelineCard(props: {
       {dto.calls.length === 0 ? (
         <p className="muted">No model calls in this session.</p>
       ) : (
-        <Timeline dto={dto} width={width - 28} axis={axis} selected={selected} onSelect={select} />
+        <Timeline
+          dto={dto}
+          next={next}
+          width={width - 28}
+          axis={axis}
+          selected={selected}
+          onSelect={select}
+        />
       )}
       <TimelineEvents dto={dto} selected={selected} onSelect={select} />
     </div>

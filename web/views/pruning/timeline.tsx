@@ -19,6 +19,7 @@ import {
   type TimelineScales,
   timelineScales,
 } from "../../../shared/timeline-scales.ts";
+import type { NextCallView } from "./next-call.tsx";
 import { EventMark, GapLabel, gapSentence } from "./timeline-marks.tsx";
 
 // Lanes, margins and colours are the export's too (shared/timeline-scales.ts).
@@ -246,10 +247,15 @@ function CallMark(props: {
   );
 }
 
-function NextMark({ dto, x }: { dto: PruneReplayDTO; x: number }) {
+/** The hypothetical next call at the axis' end, saying what the Next call card says (at the wall clock or `at`). */
+function NextMark({ next, x }: { next: NextCallView; x: number }) {
+  const n = next.next;
+  const title = n
+    ? `next call at ${fmtDate(n.at)}${next.wallClock ? " (now)" : ""}: ${n.prediction}`
+    : "next call: predicting at the wall clock…";
   return (
     <g data-testid="prune-next-mark">
-      <title>{`next call at ${fmtDate(dto.next.at)}: ${dto.next.prediction}`}</title>
+      <title>{title}</title>
       <line
         x1={x}
         x2={x}
@@ -264,11 +270,11 @@ function NextMark({ dto, x }: { dto: PruneReplayDTO; x: number }) {
         cy={34}
         r={5.5}
         fill="none"
-        stroke={dto.next.wouldPrune ? "rgb(196,64,64)" : "currentColor"}
+        stroke={n?.wouldPrune ? "rgb(196,64,64)" : "currentColor"}
         strokeWidth={1.5}
       />
       <text x={x} y={lane1.bottom + 10} fontSize={9} textAnchor="middle" fill="currentColor">
-        next
+        {next.wallClock ? "next (now)" : "next"}
       </text>
     </g>
   );
@@ -276,6 +282,7 @@ function NextMark({ dto, x }: { dto: PruneReplayDTO; x: number }) {
 
 export function Timeline(props: {
   dto: PruneReplayDTO;
+  next: NextCallView;
   width: number;
   axis: AxisMode;
   selected: number | null;
@@ -341,7 +348,7 @@ export function Timeline(props: {
           onSelect={props.onSelect}
         />
       ))}
-      <NextMark dto={dto} x={s.xOf(calls.length)} />
+      <NextMark next={props.next} x={s.xOf(calls.length)} />
     </svg>
   );
 }
