@@ -43,6 +43,7 @@ function SessionsToolbar(props: {
       <UpdatedCue />
       <input
         type="search"
+        className="session-search"
         placeholder="Search agent, session, key, model…  ( / )"
         aria-label="Search sessions"
         value={q}

@@ -73,8 +73,8 @@ export function Waterfall({ dto }: { dto: TruncationReportDTO }) {
         })}
       </svg>
       <p className="muted small">
-        Green: file fit; red: the total budget limited it; orange: a missing file's hidden "[MISSING]" marker
-        used budget (2026.9.x).
+        Green: file fit; red: the total budget limited it; orange: a missing file's "[MISSING]" marker took
+        total budget without being injected (2026.7 and 2026.9 rules; 2026.3 injects it).
       </p>
     </div>
   );
