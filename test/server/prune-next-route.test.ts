@@ -32,7 +32,7 @@ function setup(stateDir: string) {
     expect(res.status, url).toBe(200);
     return (await res.json()) as T;
   };
-  const sessions = service.listSessions().sessions.filter((s) => s.entryCount > 0);
+  const sessions = service.listSessions().sessions.filter((s) => s.entryCount !== 0);
   return { service, get, sessions };
 }
 

@@ -12,6 +12,14 @@ import { setParams } from "../../router.ts";
 import { Stat } from "../../ui/stat.tsx";
 import { ErrorPanel, Loading } from "../../ui/status.tsx";
 
+/** Where the prediction comes from: the replay (for a picked `at`) and the what-if query. */
+export interface NextCallSource {
+  dto: PruneReplayDTO;
+  agentId: string;
+  sessionId: string;
+  p: PruneParams;
+}
+
 /** The prediction the card and the timeline's "next" mark show, and where its time comes from. */
 export interface NextCallView {
   /** No `at` in the URL: the prediction is at the wall clock. */
@@ -23,12 +31,11 @@ export interface NextCallView {
   refresh: () => void;
 }
 
-export function useNextCall(
-  dto: PruneReplayDTO,
-  agentId: string,
-  sessionId: string,
-  p: PruneParams,
-): NextCallView {
+/**
+ * Called where the prediction is shown (the card, the timeline's mark): one request (React Query shares it), and
+ * its answer re-renders only those, not the timeline's thousands of marks or the calls table.
+ */
+export function useNextCall({ dto, agentId, sessionId, p }: NextCallSource): NextCallView {
   const wallClock = p.at === undefined;
   const q = useQuery({ ...pruneNextQuery(agentId, sessionId, p), enabled: wallClock });
   return {
@@ -39,7 +46,8 @@ export function useNextCall(
   };
 }
 
-export function NextCall({ view }: { view: NextCallView }) {
+export function NextCall({ source }: { source: NextCallSource }) {
+  const view = useNextCall(source);
   const n = view.next;
   return (
     <div className={`card ${n?.wouldPrune ? "warn-note" : ""}`} data-testid="prune-next">

@@ -12,7 +12,7 @@ import { ErrorPanel, isMissingTranscript, Loading, MissingTranscript } from "../
 import type { SessionTabProps } from "../session-tab.ts";
 import { CallDetails } from "./call-details.tsx";
 import { CallsTable } from "./calls-table.tsx";
-import { NextCall, useNextCall } from "./next-call.tsx";
+import { NextCall } from "./next-call.tsx";
 import { PruneSummary } from "./summary.tsx";
 import { TimelineCard } from "./timeline-card.tsx";
 import { WhatIfDelta } from "./what-if-delta.tsx";
@@ -73,7 +73,7 @@ function PrunePanel(props: {
   // Details open where the click was (issue 15): under the timeline for a timeline click (and a permalink),
   // in a row right under the clicked row for a table click.
   const [from, setFrom] = useState<"timeline" | "table">("timeline");
-  const next = useNextCall(dto, props.agentId, props.sessionId, props.p);
+  const next = { dto, agentId: props.agentId, sessionId: props.sessionId, p: props.p };
   const details = (i: number) => {
     const call = dto.calls[i];
     return call ? (
@@ -92,7 +92,7 @@ function PrunePanel(props: {
     <>
       <PruneSummary dto={dto} />
       <WhatIfDelta agentId={props.agentId} sessionId={props.sessionId} p={props.p} whatIf={dto} />
-      <NextCall view={next} />
+      <NextCall source={next} />
       <TimelineCard
         dto={dto}
         next={next}

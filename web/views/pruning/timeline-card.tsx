@@ -5,7 +5,7 @@ import type { PruneReplayDTO } from "../../../shared/prune.ts";
 import type { AxisMode } from "../../../shared/timeline-scales.ts";
 import { setParams } from "../../router.ts";
 import { useElementWidth } from "../../treemap/use-size.ts";
-import type { NextCallView } from "./next-call.tsx";
+import type { NextCallSource } from "./next-call.tsx";
 import { Timeline } from "./timeline.tsx";
 import { TimelineEvents } from "./timeline-marks.tsx";
 
@@ -40,8 +40,8 @@ function Dot({ color }: { color: string }) {
 
 export function TimelineCard(props: {
   dto: PruneReplayDTO;
-  /** What the Next call card predicts (the "next" mark says the same). */
-  next: NextCallView;
+  /** Where the Next call card's prediction comes from (the "next" mark says the same). */
+  next: NextCallSource;
   axis: AxisMode;
   selected: number | null;
   /** A call was clicked on the timeline (its details then open under the timeline). */

@@ -19,7 +19,7 @@ import {
   type TimelineScales,
   timelineScales,
 } from "../../../shared/timeline-scales.ts";
-import type { NextCallView } from "./next-call.tsx";
+import { type NextCallSource, useNextCall } from "./next-call.tsx";
 import { EventMark, GapLabel, gapSentence } from "./timeline-marks.tsx";
 
 // Lanes, margins and colours are the export's too (shared/timeline-scales.ts).
@@ -248,7 +248,8 @@ function CallMark(props: {
 }
 
 /** The hypothetical next call at the axis' end, saying what the Next call card says (at the wall clock or `at`). */
-function NextMark({ next, x }: { next: NextCallView; x: number }) {
+function NextMark({ source, x }: { source: NextCallSource; x: number }) {
+  const next = useNextCall(source);
   const n = next.next;
   const title = n
     ? `next call at ${fmtDate(n.at)}${next.wallClock ? " (now)" : ""}: ${n.prediction}`
@@ -282,7 +283,7 @@ function NextMark({ next, x }: { next: NextCallView; x: number }) {
 
 export function Timeline(props: {
   dto: PruneReplayDTO;
-  next: NextCallView;
+  next: NextCallSource;
   width: number;
   axis: AxisMode;
   selected: number | null;
@@ -348,7 +349,7 @@ export function Timeline(props: {
           onSelect={props.onSelect}
         />
       ))}
-      <NextMark next={props.next} x={s.xOf(calls.length)} />
+      <NextMark source={props.next} x={s.xOf(calls.length)} />
     </svg>
   );
 }
