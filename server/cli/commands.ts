@@ -13,8 +13,10 @@ import {
   type ServeOptions,
   type StateChoice,
   serveOptions,
+  sqliteDriverChoice,
 } from "../shell/config.ts";
 import type { Runtime } from "../shell/runtime.ts";
+import type { SqliteDriverChoice } from "../sources/sqlite/sql-database.ts";
 import type { UserEnvironment } from "../sources/user-path.ts";
 import { BufferedWriter, writeJson } from "./json-out.ts";
 import { type CliValues, pruneQueryFromFlags, UsageError } from "./options.ts";
@@ -107,8 +109,14 @@ async function runtimeOver(
   ]);
   capYoungGeneration(); // before a session is read
   enableCompileCache(cache, state.stateDir); // before the service's code is loaded
+  let sqliteChoice: SqliteDriverChoice;
+  try {
+    sqliteChoice = sqliteDriverChoice(environment);
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
   const { createRuntime, prepareRuntime } = await import("../shell/runtime.ts");
-  await prepareRuntime(state.stateDir);
+  await prepareRuntime(state.stateDir, sqliteChoice);
   return createRuntime(state, environment, pricingFile, cache);
 }
 

@@ -9,6 +9,7 @@ import { homedir as osHomedir } from "node:os";
 import path from "node:path";
 import { isLoopbackName } from "../../shared/loopback.ts";
 import { DEMO_STATE_DIR } from "../package-root.ts";
+import type { SqliteDriverChoice } from "../sources/sqlite/sql-database.ts";
 import { expandUserPath, nonEmpty, resolveHome, type UserEnvironment } from "../sources/user-path.ts";
 
 export interface ResolveStateDirOptions {
@@ -211,4 +212,19 @@ export function serveOptions(
   // CI runners often give the job a pseudo-terminal; a browser is never wanted there.
   const ci = nonEmpty(env.CI) !== undefined && env.CI !== "false" && env.CI !== "0";
   return { host, port, open: asked ?? (ci ? false : null), allowRemote };
+}
+
+/**
+ * `CLAWSCOPE_SQLITE_DRIVER`: which SQLite driver reads the stores (sqlite-driver.ts) — `auto` (default:
+ * better-sqlite3, else Node's node:sqlite), `better-sqlite3` or `node:sqlite` alone. Anything else: an error.
+ */
+const SQLITE_DRIVER_CHOICES: readonly SqliteDriverChoice[] = ["auto", "better-sqlite3", "node:sqlite"];
+
+export function sqliteDriverChoice(environment: UserEnvironment): SqliteDriverChoice {
+  const v = nonEmpty(environment.env.CLAWSCOPE_SQLITE_DRIVER);
+  if (v === undefined) return "auto";
+  const choice = SQLITE_DRIVER_CHOICES.find((c) => c === v);
+  if (choice === undefined)
+    throw new Error(`CLAWSCOPE_SQLITE_DRIVER=${v}: expected one of ${SQLITE_DRIVER_CHOICES.join(", ")}`);
+  return choice;
 }

@@ -3,6 +3,8 @@
 import type { PricingOverrides } from "../../shared/pricing.ts";
 import { createSessionService, type SessionService } from "../service/session-service.ts";
 import { discoverState } from "../sources/discover.ts";
+import type { SqliteDriverChoice } from "../sources/sqlite/sql-database.ts";
+import { chooseSqliteDriver, sqliteDriver } from "../sources/sqlite/sqlite-driver.ts";
 import { prepareZstd } from "../sources/sqlite/zstd-decoders.ts";
 import type { UserEnvironment } from "../sources/user-path.ts";
 import type { StateChoice } from "./config.ts";
@@ -34,9 +36,17 @@ export function createRuntime(
 }
 
 /**
- * What the synchronous readers need set up asynchronously, once, before the first read: the WebAssembly zstd
- * decoder when the state dir has SQLite stores (zstd-decoders.ts; a JSONL-only dir never loads it).
+ * What the synchronous readers need set up, once, before the first read of a state dir with SQLite stores (a
+ * JSONL-only dir loads neither): the driver `sqliteChoice` asks for (sqlite-driver.ts; a fallback is said once
+ * on stderr) and the WebAssembly zstd decoder (zstd-decoders.ts, instantiated asynchronously).
  */
-export async function prepareRuntime(stateDir: string): Promise<void> {
-  if (discoverState(stateDir).agents.some((a) => a.sqlitePath !== null)) await prepareZstd();
+export async function prepareRuntime(
+  stateDir: string,
+  sqliteChoice: SqliteDriverChoice = "auto",
+): Promise<void> {
+  chooseSqliteDriver(sqliteChoice);
+  if (!discoverState(stateDir).agents.some((a) => a.sqlitePath !== null)) return;
+  const driver = sqliteDriver();
+  if (driver.ok && driver.note !== null) process.stderr.write(`clawscope: ${driver.note}\n`);
+  await prepareZstd();
 }

@@ -16,11 +16,13 @@ export interface CliOptions {
   /** Node flags before the entry, e.g. `["--require", preload]`. */
   nodeArgs?: readonly string[];
   timeout?: number;
+  /** The node binary (default: the one running the tests). */
+  node?: string;
 }
 
 /** `clawscope ARGS` to completion; `status` is null when it was killed (timeout). */
 export function runCli(args: readonly string[], options: CliOptions = {}): SpawnSyncReturns<string> {
-  return spawnSync(process.execPath, [...(options.nodeArgs ?? []), CLI_ENTRY, ...args], {
+  return spawnSync(options.node ?? process.execPath, [...(options.nodeArgs ?? []), CLI_ENTRY, ...args], {
     cwd: REPO,
     encoding: "utf8",
     timeout: options.timeout ?? 120_000,

@@ -4,11 +4,11 @@
 // `require("better-sqlite3")` throw the way a missing addon does.
 
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadSqliteDriver } from "../../server/sources/sqlite/sqlite-driver.ts";
+import type { SqlDatabase, SqliteDriver } from "../../server/sources/sqlite/sql-database.ts";
+import { causeOf, loadBetterSqlite3, loadSqliteDriver } from "../../server/sources/sqlite/sqlite-driver.ts";
 import { runCli } from "../helpers/cli.ts";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-driver-"));
@@ -20,10 +20,48 @@ const ADDON_ERROR = [
   " → /x/node_modules/better-sqlite3/build/Release/better_sqlite3.node",
 ].join("\n");
 
+/** A driver that is only a name: which one loadSqliteDriver chose is all these tests look at. */
+const named = (name: SqliteDriver["name"]) => (): SqliteDriver => ({
+  name,
+  open: () => {
+    throw new Error("not opened in these tests");
+  },
+});
+const throwing = (message: string) => (): SqliteDriver => {
+  throw new Error(message);
+};
+const ABI_ERROR = [
+  "The module '/x/node_modules/better-sqlite3/build/Release/better_sqlite3.node'",
+  "was compiled against a different Node.js version using",
+  "NODE_MODULE_VERSION 115. This version of Node.js requires",
+  "NODE_MODULE_VERSION 137. Please try re-compiling or re-installing",
+  "the module (for instance, using `npm rebuild` or `npm install`).",
+].join("\n");
+
 describe("loadSqliteDriver", () => {
-  it("a require that throws: not ok, the cause's first line, what still works and what the machine needs", () => {
-    const r = loadSqliteDriver(() => {
-      throw new Error(ADDON_ERROR);
+  it("better-sqlite3 when it loads, node:sqlite never tried", () => {
+    const r = loadSqliteDriver("auto", {
+      "better-sqlite3": named("better-sqlite3"),
+      "node:sqlite": throwing("must not be loaded"),
+    });
+    expect(r).toEqual({ ok: true, driver: expect.objectContaining({ name: "better-sqlite3" }), note: null });
+  });
+
+  it("an addon that cannot load: node:sqlite, with a note naming the cause's first sentence", () => {
+    const r = loadSqliteDriver("auto", {
+      "better-sqlite3": throwing(ABI_ERROR),
+      "node:sqlite": named("node:sqlite"),
+    });
+    expect(r.ok && r.driver.name).toBe("node:sqlite");
+    expect(r.ok && r.note).toBe(
+      "reading SQLite stores with Node's built-in node:sqlite: better-sqlite3's native module cannot load (The module '/x/node_modules/better-sqlite3/build/Release/better_sqlite3.node' was compiled against a different Node.js version using NODE_MODULE_VERSION 115.)",
+    );
+  });
+
+  it("neither: not ok, both causes, what still works and every way out", () => {
+    const r = loadSqliteDriver("auto", {
+      "better-sqlite3": throwing(ADDON_ERROR),
+      "node:sqlite": throwing("Node 20.20.2 has no node:sqlite; Node 22.16 and later have it"),
     });
     expect(r.ok).toBe(false);
     if (r.ok) return;
@@ -31,27 +69,70 @@ describe("loadSqliteDriver", () => {
       "(Could not locate the bindings file. Tried: → /x/node_modules/better-sqlite3/build/better_sqlite3.node).",
     );
     expect(r.message).not.toContain("build/Release");
+    expect(r.message).toContain("node:sqlite cannot stand in (Node 20.20.2 has no node:sqlite");
     expect(r.message).toContain("JSONL sessions still are");
+    expect(r.message).toContain("npx --allow-scripts=better-sqlite3 clawscope");
     expect(r.message).toMatch(/python3, make and a C\/C\+\+ compiler/);
     expect(r.message).toContain("npm rebuild better-sqlite3");
   });
 
-  it("an addon that loads but fails on the first open (ABI mismatch) fails here, not per store", () => {
-    const broken = class {
-      close(): void {}
+  it("CLAWSCOPE_SQLITE_DRIVER=better-sqlite3: no fallback", () => {
+    const r = loadSqliteDriver("better-sqlite3", {
+      "better-sqlite3": throwing(ADDON_ERROR),
+      "node:sqlite": named("node:sqlite"),
+    });
+    expect(r).toEqual({ ok: false, message: expect.stringContaining("Could not locate the bindings file") });
+    if (!r.ok) expect(r.message).not.toContain("cannot stand in");
+  });
+
+  it("CLAWSCOPE_SQLITE_DRIVER=node:sqlite: better-sqlite3 never loaded; a failure says it was asked for alone", () => {
+    const ok = loadSqliteDriver("node:sqlite", {
+      "better-sqlite3": throwing("must not be loaded"),
+      "node:sqlite": named("node:sqlite"),
+    });
+    expect(ok.ok && ok.driver.name).toBe("node:sqlite");
+    const no = loadSqliteDriver("node:sqlite", {
+      "better-sqlite3": named("better-sqlite3"),
+      "node:sqlite": throwing("Node 20.20.2 has no node:sqlite; Node 22.16 and later have it"),
+    });
+    expect(no).toEqual({
+      ok: false,
+      message: expect.stringContaining("CLAWSCOPE_SQLITE_DRIVER asks for it alone"),
+    });
+  });
+
+  it("an addon that loads but fails on the first open (ABI mismatch) fails at load, not per store", () => {
+    class Broken implements SqlDatabase {
+      readonly inTransaction = false;
       constructor() {
         throw new Error(
           "The module was compiled against a different Node.js version (NODE_MODULE_VERSION 115)",
         );
       }
-    };
-    const r = loadSqliteDriver(() => broken);
-    expect(r).toEqual({ ok: false, message: expect.stringContaining("different Node.js version") });
+      prepare(): never {
+        throw new Error("unreachable");
+      }
+      exec(): void {}
+      close(): void {}
+    }
+    expect(() => loadBetterSqlite3(() => Broken)).toThrow("different Node.js version");
   });
 
-  it("the installed driver loads and opens", () => {
-    const r = loadSqliteDriver(() => createRequire(import.meta.url)("better-sqlite3"));
-    expect(r.ok).toBe(true);
+  it("the installed better-sqlite3 loads and opens", () => {
+    expect(loadBetterSqlite3().name).toBe("better-sqlite3");
+  });
+});
+
+describe("causeOf", () => {
+  it("one line as it is; a sentence broken over lines joined up to its full stop; a list keeps its first entry", () => {
+    expect(causeOf(new Error("libc not found"))).toBe("libc not found");
+    expect(causeOf(new Error(ABI_ERROR))).toBe(
+      "The module '/x/node_modules/better-sqlite3/build/Release/better_sqlite3.node' was compiled against a different Node.js version using NODE_MODULE_VERSION 115.",
+    );
+    expect(causeOf(new Error(ADDON_ERROR))).toBe(
+      "Could not locate the bindings file. Tried: → /x/node_modules/better-sqlite3/build/better_sqlite3.node",
+    );
+    expect(causeOf("")).toBe("unknown error");
   });
 });
 
@@ -67,7 +148,12 @@ Module._load = function (request, ...rest) {
 };
 `,
   );
-  const cli = (...args: string[]) => runCli([...args, "--demo"], { nodeArgs: ["--require", preload] });
+  // better-sqlite3 alone: on a Node with node:sqlite, "auto" would read the stores with that instead
+  const cli = (...args: string[]) =>
+    runCli([...args, "--demo"], {
+      nodeArgs: ["--require", preload],
+      env: { CLAWSCOPE_SQLITE_DRIVER: "better-sqlite3" },
+    });
 
   it("sessions --json lists the JSONL session and warns once per SQLite store with the clear message", () => {
     const r = cli("sessions", "--json");

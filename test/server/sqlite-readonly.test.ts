@@ -23,6 +23,7 @@ import {
   sha256File,
   sidecarFiles,
   tmpDir,
+  walOnlyCommit,
 } from "../fixtures/sqlite/helpers.ts";
 
 afterAll(cleanupTmp);
@@ -56,22 +57,8 @@ describe.skipIf(!haveScenario(S1))("snapshot fallback for WAL stores without -sh
   it("-wal present, -shm missing: reads a temp copy, sees the -wal-only commit, writes nothing", () => {
     const id = exportedSessionId(S1);
     const src = copyState(S1);
-    const w = new Database(src.dbPath);
+    const w = walOnlyCommit(src.dbPath, id);
     try {
-      w.pragma("journal_mode = WAL");
-      w.pragma("wal_autocheckpoint = 0");
-      const max = w.prepare("SELECT max(seq) AS m FROM transcript_events").get();
-      const seq = typeof max === "object" && max !== null && "m" in max ? Number(max.m) + 1 : 0;
-      const event = {
-        type: "custom",
-        customType: "test.wal-only",
-        data: {},
-        id: "wal-only-1",
-        parentId: null,
-      };
-      w.prepare(
-        "INSERT INTO transcript_events (session_id, seq, event_json, created_at) VALUES (?, ?, ?, ?)",
-      ).run(id, seq, JSON.stringify(event), Date.now());
       expect(fs.statSync(`${src.dbPath}-wal`).size).toBeGreaterThan(0);
       // Copy the main file and its -wal (not -shm) while the writer keeps the commit un-checkpointed.
       const dst = tmpDir();

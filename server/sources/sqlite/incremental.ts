@@ -7,12 +7,12 @@
 // The rows already read are trusted only while `count(*)` and the stored byte total of `seq ≤ maxSeq` are
 // unchanged (a deleted/rewritten session changes them); otherwise the whole session is read again.
 
-import type Database from "better-sqlite3";
 import type { ParseIssue, TranscriptEntry } from "../../model/session.ts";
 import { eventByteReader } from "./event-byte-reader.ts";
 import { readDatabase } from "./open-readonly.ts";
 import { type DecodedEvents, decodeEventRows, EventDecoder, type EventRow } from "./read-events.ts";
 import type { TableColumns } from "./schema.ts";
+import type { SqlDatabase } from "./sql-database.ts";
 
 /** Decoded rows of one session kept between loads (opaque to callers; pass it back to loadSqliteSession). */
 export interface SqliteEventsState {
@@ -56,7 +56,7 @@ function rowBytes(r: EventRow): number {
  * caller's query helpers classify errors).
  */
 export function readEventsSince(
-  db: Database.Database,
+  db: SqlDatabase,
   tables: TableColumns,
   sessionId: string,
   prev: SqliteEventsState | null,

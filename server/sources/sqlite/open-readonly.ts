@@ -10,14 +10,16 @@
 //   snapshot-fallback.ts is read instead; the copy is reused while its source is unchanged (a command reads a
 //   store several times).
 // - SQLITE_BUSY (writer holding an exclusive lock in rollback mode, WAL recovery) is retried with back-off.
-// - better-sqlite3 is loaded on the first read (sqlite-driver.ts): a JSONL-only state dir never loads it, and
-//   when its native addon cannot load every read fails with one clear "sqlite-unavailable" error.
+// - The driver (better-sqlite3, else node:sqlite; sqlite-driver.ts) is loaded on the first read: a JSONL-only
+//   state dir never loads one, and when neither can load every read fails with one clear "sqlite-unavailable"
+//   error. Errors are classified by SQLite's result-code name, the same for both drivers.
 
 import fs from "node:fs";
-import type Database from "better-sqlite3";
 import { notRegularReason, openRegular } from "../regular-file.ts";
 import { makeSnapshotCopy, needsSnapshot, sidecars, snapshotCopies } from "./snapshot-fallback.ts";
-import { type SqliteDriver, sqliteDriver } from "./sqlite-driver.ts";
+import type { SqlDatabase, SqliteDriver } from "./sql-database.ts";
+import { sqliteDriver } from "./sqlite-driver.ts";
+import { sqliteErrorCode } from "./sqlite-result-codes.ts";
 
 export interface ReadOptions {
   /** SQLite busy handler wait per attempt (ms). */
@@ -88,12 +90,8 @@ function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-function sqliteCode(driver: SqliteDriver, e: unknown): string | null {
-  return e instanceof driver.SqliteError ? e.code : null;
-}
-
-function classify(driver: SqliteDriver, e: unknown, truncated: string | null): ReadFailure {
-  const f = classifyError(sqliteCode(driver, e) ?? "", e, truncated);
+function classify(e: unknown, truncated: string | null): ReadFailure {
+  const f = classifyError(sqliteErrorCode(e) ?? "", e, truncated);
   return { ...f, warnings: truncated ? [truncated] : [] };
 }
 
@@ -137,13 +135,13 @@ function classifyError(code: string, e: unknown, truncated: string | null): Omit
  * temp copy holding a hot rollback journal: SQLite must write the copy to roll the interrupted write back.
  */
 function attempt<T>(
-  Driver: SqliteDriver,
+  driver: SqliteDriver,
   dbPath: string,
-  fn: (db: Database.Database) => T,
+  fn: (db: SqlDatabase) => T,
   busyTimeoutMs: number,
   writableCopy = false,
 ): T {
-  const db = new Driver(dbPath, { readonly: !writableCopy, fileMustExist: true, timeout: busyTimeoutMs });
+  const db = driver.open(dbPath, { readonly: !writableCopy, timeoutMs: busyTimeoutMs });
   try {
     db.exec("BEGIN");
     try {
@@ -193,7 +191,7 @@ function checkFile(dbPath: string): { header: Uint8Array; size: number } | ReadF
 
 export function readDatabase<T>(
   dbPath: string,
-  fn: (db: Database.Database) => T,
+  fn: (db: SqlDatabase) => T,
   options?: ReadOptions,
 ): ReadOutcome<T> {
   const busyTimeoutMs = options?.busyTimeoutMs ?? DEFAULTS.busyTimeoutMs;
@@ -204,7 +202,6 @@ export function readDatabase<T>(
   if (!driver.ok) {
     return { ok: false, code: "sqlite-unavailable", message: driver.message, status: 500, warnings: [] };
   }
-  const Driver = driver.Database;
   const { header, size } = file;
   const side = sidecars(dbPath, header);
   const truncated = truncationWarning(header, size, side.wal);
@@ -220,7 +217,7 @@ export function readDatabase<T>(
         copy = hotJournal ? makeSnapshotCopy(dbPath, true) : snapshotCopies.acquire(dbPath);
       }
       const value = attempt(
-        Driver,
+        driver.driver,
         copy ? copy.dbPath : dbPath,
         fn,
         busyTimeoutMs,
@@ -229,7 +226,7 @@ export function readDatabase<T>(
       return { ok: true, value, snapshotCopy: snapshotReason, warnings };
     } catch (e) {
       lastError = e;
-      const code = sqliteCode(Driver, e) ?? "";
+      const code = sqliteErrorCode(e) ?? "";
       if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) continue;
       // A writer died mid-transaction in rollback mode and left a hot `-journal`: a read-only connection may
       // not roll it back (OpenClaw does on its next open). Read a copy of db + journal, rolled back there.
@@ -247,10 +244,10 @@ export function readDatabase<T>(
         snapshotReason = `opening in place failed (${code})`;
         continue;
       }
-      return classify(Driver, e, truncated);
+      return classify(e, truncated);
     } finally {
       copy?.dispose();
     }
   }
-  return classify(Driver, lastError, truncated);
+  return classify(lastError, truncated);
 }

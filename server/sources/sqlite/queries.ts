@@ -7,11 +7,12 @@
 // on a damaged table becomes a located issue (the rest of the store still loads); SQLITE_BUSY is re-thrown so
 // the caller retries the whole transaction.
 
-import type Database from "better-sqlite3";
 import type { ParseIssue } from "../../model/session.ts";
 import type { ActiveRow, IndexStateRow } from "./active-branch.ts";
 import type { EventRow } from "./read-events.ts";
 import { hasColumns, hasOptional, type OptionalTable, type SchemaMeta, type TableColumns } from "./schema.ts";
+import type { SqlDatabase } from "./sql-database.ts";
+import { sqliteErrorCode } from "./sqlite-result-codes.ts";
 import type { TrajectoryRow } from "./trajectory.ts";
 import type { ArchiveRow, ColdRow, EventStats, NodeRow, WindowRow } from "./windows.ts";
 
@@ -22,7 +23,7 @@ function isRow(v: unknown): v is Row {
 }
 
 function errorCode(e: unknown): string {
-  return typeof e === "object" && e !== null && "code" in e ? String(e.code) : "";
+  return sqliteErrorCode(e) ?? "";
 }
 
 /** SQLITE_BUSY / SQLITE_LOCKED: the whole read transaction is retried (open-readonly.ts). */
@@ -98,7 +99,7 @@ function isRecordOf<F extends Fields>(
 
 /** Where a read goes and where its problems are reported (`<dbRel>#<table>`). */
 export interface ReadCtx {
-  db: Database.Database;
+  db: SqlDatabase;
   tables: TableColumns;
   dbRel: string;
   issues: ParseIssue[];
@@ -180,7 +181,7 @@ const WANTED_TABLES = new Set([
 ]);
 
 /** Tables the reader looks at, with their columns. Throws on a file that is not a database (caller classifies). */
-export function readTables(db: Database.Database): TableColumns {
+export function readTables(db: SqlDatabase): TableColumns {
   const names = (sql: string, ...params: string[]): string[] =>
     db
       .prepare(sql)

@@ -1,55 +1,145 @@
-// better-sqlite3, loaded when the first SQLite store is read — not when the CLI starts: `--help`, a JSONL-only
-// state dir and every command that reads no database never pay for it. It is a native addon (compiled per
-// platform and Node ABI by its install step, or fetched prebuilt); when the addon cannot load, the reason
-// becomes ONE clear message on every SQLite read (code "sqlite-unavailable") while the JSONL era keeps working.
-// Loaded with a synchronous require (it is a CommonJS package): the readers are synchronous.
+// Which SQLite driver the readers get, loaded when the first SQLite store is read — not when the CLI starts:
+// `--help`, a JSONL-only state dir and every command that reads no database never pay for it.
+// - better-sqlite3 first: a native addon (compiled per platform and Node ABI by its install step, or fetched
+//   prebuilt), the fastest reader on every Node clawscope supports.
+// - node:sqlite when better-sqlite3's addon cannot load — no prebuilt binary and no toolchain, an ABI mismatch,
+//   or npm 12, which skips dependencies' install scripts unless they are allowed (a plain `npx clawscope`). Node
+//   ≥ 22.16 has it built in (node-sqlite-driver.ts); the process says once on stderr that it fell back and why.
+// - Neither: ONE clear message on every SQLite read (code "sqlite-unavailable") while the JSONL era keeps working.
+// `CLAWSCOPE_SQLITE_DRIVER` (config.ts) pins one driver: to compare them, or to rule one out.
+// Loaded with synchronous requires (better-sqlite3 is a CommonJS package): the readers are synchronous.
 
 import { createRequire } from "node:module";
 import type BetterSqlite3 from "better-sqlite3";
+import { loadNodeSqlite } from "./node-sqlite-driver.ts";
+import type {
+  SqlDatabase,
+  SqliteDriver,
+  SqliteDriverChoice,
+  SqliteDriverName,
+  SqlOpenOptions,
+} from "./sql-database.ts";
 
-export type SqliteDriver = typeof BetterSqlite3;
+export type DriverLoad =
+  | {
+      ok: true;
+      driver: SqliteDriver /** Said once on stderr: why the preferred driver is not the one used. */;
+      note: string | null;
+    }
+  | { ok: false; message: string };
 
-export type DriverLoad<D = SqliteDriver> = { ok: true; Database: D } | { ok: false; message: string };
+export type DriverLoaders = Readonly<Record<SqliteDriverName, () => SqliteDriver>>;
 
-/** What a user reads when the addon cannot load: the cause, what still works, what the machine needs. */
-export function driverUnavailableMessage(e: unknown): string {
+/**
+ * An error's first sentence, on one line: Node breaks the ABI-mismatch message over lines mid-sentence ("The
+ * module '…'" / "was compiled against a different Node.js version using" / "NODE_MODULE_VERSION 115. …"). A
+ * first line introducing a list ("… Tried:" and a path per line) keeps the list's first entry.
+ */
+export function causeOf(e: unknown): string {
   const raw = e instanceof Error ? e.message : String(e);
-  // One line; a first line that introduces a list ("Tried:" and a path per line) keeps the list's first entry.
   const lines = raw
     .split("\n")
     .map((l) => l.trim())
     .filter((l) => l !== "");
-  const first = lines[0] ?? "unknown error";
-  const cause = first.endsWith(":") && lines[1] ? `${first} ${lines[1]}` : first;
+  let out = lines[0] ?? "unknown error";
+  let next = 1;
+  while (next < lines.length && !/[.!?:]$/.test(out) && !/[.!?]\s/.test(out)) out += ` ${lines[next++]}`;
+  if (next > 1) return /^(.*?[.!?])(\s|$)/.exec(out)?.[1] ?? out;
+  return out.endsWith(":") && lines[1] ? `${out} ${lines[1]}` : out;
+}
+
+/** What a user reads when better-sqlite3's addon cannot load: the cause, what still works, what to do. */
+export function driverUnavailableMessage(e: unknown, fallback: string | null = null): string {
   return [
-    `better-sqlite3's native module cannot load (${cause}).`,
-    "OpenClaw's SQLite stores (releases 2026.7.2 and later) cannot be read without it; JSONL sessions still are.",
-    "Its install step downloads a prebuilt binary or compiles one, which needs python3, make and a C/C++ compiler:",
-    "install those, then reinstall clawscope (or run `npm rebuild better-sqlite3` where it is installed) — see",
-    'the README, "Install".',
+    `better-sqlite3's native module cannot load (${causeOf(e)}).`,
+    ...(fallback === null ? [] : [`Node's built-in node:sqlite cannot stand in (${fallback}).`]),
+    "OpenClaw's SQLite stores (releases 2026.7.2 and later) cannot be read without one of them; JSONL sessions still are.",
+    "If npm skipped its install script (npm 12 does unless allowed), run `npx --allow-scripts=better-sqlite3 clawscope`;",
+    "where no prebuilt binary exists the install step compiles one, which needs python3, make and a C/C++ compiler:",
+    "install those, then reinstall clawscope (or run `npm rebuild better-sqlite3` where it is installed). Or run",
+    'clawscope on Node 22.16 or later, whose node:sqlite needs no install step — see the README, "Install".',
   ].join(" ");
 }
 
-/**
- * Load the driver with `load` and open an in-memory database, so a missing or mismatched addon (it is only
- * `dlopen`ed on the first open) fails here, once, instead of as a raw error per store.
- */
-export function loadSqliteDriver<D extends new (file: string) => { close(): unknown }>(
-  load: () => D,
-): DriverLoad<D> {
+/** better-sqlite3's Database class, as far as the readers use it. */
+type BetterSqlite3Class = new (
+  file: string,
+  options?: { readonly?: boolean; fileMustExist?: boolean; timeout?: number },
+) => SqlDatabase;
+
+function requireBetterSqlite3(): BetterSqlite3Class {
+  const Database: typeof BetterSqlite3 = createRequire(import.meta.url)("better-sqlite3");
+  return Database;
+}
+
+/** better-sqlite3, opened once in memory: a missing or mismatched addon (it is only `dlopen`ed on the first open) fails here. */
+export function loadBetterSqlite3(load: () => BetterSqlite3Class = requireBetterSqlite3): SqliteDriver {
+  const Database = load();
+  new Database(":memory:").close();
+  return {
+    name: "better-sqlite3",
+    open: (file: string, o: SqlOpenOptions): SqlDatabase =>
+      new Database(file, { readonly: o.readonly, fileMustExist: true, timeout: o.timeoutMs }),
+  };
+}
+
+const LOADERS: DriverLoaders = {
+  "better-sqlite3": () => loadBetterSqlite3(),
+  "node:sqlite": () => loadNodeSqlite(),
+};
+
+/** Load the driver `choice` asks for ("auto": better-sqlite3, else node:sqlite); never throws. */
+export function loadSqliteDriver(choice: SqliteDriverChoice, loaders: DriverLoaders = LOADERS): DriverLoad {
+  if (choice === "node:sqlite") {
+    try {
+      return { ok: true, driver: loaders["node:sqlite"](), note: null };
+    } catch (e) {
+      return {
+        ok: false,
+        message: `Node's built-in node:sqlite cannot be used (${causeOf(e)}), and CLAWSCOPE_SQLITE_DRIVER asks for it alone. OpenClaw's SQLite stores (releases 2026.7.2 and later) cannot be read; JSONL sessions still are.`,
+      };
+    }
+  }
+  let failure: unknown;
   try {
-    const Database = load();
-    new Database(":memory:").close();
-    return { ok: true, Database };
+    return { ok: true, driver: loaders["better-sqlite3"](), note: null };
   } catch (e) {
-    return { ok: false, message: driverUnavailableMessage(e) };
+    failure = e;
+  }
+  if (choice === "better-sqlite3") return { ok: false, message: driverUnavailableMessage(failure) };
+  try {
+    const driver = loaders["node:sqlite"]();
+    const note = `reading SQLite stores with Node's built-in node:sqlite: better-sqlite3's native module cannot load (${causeOf(failure)})`;
+    return { ok: true, driver, note };
+  } catch (e) {
+    return { ok: false, message: driverUnavailableMessage(failure, causeOf(e)) };
   }
 }
 
-let loaded: DriverLoad | null = null;
+/** The process's driver: the choice the shell made (default "auto"), loaded on the first SQLite read. */
+class DriverSlot {
+  private choice: SqliteDriverChoice = "auto";
+  private loaded: DriverLoad | null = null;
 
-/** The process's driver, loaded on first use. */
+  choose(choice: SqliteDriverChoice): void {
+    if (choice === this.choice) return;
+    this.choice = choice;
+    this.loaded = null;
+  }
+
+  get(): DriverLoad {
+    this.loaded ??= loadSqliteDriver(this.choice);
+    return this.loaded;
+  }
+}
+
+const slot = new DriverSlot();
+
+/** Set by the shell from `CLAWSCOPE_SQLITE_DRIVER` before the first read. */
+export function chooseSqliteDriver(choice: SqliteDriverChoice): void {
+  slot.choose(choice);
+}
+
 export function sqliteDriver(): DriverLoad {
-  loaded ??= loadSqliteDriver((): SqliteDriver => createRequire(import.meta.url)("better-sqlite3"));
-  return loaded;
+  return slot.get();
 }
