@@ -4,7 +4,7 @@ import type { PricingOverrides } from "../../shared/pricing.ts";
 import { createSessionService, type SessionService } from "../service/session-service.ts";
 import { discoverState } from "../sources/discover.ts";
 import type { SqliteDriverChoice } from "../sources/sqlite/sql-database.ts";
-import { chooseSqliteDriver, sqliteDriver } from "../sources/sqlite/sqlite-driver.ts";
+import { chooseSqliteDriver, sqliteDriverNote } from "../sources/sqlite/sqlite-driver.ts";
 import { prepareZstd } from "../sources/sqlite/zstd-decoders.ts";
 import type { UserEnvironment } from "../sources/user-path.ts";
 import type { StateChoice } from "./config.ts";
@@ -46,7 +46,7 @@ export async function prepareRuntime(
 ): Promise<void> {
   chooseSqliteDriver(sqliteChoice);
   if (!discoverState(stateDir).agents.some((a) => a.sqlitePath !== null)) return;
-  const driver = sqliteDriver();
-  if (driver.ok && driver.note !== null) process.stderr.write(`clawscope: ${driver.note}\n`);
+  const note = sqliteDriverNote();
+  if (note !== null) process.stderr.write(`clawscope: ${note}\n`);
   await prepareZstd();
 }

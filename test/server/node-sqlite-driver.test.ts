@@ -214,6 +214,42 @@ describe("the CLI on node:sqlite prints what it prints on better-sqlite3", () =>
       ),
     ]);
     expect(JSON.parse(r.stdout)).toHaveLength(3);
+    // two state dirs, two runtimes, one process: still one note
+    const out = path.join(tmpDir(), "calls.ndjson");
+    const two = runCli(
+      [
+        "export-calls",
+        "--state-dir",
+        DEMO,
+        "--state-dir",
+        DEMO,
+        "--format",
+        "ndjson",
+        "--out",
+        out,
+        "--no-cache",
+      ],
+      { node: other.node },
+    );
+    expect(two.status).toBe(0);
+    expect(two.stderr.split("\n").filter((l) => l.includes("reading SQLite stores with"))).toHaveLength(1);
+  });
+
+  it("an integer above 2^53: a rounded number as on better-sqlite3, not a table lost to ERR_OUT_OF_RANGE", (ctx) => {
+    if (!other.node) return ctx.skip();
+    const state = tmpDir();
+    fs.cpSync(DEMO, state, { recursive: true });
+    const w = new Database(path.join(state, "agents", "main", "agent", "openclaw-agent.sqlite"));
+    w.prepare("UPDATE session_nodes SET updated_at = ? WHERE session_key = 'agent:main:main'").run(
+      2n ** 53n + 1n,
+    );
+    w.prepare("UPDATE session_windows SET updated_at = ?").run(2n ** 60n);
+    w.close();
+    const { better, builtin } = both(["sessions", "--json", "--state-dir", state]);
+    expect(better.status).toBe(0);
+    expect(problems(better.stderr)).toEqual([]);
+    expect(builtin.stdout).toBe(better.stdout);
+    expect(problems(builtin.stderr)).toEqual([]);
   });
 
   it("a damaged store: the same located errors; the other stores still listed", (ctx) => {

@@ -54,7 +54,7 @@ describe("loadSqliteDriver", () => {
     });
     expect(r.ok && r.driver.name).toBe("node:sqlite");
     expect(r.ok && r.note).toBe(
-      "reading SQLite stores with Node's built-in node:sqlite: better-sqlite3's native module cannot load (The module '/x/node_modules/better-sqlite3/build/Release/better_sqlite3.node' was compiled against a different Node.js version using NODE_MODULE_VERSION 115.)",
+      "reading SQLite stores with Node's built-in node:sqlite: better-sqlite3's native module cannot load (The module '/x/node_modules/better-sqlite3/build/Release/better_sqlite3.node' was compiled against a different Node.js version using NODE_MODULE_VERSION 115)",
     );
   });
 
@@ -82,7 +82,12 @@ describe("loadSqliteDriver", () => {
       "node:sqlite": named("node:sqlite"),
     });
     expect(r).toEqual({ ok: false, message: expect.stringContaining("Could not locate the bindings file") });
-    if (!r.ok) expect(r.message).not.toContain("cannot stand in");
+    if (r.ok) return;
+    expect(r.message).toContain(
+      "CLAWSCOPE_SQLITE_DRIVER=better-sqlite3 rules out Node's built-in node:sqlite.",
+    );
+    expect(r.message).not.toContain("cannot stand in");
+    expect(r.message).not.toContain("Node 22.16");
   });
 
   it("CLAWSCOPE_SQLITE_DRIVER=node:sqlite: better-sqlite3 never loaded; a failure says it was asked for alone", () => {
@@ -127,11 +132,15 @@ describe("causeOf", () => {
   it("one line as it is; a sentence broken over lines joined up to its full stop; a list keeps its first entry", () => {
     expect(causeOf(new Error("libc not found"))).toBe("libc not found");
     expect(causeOf(new Error(ABI_ERROR))).toBe(
-      "The module '/x/node_modules/better-sqlite3/build/Release/better_sqlite3.node' was compiled against a different Node.js version using NODE_MODULE_VERSION 115.",
+      "The module '/x/node_modules/better-sqlite3/build/Release/better_sqlite3.node' was compiled against a different Node.js version using NODE_MODULE_VERSION 115",
     );
     expect(causeOf(new Error(ADDON_ERROR))).toBe(
       "Could not locate the bindings file. Tried: → /x/node_modules/better-sqlite3/build/better_sqlite3.node",
     );
+    expect(
+      causeOf(new Error("Cannot find module 'better-sqlite3'\nRequire stack:\n- /x/dist/server/main.js")),
+    ).toBe("Cannot find module 'better-sqlite3'");
+    expect(causeOf(new Error("Out of memory."))).toBe("Out of memory");
     expect(causeOf("")).toBe("unknown error");
   });
 });

@@ -23,6 +23,7 @@ interface NodeStatementSync {
   get(...params: unknown[]): unknown;
   iterate(...params: unknown[]): Iterable<unknown>;
   setReturnArrays(enabled: boolean): void;
+  setReadBigInts(enabled: boolean): void;
 }
 
 interface NodeDatabaseSync {
@@ -59,18 +60,42 @@ function isUsable(m: unknown): m is NodeSqliteModule {
   return missingFeature(m) === null;
 }
 
+/**
+ * Integers as better-sqlite3 returns them: a JavaScript number, rounded above 2^53. node:sqlite's default throws
+ * ERR_OUT_OF_RANGE on such a value instead — one corrupt or foreign timestamp would fail a whole table — so
+ * statements read BigInts and each row's BigInts become numbers here.
+ */
+function asNumbers(row: unknown): unknown {
+  if (Array.isArray(row)) {
+    for (let i = 0; i < row.length; i++) if (typeof row[i] === "bigint") row[i] = Number(row[i]);
+  } else if (typeof row === "object" && row !== null) {
+    for (const [key, value] of Object.entries(row))
+      if (typeof value === "bigint") Reflect.set(row, key, Number(value));
+  }
+  return row;
+}
+
+function* numberRows(rows: Iterable<unknown>): Iterable<unknown> {
+  for (const row of rows) yield asNumbers(row);
+}
+
 /** A statement whose `raw()` switches it to arrays (node:sqlite's setReturnArrays; the switch is per statement). */
-class NodeStatement implements SqlStatement {
-  constructor(private readonly statement: NodeStatementSync) {}
+class NodeStatement implements SqlStatement, SqlRawStatement {
+  constructor(private readonly statement: NodeStatementSync) {
+    statement.setReadBigInts(true);
+  }
   all(...params: unknown[]): unknown[] {
-    return this.statement.all(...params);
+    return this.statement.all(...params).map(asNumbers);
   }
   get(...params: unknown[]): unknown {
-    return this.statement.get(...params);
+    return asNumbers(this.statement.get(...params));
+  }
+  iterate(...params: unknown[]): Iterable<unknown> {
+    return numberRows(this.statement.iterate(...params));
   }
   raw(): SqlRawStatement {
     this.statement.setReturnArrays(true);
-    return this.statement;
+    return this;
   }
 }
 

@@ -23,7 +23,8 @@ import type {
 export type DriverLoad =
   | {
       ok: true;
-      driver: SqliteDriver /** Said once on stderr: why the preferred driver is not the one used. */;
+      driver: SqliteDriver;
+      /** Why the preferred driver is not the one used (said once on stderr). */
       note: string | null;
     }
   | { ok: false; message: string };
@@ -31,9 +32,10 @@ export type DriverLoad =
 export type DriverLoaders = Readonly<Record<SqliteDriverName, () => SqliteDriver>>;
 
 /**
- * An error's first sentence, on one line: Node breaks the ABI-mismatch message over lines mid-sentence ("The
- * module '…'" / "was compiled against a different Node.js version using" / "NODE_MODULE_VERSION 115. …"). A
- * first line introducing a list ("… Tried:" and a path per line) keeps the list's first entry.
+ * An error's first sentence, on one line and without its full stop (it goes in parentheses): Node breaks the
+ * ABI-mismatch message over lines mid-sentence ("The module '…'" / "was compiled against a different Node.js
+ * version using" / "NODE_MODULE_VERSION 115. …"). A line ending in ":" heads a list: "… Tried:" keeps the list's
+ * first entry; a heading on a later line ("Require stack:") ends the sentence before it.
  */
 export function causeOf(e: unknown): string {
   const raw = e instanceof Error ? e.message : String(e);
@@ -43,21 +45,31 @@ export function causeOf(e: unknown): string {
     .filter((l) => l !== "");
   let out = lines[0] ?? "unknown error";
   let next = 1;
-  while (next < lines.length && !/[.!?:]$/.test(out) && !/[.!?]\s/.test(out)) out += ` ${lines[next++]}`;
-  if (next > 1) return /^(.*?[.!?])(\s|$)/.exec(out)?.[1] ?? out;
-  return out.endsWith(":") && lines[1] ? `${out} ${lines[1]}` : out;
+  const continues = (line: string | undefined): line is string => line !== undefined && !line.endsWith(":");
+  while (!/[.!?:]$/.test(out) && !/[.!?]\s/.test(out) && continues(lines[next])) out += ` ${lines[next++]}`;
+  if (next > 1) out = /^(.*?[.!?])(\s|$)/.exec(out)?.[1] ?? out;
+  else if (out.endsWith(":") && lines[1]) out = `${out} ${lines[1]}`;
+  return out.replace(/\.$/, "");
 }
 
-/** What a user reads when better-sqlite3's addon cannot load: the cause, what still works, what to do. */
-export function driverUnavailableMessage(e: unknown, fallback: string | null = null): string {
+/**
+ * What a user reads when better-sqlite3's addon cannot load: the cause, why node:sqlite does not stand in
+ * (`nodeSqlite`: its cause, or null when CLAWSCOPE_SQLITE_DRIVER pinned better-sqlite3), what still works, what
+ * to do.
+ */
+export function driverUnavailableMessage(e: unknown, nodeSqlite: string | null): string {
   return [
     `better-sqlite3's native module cannot load (${causeOf(e)}).`,
-    ...(fallback === null ? [] : [`Node's built-in node:sqlite cannot stand in (${fallback}).`]),
+    nodeSqlite === null
+      ? "CLAWSCOPE_SQLITE_DRIVER=better-sqlite3 rules out Node's built-in node:sqlite."
+      : `Node's built-in node:sqlite cannot stand in (${nodeSqlite}).`,
     "OpenClaw's SQLite stores (releases 2026.7.2 and later) cannot be read without one of them; JSONL sessions still are.",
     "If npm skipped its install script (npm 12 does unless allowed), run `npx --allow-scripts=better-sqlite3 clawscope`;",
     "where no prebuilt binary exists the install step compiles one, which needs python3, make and a C/C++ compiler:",
-    "install those, then reinstall clawscope (or run `npm rebuild better-sqlite3` where it is installed). Or run",
-    'clawscope on Node 22.16 or later, whose node:sqlite needs no install step — see the README, "Install".',
+    "install those, then reinstall clawscope (or run `npm rebuild better-sqlite3` where it is installed).",
+    nodeSqlite === null
+      ? 'See the README, "Install".'
+      : 'Or run clawscope on Node 22.16 or later, whose node:sqlite needs no install step — see the README, "Install".',
   ].join(" ");
 }
 
@@ -106,7 +118,7 @@ export function loadSqliteDriver(choice: SqliteDriverChoice, loaders: DriverLoad
   } catch (e) {
     failure = e;
   }
-  if (choice === "better-sqlite3") return { ok: false, message: driverUnavailableMessage(failure) };
+  if (choice === "better-sqlite3") return { ok: false, message: driverUnavailableMessage(failure, null) };
   try {
     const driver = loaders["node:sqlite"]();
     const note = `reading SQLite stores with Node's built-in node:sqlite: better-sqlite3's native module cannot load (${causeOf(failure)})`;
@@ -120,16 +132,26 @@ export function loadSqliteDriver(choice: SqliteDriverChoice, loaders: DriverLoad
 class DriverSlot {
   private choice: SqliteDriverChoice = "auto";
   private loaded: DriverLoad | null = null;
+  private noted = false;
 
   choose(choice: SqliteDriverChoice): void {
     if (choice === this.choice) return;
     this.choice = choice;
     this.loaded = null;
+    this.noted = false;
   }
 
   get(): DriverLoad {
     this.loaded ??= loadSqliteDriver(this.choice);
     return this.loaded;
+  }
+
+  /** The loaded driver's note the first time it is asked for, then null: a process says it once. */
+  takeNote(): string | null {
+    const load = this.get();
+    if (!load.ok || load.note === null || this.noted) return null;
+    this.noted = true;
+    return load.note;
   }
 }
 
@@ -142,4 +164,9 @@ export function chooseSqliteDriver(choice: SqliteDriverChoice): void {
 
 export function sqliteDriver(): DriverLoad {
   return slot.get();
+}
+
+/** Why the driver in use is not the preferred one — once per process (the shell writes it to stderr). */
+export function sqliteDriverNote(): string | null {
+  return slot.takeNote();
 }
