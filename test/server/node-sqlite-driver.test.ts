@@ -35,6 +35,36 @@ describe("SQLite result-code names, the same for both drivers", () => {
     expect(resultCodeName(10 | (200 << 8))).toBe("SQLITE_IOERR");
   });
 
+  it("every result code sqlite3.h defines (the copy better-sqlite3 builds) has its name", () => {
+    const header = fs.readFileSync(
+      path.join(REPO, "node_modules", "better-sqlite3", "deps", "sqlite3", "sqlite3.h"),
+      "utf8",
+    );
+    // the primary codes are the block from SQLITE_OK to SQLITE_DONE (other #defines reuse small numbers)
+    const block = header.slice(header.indexOf("#define SQLITE_OK "), header.indexOf("#define SQLITE_DONE"));
+    const primary = new Map<string, number>([
+      ["SQLITE_ROW", 100],
+      ["SQLITE_DONE", 101],
+    ]);
+    for (const m of `${block}\n`.matchAll(/^#define (SQLITE_[A-Z]+)\s+(\d+)\s/gm)) {
+      const [, name, value] = m;
+      if (name && value) primary.set(name, Number(value));
+    }
+    expect(header).toMatch(/#define SQLITE_ROW +100 /);
+    expect(header).toMatch(/#define SQLITE_DONE +101 /);
+    expect(primary.get("SQLITE_NOTADB")).toBe(26);
+    const codes = new Map(primary);
+    for (const m of header.matchAll(
+      /^#define (SQLITE_[A-Z_]+)\s+\((SQLITE_[A-Z]+)\s*\|\s*\((\d+)<<8\)\)/gm,
+    )) {
+      const [, name, base, n] = m;
+      const b = base ? primary.get(base) : undefined;
+      if (name && b !== undefined && n) codes.set(name, b | (Number(n) << 8));
+    }
+    expect(codes.size).toBeGreaterThan(100);
+    for (const [name, value] of codes) expect(`${value} ${resultCodeName(value)}`).toBe(`${value} ${name}`);
+  });
+
   it("better-sqlite3's SqliteError by its code, node:sqlite's error by errcode, anything else null", () => {
     const dir = tmpDir();
     const notDb = path.join(dir, "not.sqlite");

@@ -1,7 +1,9 @@
 // SQLite's result-code names (https://sqlite.org/rescode.html) for an error either driver threw. better-sqlite3
 // puts the name in `code` ("SQLITE_BUSY_RECOVERY"); node:sqlite puts "ERR_SQLITE_ERROR" there and the number in
 // `errcode` (the extended code: primary | n << 8). The readers classify by name (open-readonly.ts, queries.ts),
-// so both drivers go through this one function and classify the same way.
+// so both drivers go through this one function and classify the same way. The table is every result code of
+// SQLite 3.51's sqlite3.h (test/server/node-sqlite-driver.test.ts checks it against the header better-sqlite3
+// ships).
 
 const PRIMARY: readonly string[] = [
   "OK",
@@ -37,7 +39,9 @@ const PRIMARY: readonly string[] = [
 
 /** Extended codes by primary code: index n is the code `primary | n << 8` (n ≥ 1; "" = unassigned). */
 const EXTENDED: Readonly<Record<number, readonly string[]>> = {
-  1: ["", "MISSING_COLLSEQ", "RETRY", "SNAPSHOT"],
+  0: ["", "LOAD_PERMANENTLY", "SYMLINK"],
+  1: ["", "MISSING_COLLSEQ", "RETRY", "SNAPSHOT", "RESERVESIZE", "KEY", "UNABLE"],
+  4: ["", "", "ROLLBACK"],
   5: ["", "RECOVERY", "SNAPSHOT", "TIMEOUT"],
   6: ["", "SHAREDCACHE", "VTAB"],
   8: ["", "RECOVERY", "CANTLOCK", "ROLLBACK", "DBMOVED", "CANTINIT", "DIRECTORY"],
@@ -77,9 +81,29 @@ const EXTENDED: Readonly<Record<number, readonly string[]>> = {
     "DATA",
     "CORRUPTFS",
     "IN_PAGE",
+    "BADKEY",
+    "CODEC",
   ],
   11: ["", "VTAB", "SEQUENCE", "INDEX"],
   14: ["", "NOTEMPDIR", "ISDIR", "FULLPATH", "CONVPATH", "DIRTYWAL", "SYMLINK"],
+  19: [
+    "",
+    "CHECK",
+    "COMMITHOOK",
+    "FOREIGNKEY",
+    "FUNCTION",
+    "NOTNULL",
+    "PRIMARYKEY",
+    "TRIGGER",
+    "UNIQUE",
+    "VTAB",
+    "ROWID",
+    "PINNED",
+    "DATATYPE",
+  ],
+  23: ["", "USER"],
+  27: ["", "RECOVER_WAL", "RECOVER_ROLLBACK", "RBU"],
+  28: ["", "AUTOINDEX"],
 };
 
 /** The name of a result code, e.g. 776 → "SQLITE_READONLY_ROLLBACK"; an unassigned extended code keeps its primary name. */
