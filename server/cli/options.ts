@@ -61,8 +61,13 @@ Common options:
                     the state dir)
   --pricing FILE    prices (JSON5) above the config's: { "provider/model": { input, output, cacheRead,
                     cacheWrite } } in USD per 1M tokens (cost, serve)
-REF: a sessionId, a session key (agent:main:main) or AGENT/SESSIONID.
   --version, -v     print clawscope's version
+REF: a sessionId, a session key (agent:main:main) or AGENT/SESSIONID.
+
+Environment:
+  CLAWSCOPE_HOST, CLAWSCOPE_PORT   serve's --host and --port when the flags are not given
+  CLAWSCOPE_SQLITE_DRIVER          auto (default: better-sqlite3, else Node's built-in node:sqlite on
+                                   Node >= 22.16), better-sqlite3 or node:sqlite
 `;
 
 export const OPTIONS = {

@@ -162,6 +162,14 @@ describe("CLAWSCOPE_SQLITE_DRIVER", () => {
     );
   });
 
+  it("--help names it and its values", () => {
+    const r = runCli(["--help"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(
+      /CLAWSCOPE_SQLITE_DRIVER +auto \(default: better-sqlite3, else Node's built-in node:sqlite/,
+    );
+  });
+
   it("auto on a Node whose better-sqlite3 loads: better-sqlite3, no note", () => {
     const r = runCli(["sessions", "--json", "--no-cache", "--demo"], {
       env: { CLAWSCOPE_SQLITE_DRIVER: "auto" },
