@@ -265,6 +265,62 @@ describe("pruning replay (e2e)", () => {
     await page.close();
   });
 
+  it("Next call: its TTL countdown ticks between fetches, as the header's cache clock does (no new request)", async () => {
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.clock.install(); // the page's Date and timers, moved below without waiting
+    const asked: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().includes("/prune/next")) asked.push(r.url());
+    });
+    await open(page);
+    await expect.poll(() => page.getByTestId("prune-next-prediction").count(), POLL).toBe(1);
+    const ttl = async (): Promise<string> =>
+      text(await page.getByTestId("prune-next-ttl").locator(".stat-value").textContent());
+    const before = await ttl();
+    // the demo's TTL ran out days ago: "expired 4d 19h ago" and the like, growing with the clock
+    expect(before).toMatch(/^expired \d+d \d{2}h ago/);
+    await page.clock.runFor(3 * 3_600_000);
+    await expect.poll(ttl, POLL).not.toBe(before);
+    const hours = (t: string): number => {
+      const m = /expired (\d+)d (\d{2})h ago/.exec(t);
+      return m ? Number(m[1]) * 24 + Number(m[2]) : Number.NaN;
+    };
+    expect(hours(await ttl()) - hours(before)).toBe(3);
+    // an answer that was already expired is not asked for again when time passes
+    expect(asked).toHaveLength(1);
+    await page.close();
+  });
+
+  it("Next call: when its countdown crosses zero the card asks the server again, once", async () => {
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.clock.install();
+    // the server's real answer, its cache clock moved so the TTL has a minute left when it arrives
+    let answered = 0;
+    await page.route("**/prune/next*", async (route) => {
+      answered++;
+      const res = await route.fetch();
+      const body: unknown = await res.json();
+      if (!isObject(body)) throw new Error("prune/next: not an object");
+      await route.fulfill({
+        response: res,
+        json: { ...body, msUntilTtlExpiry: answered === 1 ? 60_000 : -1_000 },
+      });
+    });
+    await open(page);
+    const ttl = async (): Promise<string> =>
+      text(await page.getByTestId("prune-next-ttl").locator(".stat-value").textContent());
+    await expect.poll(ttl, POLL).toMatch(/^(1m 00s|\d+s)$/);
+    await page.clock.runFor(30_000);
+    await expect.poll(ttl, POLL).toMatch(/^\d+s$/);
+    expect(answered).toBe(1);
+    await page.clock.runFor(40_000);
+    await expect.poll(() => answered, POLL).toBe(2);
+    await expect.poll(ttl, POLL).toMatch(/^expired /);
+    await page.clock.runFor(120_000);
+    expect(answered).toBe(2);
+    await page.close();
+  });
+
   it("the other demo sessions: research (1 soft-trim round) and legacy (JSONL, 2026.7 rules)", async () => {
     const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const cases = [

@@ -4,19 +4,11 @@
 // the session changes (live.ts invalidates it) or when a countdown crosses zero — never on a timer.
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { fmtDuration, fmtInt, fmtUsd } from "../../shared/format.ts";
 import { clockQuery } from "../api/queries.ts";
+import { useNow } from "../ui/use-now.ts";
 import { clockText } from "./cache-clock-text.ts";
-
-function useNow(ms: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(t);
-  }, [ms]);
-  return now;
-}
 
 export function CacheClock({
   agentId,

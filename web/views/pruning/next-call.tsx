@@ -1,9 +1,11 @@
 // The "next call" card: would the next model call prune, and why — at a time the user can pick (`at`), else now.
 // "now" is the wall clock (issue 15): without an `at` in the URL the card asks the server for a prediction at its
-// clock (GET …/prune/next), refetched by the "now" button and on every live change. The replay itself (timeline,
+// clock (GET …/prune/next), refetched by the "now" button, on every live change and when its TTL countdown —
+// ticking locally between fetches — crosses zero. The replay itself (timeline,
 // table) ends at the session's last entry then; an `at` in the URL is the replay's own and moves its axis too.
 
 import { useQuery } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
 import { fmtDate, fmtDuration, fmtInt, fmtPct } from "../../../shared/format.ts";
 import type { PruneNextDTO, PruneReplayDTO } from "../../../shared/prune.ts";
 import type { PruneParams } from "../../../shared/prune-params.ts";
@@ -11,6 +13,8 @@ import { pruneNextQuery } from "../../api/queries.ts";
 import { setParams } from "../../router.ts";
 import { Stat } from "../../ui/stat.tsx";
 import { ErrorPanel, Loading } from "../../ui/status.tsx";
+import { useNow } from "../../ui/use-now.ts";
+import { expiredSinceFetch, ttlLeft } from "./next-call-clock.ts";
 
 /** Where the prediction comes from: the replay (for a picked `at`) and the what-if query. */
 export interface NextCallSource {
@@ -29,6 +33,8 @@ export interface NextCallView {
   error: Error | null;
   /** Ask again at the current wall clock. */
   refresh: () => void;
+  /** When the wall-clock prediction was fetched (ms; 0 before it arrives or for a picked time). */
+  fetchedAt: number;
 }
 
 /**
@@ -43,12 +49,33 @@ export function useNextCall({ dto, agentId, sessionId, p }: NextCallSource): Nex
     next: wallClock ? q.data : dto.next,
     error: wallClock ? q.error : null,
     refresh: () => void q.refetch(),
+    fetchedAt: wallClock ? q.dataUpdatedAt : 0,
   };
+}
+
+/**
+ * The card's "TTL expires in", ticking from the wall-clock prediction (next-call-clock.ts); when it crosses zero
+ * the prediction is asked for again, once per fetch (a still-expired answer does not loop).
+ */
+function useTtlCountdown(view: NextCallView): number | null {
+  const now = useNow(1000);
+  const n = view.next;
+  const elapsed = view.wallClock && view.fetchedAt > 0 ? now - view.fetchedAt : 0;
+  const crossed = n !== undefined && view.wallClock && expiredSinceFetch(n, elapsed);
+  const refreshedFor = useRef(0);
+  const { refresh, fetchedAt } = view;
+  useEffect(() => {
+    if (!crossed || refreshedFor.current === fetchedAt) return;
+    refreshedFor.current = fetchedAt;
+    refresh();
+  }, [crossed, fetchedAt, refresh]);
+  return n ? ttlLeft(n, elapsed) : null;
 }
 
 export function NextCall({ source }: { source: NextCallSource }) {
   const view = useNextCall(source);
   const n = view.next;
+  const msLeft = useTtlCountdown(view);
   return (
     <div className={`card ${n?.wouldPrune ? "warn-note" : ""}`} data-testid="prune-next">
       <div className="toolbar">
@@ -83,7 +110,7 @@ export function NextCall({ source }: { source: NextCallSource }) {
         </span>
       </div>
       {n ? (
-        <NextCallBody n={n} />
+        <NextCallBody n={n} msLeft={msLeft} />
       ) : view.error ? (
         <ErrorPanel error={view.error} title="Could not predict the next call" retry={view.refresh} />
       ) : (
@@ -93,7 +120,7 @@ export function NextCall({ source }: { source: NextCallSource }) {
   );
 }
 
-function NextCallBody({ n }: { n: PruneNextDTO }) {
+function NextCallBody({ n, msLeft }: { n: PruneNextDTO; msLeft: number | null }) {
   return (
     <>
       <p data-testid="prune-next-prediction">
@@ -102,12 +129,9 @@ function NextCallBody({ n }: { n: PruneNextDTO }) {
       <div className="stats">
         <Stat
           label="TTL expires in"
+          testId="prune-next-ttl"
           value={
-            n.msUntilTtlExpiry === null
-              ? "—"
-              : n.msUntilTtlExpiry < 0
-                ? `expired ${fmtDuration(-n.msUntilTtlExpiry)} ago`
-                : fmtDuration(n.msUntilTtlExpiry)
+            msLeft === null ? "—" : msLeft < 0 ? `expired ${fmtDuration(-msLeft)} ago` : fmtDuration(msLeft)
           }
         />
         <Stat label="last cache touch" value={fmtDate(n.lastCacheTouchAt)} />
