@@ -4,7 +4,7 @@ import type { PricingOverrides } from "../../shared/pricing.ts";
 import { createSessionService, type SessionService } from "../service/session-service.ts";
 import { discoverState } from "../sources/discover.ts";
 import type { SqliteDriverChoice } from "../sources/sqlite/sql-database.ts";
-import { chooseSqliteDriver, sqliteDriverNote } from "../sources/sqlite/sqlite-driver.ts";
+import { chooseSqliteDriver, onSqliteDriverNote, sqliteDriver } from "../sources/sqlite/sqlite-driver.ts";
 import { prepareZstd } from "../sources/sqlite/zstd-decoders.ts";
 import type { UserEnvironment } from "../sources/user-path.ts";
 import type { StateChoice } from "./config.ts";
@@ -38,15 +38,16 @@ export function createRuntime(
 /**
  * What the synchronous readers need set up, once, before the first read of a state dir with SQLite stores (a
  * JSONL-only dir loads neither): the driver `sqliteChoice` asks for (sqlite-driver.ts; a fallback is said once
- * on stderr) and the WebAssembly zstd decoder (zstd-decoders.ts, instantiated asynchronously).
+ * on stderr, also when a store first appears while the dashboard runs) and the WebAssembly zstd decoder
+ * (zstd-decoders.ts, instantiated asynchronously).
  */
 export async function prepareRuntime(
   stateDir: string,
   sqliteChoice: SqliteDriverChoice = "auto",
 ): Promise<void> {
   chooseSqliteDriver(sqliteChoice);
+  onSqliteDriverNote((note) => process.stderr.write(`clawscope: ${note}\n`));
   if (!discoverState(stateDir).agents.some((a) => a.sqlitePath !== null)) return;
-  const note = sqliteDriverNote();
-  if (note !== null) process.stderr.write(`clawscope: ${note}\n`);
+  sqliteDriver(); // loaded now, so its note comes before the command's output
   await prepareZstd();
 }

@@ -8,7 +8,12 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { SqlDatabase, SqliteDriver } from "../../server/sources/sqlite/sql-database.ts";
-import { causeOf, loadBetterSqlite3, loadSqliteDriver } from "../../server/sources/sqlite/sqlite-driver.ts";
+import {
+  causeOf,
+  DriverSlot,
+  loadBetterSqlite3,
+  loadSqliteDriver,
+} from "../../server/sources/sqlite/sqlite-driver.ts";
 import { runCli } from "../helpers/cli.ts";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "clawscope-driver-"));
@@ -125,6 +130,46 @@ describe("loadSqliteDriver", () => {
 
   it("the installed better-sqlite3 loads and opens", () => {
     expect(loadBetterSqlite3().name).toBe("better-sqlite3");
+  });
+});
+
+describe("DriverSlot", () => {
+  it("a fallback's note goes to the listener once, when the driver loads — however late the first read", () => {
+    let loads = 0;
+    const slot = new DriverSlot({
+      "better-sqlite3": throwing(ADDON_ERROR),
+      "node:sqlite": () => {
+        loads++;
+        return named("node:sqlite")();
+      },
+    });
+    const notes: string[] = [];
+    slot.onNote((n) => notes.push(n));
+    expect(notes).toEqual([]); // nothing loaded until a read asks
+    expect(slot.get().ok).toBe(true);
+    slot.get();
+    expect(loads).toBe(1);
+    expect(notes).toEqual([expect.stringMatching(/^reading SQLite stores with Node's built-in node:sqlite/)]);
+    // another choice is another load (and, pinned, no fallback to speak of)
+    slot.choose("node:sqlite");
+    expect(slot.get().ok).toBe(true);
+    expect(loads).toBe(2);
+    expect(notes).toHaveLength(1);
+  });
+
+  it("no note when the preferred driver loads", () => {
+    const slot = new DriverSlot({
+      "better-sqlite3": named("better-sqlite3"),
+      "node:sqlite": named("node:sqlite"),
+    });
+    const notes: string[] = [];
+    slot.onNote((n) => notes.push(n));
+    expect(slot.get()).toEqual({
+      ok: true,
+      driver: expect.objectContaining({ name: "better-sqlite3" }),
+      note: null,
+    });
+    expect(notes).toEqual([]);
   });
 });
 

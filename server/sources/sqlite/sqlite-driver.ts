@@ -128,30 +128,36 @@ export function loadSqliteDriver(choice: SqliteDriverChoice, loaders: DriverLoad
   }
 }
 
-/** The process's driver: the choice the shell made (default "auto"), loaded on the first SQLite read. */
-class DriverSlot {
+/**
+ * The process's driver: the choice the shell made (default "auto"), loaded on the first SQLite read — which
+ * may come long after start (a store that appears while the dashboard runs). The note of a fallback goes to
+ * the one listener the shell set, once, when the driver loads.
+ */
+export class DriverSlot {
   private choice: SqliteDriverChoice = "auto";
   private loaded: DriverLoad | null = null;
-  private noted = false;
+  private listener: ((note: string) => void) | null = null;
+
+  constructor(private readonly loaders: DriverLoaders = LOADERS) {}
 
   choose(choice: SqliteDriverChoice): void {
     if (choice === this.choice) return;
     this.choice = choice;
     this.loaded = null;
-    this.noted = false;
+  }
+
+  /** Where a fallback's note goes (replaces the previous listener). */
+  onNote(listener: (note: string) => void): void {
+    this.listener = listener;
   }
 
   get(): DriverLoad {
-    this.loaded ??= loadSqliteDriver(this.choice);
+    if (this.loaded === null) {
+      const load = loadSqliteDriver(this.choice, this.loaders);
+      this.loaded = load;
+      if (load.ok && load.note !== null) this.listener?.(load.note);
+    }
     return this.loaded;
-  }
-
-  /** The loaded driver's note the first time it is asked for, then null: a process says it once. */
-  takeNote(): string | null {
-    const load = this.get();
-    if (!load.ok || load.note === null || this.noted) return null;
-    this.noted = true;
-    return load.note;
   }
 }
 
@@ -166,7 +172,7 @@ export function sqliteDriver(): DriverLoad {
   return slot.get();
 }
 
-/** Why the driver in use is not the preferred one — once per process (the shell writes it to stderr). */
-export function sqliteDriverNote(): string | null {
-  return slot.takeNote();
+/** Where the shell says why the driver in use is not the preferred one (stderr), once, when it loads. */
+export function onSqliteDriverNote(listener: (note: string) => void): void {
+  slot.onNote(listener);
 }
