@@ -128,11 +128,9 @@ function NextCallBody({ n, msLeft }: { n: PruneNextDTO; msLeft: number | null })
       </p>
       <div className="stats">
         <Stat
-          label="TTL expires in"
+          label={msLeft !== null && msLeft < 0 ? "TTL expired" : "TTL expires in"}
           testId="prune-next-ttl"
-          value={
-            msLeft === null ? "—" : msLeft < 0 ? `expired ${fmtDuration(-msLeft)} ago` : fmtDuration(msLeft)
-          }
+          value={msLeft === null ? "—" : msLeft < 0 ? `${fmtDuration(-msLeft)} ago` : fmtDuration(msLeft)}
         />
         <Stat label="last cache touch" value={fmtDate(n.lastCacheTouchAt)} />
         <Stat label="gate" value={n.gate} />
