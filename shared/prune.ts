@@ -158,6 +158,11 @@ export interface PruneNextDTO {
   totalCharsAfter: number;
   ratioAfter: number;
   prediction: string;
+  /**
+   * What a message after the TTL would do, when the cache-ttl clock decides the prediction (then `prediction` is
+   * shared/prune-next-text.ts ttlSentence(msUntilTtlExpiry, ttlEffect)); null when it does not.
+   */
+  ttlEffect: string | null;
 }
 
 /** A compaction or reset on the active branch: it rebuilt the model-context list between two calls. */

@@ -277,6 +277,9 @@ describe("pruning replay (e2e)", () => {
     const ttl = async (): Promise<string> =>
       text(await page.getByTestId("prune-next-ttl").locator(".stat-value").textContent());
     const before = await ttl();
+    expect(text(await page.getByTestId("prune-next-prediction").textContent())).toContain(
+      `TTL expired ${before};`,
+    );
     // the demo's TTL ran out days ago: "4d 19h ago" under "TTL expired", growing with the clock
     expect(before).toMatch(/^\d+d \d{2}h ago$/);
     expect(text(await page.getByTestId("prune-next-ttl").locator(".stat-label").textContent())).toBe(
@@ -289,6 +292,10 @@ describe("pruning replay (e2e)", () => {
       return m ? Number(m[1]) * 24 + Number(m[2]) : Number.NaN;
     };
     expect(hours(await ttl()) - hours(before)).toBe(3);
+    // the sentence says the same time as the stat beside it, before and after
+    const sentence = async (): Promise<string> =>
+      text(await page.getByTestId("prune-next-prediction").textContent());
+    expect(await sentence()).toContain(`TTL expired ${await ttl()}; the next message:`);
     // an answer that was already expired is not asked for again when time passes
     expect(asked).toHaveLength(1);
     await page.close();
@@ -315,6 +322,15 @@ describe("pruning replay (e2e)", () => {
     await expect.poll(ttl, POLL).toMatch(/^(1m 00s|\d+s)$/);
     await page.clock.runFor(30_000);
     await expect.poll(ttl, POLL).toMatch(/^\d+s$/);
+    await expect
+      .poll(async () => {
+        const [t, sentence] = await Promise.all([
+          ttl(),
+          page.getByTestId("prune-next-prediction").textContent(),
+        ]);
+        return text(sentence).includes(`TTL expires in ${t}; a message after that:`);
+      }, POLL)
+      .toBe(true);
     expect(answered).toBe(1);
     await page.clock.runFor(40_000);
     await expect.poll(() => answered, POLL).toBe(2);

@@ -34,6 +34,7 @@ import { previewToolResultAtCall } from "../../server/reports/prune-replay/previ
 import { type ReplayInput, runReplay } from "../../server/reports/prune-replay/replay-run.ts";
 import type { JsonObject, JsonValue } from "../../shared/json.ts";
 import type { PruneOverrides, PruneReplayDTO } from "../../shared/prune.ts";
+import { ttlSentence } from "../../shared/prune-next-text.ts";
 import { TranscriptBuilder } from "../helpers/transcript.ts";
 
 /** The complete replay (every call with its tool-result states: the `prune --json` contract). */
@@ -657,6 +658,7 @@ describe("replay: TTL clock, rounds and stickiness", () => {
     expect(r.calls[8]?.gate).toBe("server-side");
     expect(r.calls[8]?.flags.some((f) => f.includes("context_management"))).toBe(true);
     expect(r.next.prediction).toContain("server-side");
+    expect(r.next.ttlEffect).toBeNull(); // the clock does not decide it
   });
   it("a transcript appended in place (live tail) is re-prepared, not served from a stale cache", () => {
     const b = new Builder();
@@ -696,6 +698,12 @@ describe("replay: TTL clock, rounds and stickiness", () => {
     expect(soon.next.msUntilTtlExpiry).toBe(20_000);
     expect(soon.next.prediction).toContain("TTL expires in 20s");
     const later = replayPruning({ session: s, config: cfg, sha256Base64Url, at: last + 60_000 });
+    // the clock's sentence is ttlSentence(msUntilTtlExpiry, ttlEffect): what the dashboard re-says as it ticks
+    for (const n of [soon.next, later.next]) {
+      expect(n.ttlEffect).toEqual(expect.stringMatching(/^a round would |^nothing would change/));
+      expect(n.prediction).toBe(ttlSentence(n.msUntilTtlExpiry ?? Number.NaN, n.ttlEffect ?? ""));
+    }
+    expect(later.next.prediction).toMatch(/^TTL expired 30s ago; the next message: a round would soft-trim/);
     expect(later.next.ttlExpired).toBe(true);
     expect(later.next.wouldPrune).toBe(true);
     // + the hypothetical user message: 10 assistants, the 3rd-last is turn 3's reply.

@@ -1,7 +1,6 @@
 // `next`: would a pruning round fire if the next message came at time `at`? (spec pruning.md §5.5). A
 // hypothetical round over the current list; nothing of the replay is changed for real.
 
-import { fmtDuration } from "../../../shared/format.ts";
 import { isObject, num } from "../../../shared/json.ts";
 import type {
   PruneGate,
@@ -10,6 +9,7 @@ import type {
   PruneSettingsDTO,
   ToolResultWireState,
 } from "../../../shared/prune.ts";
+import { ttlSentence } from "../../../shared/prune-next-text.ts";
 import type { Transcript, TranscriptEntry } from "../../model/session.ts";
 import type { Eligibility } from "../../openclaw/pruning/eligibility.ts";
 import { type GateResult, ttlGate } from "../../openclaw/pruning/gate.ts";
@@ -68,6 +68,7 @@ function roundEffect(
   return `a round would ${parts} tool result(s): ${(ratio * 100).toFixed(1)}% → ${after.toFixed(1)}% of the char window`;
 }
 
+/** The prediction's sentence, and the clause the cache-ttl clock's sentence ends with (null: the clock does not decide). */
 function predictionText(
   settings: PruneSettingsDTO,
   g: GateResult,
@@ -75,22 +76,22 @@ function predictionText(
   at: number,
   result: PrunerResult | null,
   input: PrunerInput,
-): string {
+): { prediction: string; ttlEffect: string | null } {
+  const fixed = (prediction: string) => ({ prediction, ttlEffect: null });
   if (settings.mode !== "cache-ttl")
-    return "Pruning is off (contextPruning.mode is not cache-ttl): no round will open.";
-  if (g.gate === "not-eligible") return "The provider/model is not cache-TTL eligible: no round will open.";
+    return fixed("Pruning is off (contextPruning.mode is not cache-ttl): no round will open.");
+  if (g.gate === "not-eligible")
+    return fixed("The provider/model is not cache-TTL eligible: no round will open.");
   if (g.gate === "server-side")
-    return "Direct Anthropic API: 2026.9.x clears tool uses server-side; no local round.";
-  if (settings.ttlMs <= 0) return "ttl is 0: pruning rounds are disabled.";
+    return fixed("Direct Anthropic API: 2026.9.x clears tool uses server-side; no local round.");
+  if (settings.ttlMs <= 0) return fixed("ttl is 0: pruning rounds are disabled.");
   const charWindow = input.charWindow;
   const ratio = charWindow > 0 ? input.totalChars / charWindow : 0;
   const ratioText = `${(ratio * 100).toFixed(1)}% of the char window (soft-trim at ${Math.round(settings.softTrimRatio * 100)}%, hard-clear at ${Math.round(settings.hardClearRatio * 100)}%)`;
   const effect = roundEffect(result, ratio, ratioText, charWindow);
   if (touch === null)
-    return `No cache-touch marker yet: the next call cannot prune; once the TTL runs, ${effect}.`;
-  const remaining = touch + settings.ttlMs - at;
-  if (remaining > 0) return `TTL expires in ${fmtDuration(remaining)}; a message after that: ${effect}.`;
-  return `TTL expired ${fmtDuration(-remaining)} ago; the next message: ${effect}.`;
+    return fixed(`No cache-touch marker yet: the next call cannot prune; once the TTL runs, ${effect}.`);
+  return { prediction: ttlSentence(touch + settings.ttlMs - at, effect), ttlEffect: effect };
 }
 
 export interface NextCallInput {
@@ -137,6 +138,6 @@ export function nextCall(n: NextCallInput): PruneNextDTO {
     ratio: charWindow > 0 ? input.totalChars / charWindow : 0,
     totalCharsAfter: wouldPrune ? afterIfRound : input.totalChars,
     ratioAfter: charWindow > 0 ? (wouldPrune ? afterIfRound : input.totalChars) / charWindow : 0,
-    prediction: predictionText(settings, g, touch, at, result, input),
+    ...predictionText(settings, g, touch, at, result, input),
   };
 }

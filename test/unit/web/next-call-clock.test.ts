@@ -20,6 +20,7 @@ function next(msUntilTtlExpiry: number | null): PruneNextDTO {
     totalCharsAfter: 0,
     ratioAfter: 0,
     prediction: "",
+    ttlEffect: null,
   };
 }
 

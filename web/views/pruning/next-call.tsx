@@ -8,6 +8,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { fmtDate, fmtDuration, fmtInt, fmtPct } from "../../../shared/format.ts";
 import type { PruneNextDTO, PruneReplayDTO } from "../../../shared/prune.ts";
+import { ttlSentence } from "../../../shared/prune-next-text.ts";
 import type { PruneParams } from "../../../shared/prune-params.ts";
 import { pruneNextQuery } from "../../api/queries.ts";
 import { setParams } from "../../router.ts";
@@ -121,10 +122,13 @@ export function NextCall({ source }: { source: NextCallSource }) {
 }
 
 function NextCallBody({ n, msLeft }: { n: PruneNextDTO; msLeft: number | null }) {
+  // The clock's sentence is said again from the ticking countdown (the server's own wording), so the sentence
+  // and the "TTL expires in" beside it never disagree between fetches.
+  const sentence = n.ttlEffect !== null && msLeft !== null ? ttlSentence(msLeft, n.ttlEffect) : n.prediction;
   return (
     <>
       <p data-testid="prune-next-prediction">
-        <strong>{n.wouldPrune ? `Would prune (${n.round})` : "Would not prune"}</strong> — {n.prediction}
+        <strong>{n.wouldPrune ? `Would prune (${n.round})` : "Would not prune"}</strong> — {sentence}
       </p>
       <div className="stats">
         <Stat
