@@ -68,12 +68,25 @@ async function runtime(
   return runtimeOver(values, state, environment, await pricingOf(values));
 }
 
-/** The state dir the flags and the environment choose, said on stderr. */
+/** `CLAWSCOPE_SQLITE_DRIVER` (a value that names no driver: usage). */
+function sqliteChoiceOf(environment: UserEnvironment): SqliteDriverChoice {
+  try {
+    return sqliteDriverChoice(environment);
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+}
+
+/**
+ * The state dir the flags and the environment choose, said on stderr. Every command that reads a state dir
+ * comes here first, so a bad `CLAWSCOPE_SQLITE_DRIVER` is refused even where a cache answers without a read.
+ */
 function chosenState(
   values: CliValues,
   environment: UserEnvironment,
   stateDir: string | undefined = oneStateDir(values),
 ): StateChoice {
+  sqliteChoiceOf(environment);
   let state: StateChoice;
   try {
     state = chooseStateDir(
@@ -109,14 +122,8 @@ async function runtimeOver(
   ]);
   capYoungGeneration(); // before a session is read
   enableCompileCache(cache, state.stateDir); // before the service's code is loaded
-  let sqliteChoice: SqliteDriverChoice;
-  try {
-    sqliteChoice = sqliteDriverChoice(environment);
-  } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
-  }
   const { createRuntime, prepareRuntime } = await import("../shell/runtime.ts");
-  await prepareRuntime(state.stateDir, sqliteChoice);
+  await prepareRuntime(state.stateDir, sqliteChoiceOf(environment));
   return createRuntime(state, environment, pricingFile, cache);
 }
 

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RACY_MS } from "../../server/sources/jsonl/scan-store.ts";
 import { loadNodeSqlite, withoutSqliteWarning } from "../../server/sources/sqlite/node-sqlite-driver.ts";
 import { resultCodeName, sqliteErrorCode } from "../../server/sources/sqlite/sqlite-result-codes.ts";
 import { cleanupTmp, sha256File, tmpDir, walOnlyCommit } from "../fixtures/sqlite/helpers.ts";
@@ -160,6 +161,23 @@ describe("CLAWSCOPE_SQLITE_DRIVER", () => {
     expect(r.stderr).toContain(
       "CLAWSCOPE_SQLITE_DRIVER=sqlite3: expected one of auto, better-sqlite3, node:sqlite",
     );
+  });
+
+  it("refused too where the listing cache answers without reading a store (a JSONL-only dir, warm)", async () => {
+    const state = tmpDir();
+    fs.cpSync(path.join(DEMO, "agents", "legacy"), path.join(state, "agents", "legacy"), { recursive: true });
+    // the listing cache skips a dir that changed in its last 2 s (RACY_MS, by ctime): let the copy settle
+    await new Promise((r) => setTimeout(r, RACY_MS + 100));
+    const cache = { XDG_CACHE_HOME: tmpDir() };
+    expect(runCli(["sessions", "--json", "--state-dir", state], { env: cache }).status).toBe(0);
+    expect(
+      fs.readdirSync(path.join(cache.XDG_CACHE_HOME, "clawscope")).some((f) => f.startsWith("sessions-list")),
+    ).toBe(true);
+    const warm = runCli(["sessions", "--json", "--state-dir", state], {
+      env: { ...cache, CLAWSCOPE_SQLITE_DRIVER: "sqlite3" },
+    });
+    expect(warm.status).toBe(2);
+    expect(warm.stdout).toBe("");
   });
 
   it("--help names it and its values", () => {
