@@ -58,6 +58,29 @@ describe("pruning replay (e2e)", () => {
     recorded = await api(e2e.server, "prune");
   });
 
+  /**
+   * The server's real answers at `glob`, each with its countdown moved by `fields`: 60 s left in the first,
+   * expired in every later one. `count`: answers given so far.
+   */
+  async function clockMovedTo(
+    page: Page,
+    glob: string,
+    fields: (left: number) => Record<string, number | null>,
+  ): Promise<{ count: number }> {
+    const answers = { count: 0 };
+    await page.route(glob, async (route) => {
+      answers.count++;
+      const res = await route.fetch();
+      const body: unknown = await res.json();
+      if (!isObject(body)) throw new Error(`${glob}: not an object`);
+      await route.fulfill({
+        response: res,
+        json: { ...body, ...fields(answers.count === 1 ? 60_000 : -1_000) },
+      });
+    });
+    return answers;
+  }
+
   async function open(page: Page, extra = ""): Promise<void> {
     await page.goto(`${e2e.server.url}${PAGE}${extra}`);
     await expect.poll(() => page.getByTestId("prune-timeline").count(), POLL).toBe(1);
@@ -305,17 +328,8 @@ describe("pruning replay (e2e)", () => {
     const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.clock.install();
     // the server's real answer, its cache clock moved so the TTL has a minute left when it arrives
-    let answered = 0;
-    await page.route("**/prune/next*", async (route) => {
-      answered++;
-      const res = await route.fetch();
-      const body: unknown = await res.json();
-      if (!isObject(body)) throw new Error("prune/next: not an object");
-      await route.fulfill({
-        response: res,
-        json: { ...body, msUntilTtlExpiry: answered === 1 ? 60_000 : -1_000 },
-      });
-    });
+    const answers = await clockMovedTo(page, "**/prune/next*", (left) => ({ msUntilTtlExpiry: left }));
+    const answered = (): number => answers.count;
     await open(page);
     const ttl = async (): Promise<string> =>
       text(await page.getByTestId("prune-next-ttl").locator(".stat-value").textContent());
@@ -331,12 +345,29 @@ describe("pruning replay (e2e)", () => {
         return text(sentence).includes(`TTL expires in ${t}; a message after that:`);
       }, POLL)
       .toBe(true);
-    expect(answered).toBe(1);
+    expect(answered()).toBe(1);
     await page.clock.runFor(40_000);
-    await expect.poll(() => answered, POLL).toBe(2);
+    await expect.poll(answered, POLL).toBe(2);
     await expect.poll(ttl, POLL).toMatch(/ ago$/);
     await page.clock.runFor(120_000);
-    expect(answered).toBe(2);
+    expect(answered()).toBe(2);
+    await page.close();
+  });
+
+  it("the header's cache clock: asks again once when its countdown crosses zero (the same mechanism)", async () => {
+    const page = await e2e.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.clock.install();
+    const answers = await clockMovedTo(page, "**/clock*", (left) => ({ msLeft: left, pruneMsLeft: null }));
+    const answered = (): number => answers.count;
+    await open(page);
+    const state = async (): Promise<string> =>
+      text(await page.getByTestId("cache-clock-state").textContent());
+    await expect.poll(state, POLL).toMatch(/^cache warm for \d+s/);
+    expect(answered()).toBe(1);
+    await page.clock.runFor(70_000);
+    await expect.poll(answered, POLL).toBe(2);
+    await page.clock.runFor(120_000);
+    expect(answered()).toBe(2);
     await page.close();
   });
 

@@ -4,10 +4,10 @@
 // the session changes (live.ts invalidates it) or when a countdown crosses zero — never on a timer.
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef } from "react";
+import { useCallback } from "react";
 import { fmtDuration, fmtInt, fmtUsd } from "../../shared/format.ts";
 import { clockQuery } from "../api/queries.ts";
-import { useNow } from "../ui/use-now.ts";
+import { crossedZero, useAskAgainOnCrossing, useNow } from "../ui/use-now.ts";
 import { clockText } from "./cache-clock-text.ts";
 
 export function CacheClock({
@@ -31,18 +31,17 @@ export function CacheClock({
   const t = c ? clockText(c, now - q.dataUpdatedAt, archived) : null;
 
   // Crossing zero changes what the server says (the pruning count is evaluated after its TTL): ask once per
-  // crossing. The ref remembers which fetch was already refreshed, so a still-expired answer does not loop.
-  const refreshedFor = useRef(0);
+  // crossing.
   const crossed =
     c !== undefined &&
     t !== null &&
-    ((c.msLeft !== null && c.msLeft > 0 && t.msLeft !== null && t.msLeft <= 0) ||
-      (c.pruneMsLeft !== null && c.pruneMsLeft > 0 && t.pruneMsLeft !== null && t.pruneMsLeft <= 0));
-  useEffect(() => {
-    if (!crossed || refreshedFor.current === q.dataUpdatedAt) return;
-    refreshedFor.current = q.dataUpdatedAt;
-    void client.invalidateQueries({ queryKey: options.queryKey, exact: true });
-  }, [crossed, q.dataUpdatedAt, client, options.queryKey]);
+    (crossedZero(c.msLeft, t.msLeft) || crossedZero(c.pruneMsLeft, t.pruneMsLeft));
+  const { queryKey } = options;
+  const askAgain = useCallback(
+    () => void client.invalidateQueries({ queryKey, exact: true }),
+    [client, queryKey],
+  );
+  useAskAgainOnCrossing(crossed, q.dataUpdatedAt, askAgain);
 
   if (!c || !t) return null;
   const title = [

@@ -4,6 +4,7 @@
 // opens and the prediction can turn from "would not prune" to "would prune". A picked time never ticks.
 
 import type { PruneNextDTO } from "../../../shared/prune.ts";
+import { crossedZero } from "../../ui/use-now.ts";
 
 /** msUntilTtlExpiry of a prediction, `elapsedMs` after it was fetched (null: no cache clock). */
 export function ttlLeft(n: PruneNextDTO, elapsedMs: number): number | null {
@@ -12,6 +13,5 @@ export function ttlLeft(n: PruneNextDTO, elapsedMs: number): number | null {
 
 /** The prediction had time left when fetched and the local countdown has run out: the server would now say otherwise. */
 export function expiredSinceFetch(n: PruneNextDTO, elapsedMs: number): boolean {
-  const left = ttlLeft(n, elapsedMs);
-  return n.msUntilTtlExpiry !== null && n.msUntilTtlExpiry > 0 && left !== null && left <= 0;
+  return crossedZero(n.msUntilTtlExpiry, ttlLeft(n, elapsedMs));
 }

@@ -5,7 +5,6 @@
 // table) ends at the session's last entry then; an `at` in the URL is the replay's own and moves its axis too.
 
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useRef } from "react";
 import { fmtDate, fmtDuration, fmtInt, fmtPct } from "../../../shared/format.ts";
 import type { PruneNextDTO, PruneReplayDTO } from "../../../shared/prune.ts";
 import { ttlSentence } from "../../../shared/prune-next-text.ts";
@@ -14,7 +13,7 @@ import { pruneNextQuery } from "../../api/queries.ts";
 import { setParams } from "../../router.ts";
 import { Stat } from "../../ui/stat.tsx";
 import { ErrorPanel, Loading } from "../../ui/status.tsx";
-import { useNow } from "../../ui/use-now.ts";
+import { useAskAgainOnCrossing, useNow } from "../../ui/use-now.ts";
 import { expiredSinceFetch, ttlLeft } from "./next-call-clock.ts";
 
 /** Where the prediction comes from: the replay (for a picked `at`) and the what-if query. */
@@ -62,14 +61,11 @@ function useTtlCountdown(view: NextCallView): number | null {
   const now = useNow(1000);
   const n = view.next;
   const elapsed = view.wallClock && view.fetchedAt > 0 ? now - view.fetchedAt : 0;
-  const crossed = n !== undefined && view.wallClock && expiredSinceFetch(n, elapsed);
-  const refreshedFor = useRef(0);
-  const { refresh, fetchedAt } = view;
-  useEffect(() => {
-    if (!crossed || refreshedFor.current === fetchedAt) return;
-    refreshedFor.current = fetchedAt;
-    refresh();
-  }, [crossed, fetchedAt, refresh]);
+  useAskAgainOnCrossing(
+    n !== undefined && view.wallClock && expiredSinceFetch(n, elapsed),
+    view.fetchedAt,
+    view.refresh,
+  );
   return n ? ttlLeft(n, elapsed) : null;
 }
 
