@@ -64,8 +64,8 @@ async function runtime(
   environment: UserEnvironment = readEnvironment(),
   stateDir: string | undefined = oneStateDir(values),
 ): Promise<Runtime> {
-  const state = chosenState(values, environment, stateDir);
-  return runtimeOver(values, state, environment, await pricingOf(values));
+  const chosen = chosenState(values, environment, stateDir);
+  return runtimeOver(values, chosen, environment, await pricingOf(values));
 }
 
 /** `CLAWSCOPE_SQLITE_DRIVER` (a value that names no driver: usage). */
@@ -77,6 +77,12 @@ function sqliteChoiceOf(environment: UserEnvironment): SqliteDriverChoice {
   }
 }
 
+/** The state dir to read and the SQLite driver to read it with (both from flags and environment, once). */
+interface ChosenState {
+  state: StateChoice;
+  sqlite: SqliteDriverChoice;
+}
+
 /**
  * The state dir the flags and the environment choose, said on stderr. Every command that reads a state dir
  * comes here first, so a bad `CLAWSCOPE_SQLITE_DRIVER` is refused even where a cache answers without a read.
@@ -85,8 +91,8 @@ function chosenState(
   values: CliValues,
   environment: UserEnvironment,
   stateDir: string | undefined = oneStateDir(values),
-): StateChoice {
-  sqliteChoiceOf(environment);
+): ChosenState {
+  const sqlite = sqliteChoiceOf(environment);
   let state: StateChoice;
   try {
     state = chooseStateDir(
@@ -97,7 +103,7 @@ function chosenState(
     throw new UsageError(e instanceof Error ? e.message : String(e));
   }
   process.stderr.write(`${escapeControls(`clawscope: state dir ${state.stateDir} (${state.reason})`)}\n`);
-  return state;
+  return { state, sqlite };
 }
 
 /** The prices of `--pricing FILE` (a file that does not read: usage). */
@@ -111,7 +117,7 @@ async function pricingOf(values: CliValues): Promise<PricingOverrides | undefine
 
 async function runtimeOver(
   values: CliValues,
-  state: StateChoice,
+  { state, sqlite }: ChosenState,
   environment: UserEnvironment,
   pricingFile: PricingOverrides | undefined,
 ): Promise<Runtime> {
@@ -123,7 +129,7 @@ async function runtimeOver(
   capYoungGeneration(); // before a session is read
   enableCompileCache(cache, state.stateDir); // before the service's code is loaded
   const { createRuntime, prepareRuntime } = await import("../shell/runtime.ts");
-  await prepareRuntime(state.stateDir, sqliteChoiceOf(environment));
+  await prepareRuntime(state.stateDir, sqlite);
   return createRuntime(state, environment, pricingFile, cache);
 }
 
@@ -182,13 +188,13 @@ const sessions: Command = async ({ values }) => {
   if (!values["no-cache"]) {
     // The warm path (issue 18): the listing cache decides before the service is even loaded.
     const environment = readEnvironment();
-    const state = chosenState(values, environment);
+    const chosen = chosenState(values, environment);
     const pricingFile = await pricingOf(values);
     const { sessionsListing } = await import("./sessions-listing.ts");
     await sessionsListing(
-      state.stateDir,
+      chosen.state.stateDir,
       cacheDir(environment),
-      () => runtimeOver(values, state, environment, pricingFile),
+      () => runtimeOver(values, chosen, environment, pricingFile),
       values.json ? "json" : "text",
     );
     return;
