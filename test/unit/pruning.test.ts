@@ -252,17 +252,31 @@ describe("settings per generation", () => {
     expect(zero.ttlMs).toBe(0);
     expect(zero.hardClear.placeholder).toBe("[Old tool result content cleared]");
   });
-  it("Anthropic smart defaults fill an unset mode/ttl (cache-ttl, 1h); other providers: mode without ttl is 5m", () => {
+  it("Anthropic smart defaults fill mode and ttl only while mode is unset (cache-ttl, ttl ?? 1h); a manual mode without ttl is 5m", () => {
     const smart = resolvePruneSettings({ config: null, algorithm: "2026.9", anthropicSmartDefaults: true });
     expect(smart).toMatchObject({ mode: "cache-ttl", ttlMs: 3_600_000 });
     expect(smart.sources.mode).toBe("smart-default");
+    // applyAnthropicConfigDefaults: `if (contextPruning?.mode === undefined)` — a set mode leaves ttl alone
     const anthropicManual = resolvePruneSettings({
       config: config({ mode: "cache-ttl" }),
       algorithm: "2026.9",
       anthropicSmartDefaults: true,
     });
-    expect(anthropicManual.ttlMs).toBe(3_600_000);
-    expect(anthropicManual.sources.ttl).toBe("smart-default");
+    expect(anthropicManual.ttlMs).toBe(300_000);
+    expect(anthropicManual.sources.ttl).toBe("default");
+    const ttlOnly = resolvePruneSettings({
+      config: config({ ttl: "20m" }),
+      algorithm: "2026.9",
+      anthropicSmartDefaults: true,
+    });
+    expect(ttlOnly).toMatchObject({ mode: "cache-ttl", ttlMs: 1_200_000 });
+    expect(ttlOnly.sources).toMatchObject({ mode: "smart-default", ttl: "config" });
+    const off = resolvePruneSettings({
+      config: config({ mode: "off" }),
+      algorithm: "2026.9",
+      anthropicSmartDefaults: true,
+    });
+    expect(off).toMatchObject({ mode: "off", ttlMs: 300_000 });
     const manual = resolvePruneSettings({ config: config({ mode: "cache-ttl" }), algorithm: "2026.9" });
     expect(manual.ttlMs).toBe(300_000);
     expect(resolvePruneSettings({ config: null, algorithm: "2026.9" }).mode).toBe("off");

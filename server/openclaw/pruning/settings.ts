@@ -83,9 +83,15 @@ function builtIns(algorithm: PruneAlgorithm): PruneSettingsDTO {
   };
 }
 
-/** mode and ttl from the config, else the Anthropic plugin's smart defaults (only fields left unset, §7). */
-function modeAndTtl(s: PruneSettingsDTO, cp: JsonObject | null, smart: boolean): void {
+/**
+ * mode and ttl from the config, else the Anthropic plugin's smart defaults. OpenClaw's
+ * `applyAnthropicConfigDefaults` (dist 2026.3.2 `daemon-cli.js`, 2026.7.1, 2026.9.6 `config-defaults-*.mjs`)
+ * fills them only when `contextPruning.mode` is unset — `{ mode: "cache-ttl", ttl: ttl ?? "1h" }` —, so a
+ * manual `mode: "cache-ttl"` without a ttl keeps the built-in 5m (cache-and-cost.md §7).
+ */
+function modeAndTtl(s: PruneSettingsDTO, cp: JsonObject | null, anthropic: boolean): void {
   const modeRaw = cp?.mode;
+  const smart = anthropic && modeRaw === undefined;
   if (typeof modeRaw === "string") {
     s.mode = modeRaw === "cache-ttl" ? "cache-ttl" : "off";
     s.sources.mode = "config";
@@ -106,8 +112,7 @@ function modeAndTtl(s: PruneSettingsDTO, cp: JsonObject | null, smart: boolean):
   } else if (ttlCfg !== undefined) {
     s.warnings.push("contextPruning.ttl is not a string; the default 5m applies");
   } else if (smart) {
-    // The bundled Anthropic plugin seeds ttl 1h whenever the user left it unset (pruning.md §2.1,
-    // cache-and-cost.md §7: smart defaults fill only unset fields). Other providers: 5m.
+    // The bundled Anthropic plugin seeds ttl 1h together with the mode it seeds. Other providers: 5m.
     s.ttlMs = SMART_DEFAULT_TTL_MS;
     s.ttlRaw = "1h";
     s.sources.ttl = "smart-default";
