@@ -2,7 +2,7 @@
 // …/prune/preview), the web's URL state (the same names) and the CLI's flags (server/cli/options.ts names each
 // flag). parsePruneQuery is the one parser; unknown, empty or malformed values are ignored (= as configured).
 
-import type { PruneAlgorithm, PruneOverrides } from "./prune.ts";
+import { PRUNE_ALGORITHMS, type PruneAlgorithm, type PruneOverrides } from "./prune.ts";
 
 /** The numeric overrides: query key = PruneOverrides field. */
 const NUMERIC_KEYS = [
@@ -62,7 +62,7 @@ function finite(v: string | undefined): number | undefined {
 }
 
 function isAlgorithm(v: string | undefined): v is "auto" | PruneAlgorithm {
-  return v === "auto" || v === "2026.3" || v === "2026.7" || v === "2026.9";
+  return v === "auto" || PRUNE_ALGORITHMS.some((a) => a === v);
 }
 
 /** `at`: epoch ms or an ISO time. */

@@ -2,8 +2,22 @@
 // (`prune --json` prints the linear one, `--full` the complete one) and the web UI. The first fields of each object are the stable JSON
 // contract; the rest are extras for the UI. Spec: ../shared/spec/pruning.md §5.
 
-/** Which OpenClaw pruning generation is replayed (pruning.md: ≤2026.3.2, 2026.7.1, 2026.9.x). */
-export type PruneAlgorithm = "2026.3" | "2026.7" | "2026.9";
+/**
+ * Which OpenClaw pruning generation is replayed (pruning.md; server/openclaw/pruning/generation.ts): ≤2026.3.2,
+ * 2026.7.x (knobs, stateless), 2026.8.1–2026.9.1 (fixed thresholds, stateless), 2026.9.2+ (sticky projections).
+ */
+export type PruneAlgorithm = "2026.3" | "2026.7" | "2026.8" | "2026.9";
+
+/** Every algorithm, oldest first (CLI `--algorithm`, the UI's choice). */
+export const PRUNE_ALGORITHMS: readonly PruneAlgorithm[] = ["2026.3", "2026.7", "2026.8", "2026.9"];
+
+/** The releases whose code each algorithm was read from, as the UI names them. */
+export const PRUNE_ALGORITHM_RELEASES: Readonly<Record<PruneAlgorithm, string>> = {
+  "2026.3": "2026.3.x",
+  "2026.7": "2026.7.x",
+  "2026.8": "2026.8.1 – 2026.9.1",
+  "2026.9": "2026.9.2 +",
+};
 
 /** What one tool result looked like on the wire at one call. */
 export type ToolResultWireState = "full" | "soft-trim" | "hard-clear";

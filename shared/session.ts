@@ -62,7 +62,10 @@ export interface SessionRef {
 export interface VersionInfo {
   /** e.g. "2026.9.6" from schema_meta.app_version, or null when unknown. */
   appVersion: string | null;
-  /** Rule family: "2026.3" (E1/E2), "2026.7" (E3 / early SQLite), "2026.9" (E5). */
+  /**
+   * Rule family: "2026.3" (E1/E2), "2026.7" (E3, the 2026.7.x SQLite betas), "2026.9" (2026.8.1 on: E5 and the
+   * SQLite releases before it; rules that changed inside it read `appVersion`).
+   */
   family: "2026.3" | "2026.7" | "2026.9";
   /** Human explanation of the signals used. */
   reason: string;

@@ -26,7 +26,8 @@ Commands:
                                                     [--soft-trim-head-chars N] [--soft-trim-tail-chars N]
                                                     [--hard-clear on|off] [--placeholder S] [--allow GLOB]…
                                                     [--deny GLOB]… [--context-window N]
-                                                    [--algorithm auto|2026.3|2026.7|2026.9] [--at ISO|now]
+                                                    [--algorithm auto|2026.3|2026.7|2026.8|2026.9]
+                                                    [--at ISO|now]
                                                     [--json] [--call N] [--full]
                --json: per call what changed, per tool result its transitions
                (O(calls + tool results)); --call N: call N (from 1) with every tool result's

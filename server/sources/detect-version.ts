@@ -9,8 +9,8 @@ import type { Transcript, VersionInfo } from "../model/session.ts";
 /**
  * Family of an OpenClaw release string (`schema_meta.app_version`, e.g. `2026.9.6`, `2026.7.2-beta.1`):
  * - ≤ 2026.6.x → "2026.3" (E1/E2; 2026.4–2026.6 are the E2→E3 transition, UNVERIFIED, treated as E2)
- * - 2026.7.x – 2026.8.x → "2026.7" (E3 and the early SQLite releases E4)
- * - ≥ 2026.9 (and later years) → "2026.9" (E5)
+ * - 2026.7.x → "2026.7" (E3, up to 2026.7.35, and the 2026.7.2 SQLite betas)
+ * - ≥ 2026.8 (and later years) → "2026.9" (2026.8.1 brought in the 2026.9.6 rules; sources/sqlite/schema.ts)
  * Unparseable strings → "2026.9": the issue asks for the newest format when the version is unknown.
  */
 export function familyFromAppVersion(v: string): VersionInfo["family"] {
@@ -20,7 +20,7 @@ export function familyFromAppVersion(v: string): VersionInfo["family"] {
   if (year < 2026) return "2026.3";
   if (year > 2026) return "2026.9";
   if (month <= 6) return "2026.3";
-  if (month <= 8) return "2026.7";
+  if (month <= 7) return "2026.7";
   return "2026.9";
 }
 

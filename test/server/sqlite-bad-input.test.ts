@@ -291,9 +291,11 @@ describe.skipIf(!present)("SQLite reader on damaged stores", () => {
     expect(r).toEqual({ error: expect.objectContaining({ code: "unsupported-schema", status: 422 }) });
   });
 
-  it("older app_version maps to the 2026.7 family unless projection snapshots are present", () => {
+  it("a 2026.7.x app_version maps to the 2026.7 family unless projection snapshots are present", () => {
     const copy = damage((w) => {
-      w.exec("UPDATE schema_meta SET app_version = '2026.8.3', schema_version = 20 WHERE role = 'agent'");
+      w.exec(
+        "UPDATE schema_meta SET app_version = '2026.7.2-beta.7', schema_version = 8 WHERE role = 'agent'",
+      );
     });
     const r = loadOk(copy.stateDir, id);
     // s1 holds projection snapshots (openclaw.cache-ttl with prunedToolResults) → 2026.9 rules.

@@ -83,8 +83,8 @@ describe.skipIf(!present)("agent schema 18 layout (no zstd columns, no active-ev
     expect(r.transcript.activeBranch.map((i) => r.transcript.contextEligible?.get(i))).toEqual(
       rows.map((a) => a.context_eligible === 1),
     );
-    // 2026.8.1 is early SQLite, but s5 carries 2026.9 projection snapshots.
+    // 2026.8.1 brought in the 2026.9 rules (docs/openclaw-facts.md §8), by its app version alone.
     expect(r.version).toMatchObject({ appVersion: "2026.8.1", family: "2026.9" });
-    expect(r.version.reason).toMatch(/projection snapshots/);
+    expect(r.version.reason).toMatch(/2026\.8\.1 brought them in/);
   });
 });

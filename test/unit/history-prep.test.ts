@@ -13,6 +13,8 @@ import { TranscriptBuilder } from "../helpers/transcript.ts";
 function policy(dropThinking: boolean, mergeUsers: boolean): WirePolicy {
   return {
     family: "2026.9",
+    runtimeCarrier: true,
+    imageCut: "2026.9",
     mergeUsers,
     dropThinking,
     replayThinking: false,

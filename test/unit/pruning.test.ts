@@ -109,9 +109,10 @@ class Builder {
   transcript(): Transcript {
     return this.b.transcript("synthetic");
   }
-  session(family: VersionInfo["family"]): LoadedSession {
+  session(family: VersionInfo["family"], appVersion: string | null = null): LoadedSession {
     return this.b.session({
       family,
+      appVersion,
       sessionId: "syn",
       sessionKey: null,
       storage: "jsonl",
@@ -143,9 +144,10 @@ const replay = (
   cp: JsonObject,
   overrides?: PruneOverrides,
   cw = 10_000,
+  appVersion: string | null = null,
 ) =>
   replayPruning({
-    session: b.session(family),
+    session: b.session(family, appVersion),
     config: config(cp, cw),
     sha256Base64Url,
     ...(overrides ? { overrides } : {}),
@@ -619,6 +621,45 @@ describe("replay: TTL clock, rounds and stickiness", () => {
     // 7.1 does not refresh on success: the clock stays at the attempt-start marker.
     const r7 = replay(b, "2026.7", { mode: "cache-ttl", ttl: "30s" });
     expect(r7.calls.slice(3).some((c) => c.ttlExpired)).toBe(true);
+  });
+  it("2026.8.1–2026.9.1: fixed thresholds, weighted estimate, but stateless — the next call is unpruned again", () => {
+    const b = new Builder();
+    for (let i = 0; i < 4; i++) b.turn("exec", String(i).repeat(6000), 1000);
+    b.turn("exec", "z".repeat(100), 60_000);
+    // the 2026.7 knobs are gone from 8.1 on: configured, they are ignored with a warning
+    const cp = { mode: "cache-ttl", ttl: "30s", softTrimRatio: 0.9 };
+    for (const app of ["2026.8.1", "2026.8.2", "2026.9.1"]) {
+      const r = replay(b, "2026.9", cp, undefined, 10_000, app);
+      expect(r.algorithm).toBe("2026.8");
+      expect(r.algorithmReason).toContain("persists no projection");
+      expect(r.settings.softTrimRatio).toBe(0.3);
+      expect(r.settings.warnings.some((w) => w.includes("softTrimRatio no longer exists"))).toBe(true);
+      expect(statesOf(r)[8]).toBe("SSSF");
+      expect(statesOf(r)[9]).toBe("FFFFF");
+    }
+    // 2026.9.2 keeps them soft (sticky) — like 2026.9.6
+    const r92 = replay(b, "2026.9", cp, undefined, 10_000, "2026.9.2");
+    expect(r92.algorithm).toBe("2026.9");
+    expect(statesOf(r92)[9]).toBe("SSSFF");
+  });
+  it("2026.9.2 moves the TTL clock only when a round prunes; 2026.9.3 on, every successful request", () => {
+    const b = new Builder();
+    b.turn("exec", "a".repeat(6000), 0);
+    b.t += 1000;
+    b.user("long loop");
+    for (let i = 0; i < 5; i++) {
+      b.t += 20_000; // each call 20 s after the previous one, ttl 30 s
+      b.toolTurn("exec", String(i).repeat(6000));
+    }
+    b.t += 20_000;
+    b.assistant([{ type: "text", text: "done" }]);
+    const cp = { mode: "cache-ttl", ttl: "30s" };
+    const r93 = replay(b, "2026.9", cp, undefined, 10_000, "2026.9.3");
+    expect(r93.calls.slice(3).every((c) => !c.ttlExpired)).toBe(true);
+    const r92 = replay(b, "2026.9", cp, undefined, 10_000, "2026.9.2");
+    expect(r92.algorithm).toBe("2026.9");
+    expect(r92.calls.slice(3).some((c) => c.ttlExpired)).toBe(true);
+    expect(r92.algorithmReason).toContain("recordCacheTouch arrived in 2026.9.3");
   });
   it("a reset starts an empty window and drops projections (E5)", () => {
     const b = new Builder();

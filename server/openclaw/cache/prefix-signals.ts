@@ -8,7 +8,6 @@ import { arr, isObject, type JsonObject, obj, str } from "../../../shared/json.t
 import type { ModelCall } from "../../model/model-calls.ts";
 import type { Transcript, TranscriptEntry } from "../../model/session.ts";
 import { extendParentIndexes, parentIndexes, visitAncestors } from "../../model/tree.ts";
-import type { ConfigFamily } from "../config/agent-settings.ts";
 import { isTranscriptOnlyAssistant } from "../transcript-only.ts";
 
 export interface PrefixSignal {
@@ -82,8 +81,8 @@ export class PrefixSignals {
     transcript: Transcript,
     /** Calls (entry ids) at which the caller's replay saw a pruning round (pruning.md §5). */
     private readonly roundIds: ReadonlySet<string>,
-    /** ≤ 2026.7 rounds apply to one call only, so the next call is sent unpruned (§6). */
-    private readonly family: ConfigFamily,
+    /** Rounds persist (2026.9.2+); else a round applies to one call only and the next is sent unpruned (§6). */
+    private readonly stickyRounds: boolean,
   ) {
     this.entries = transcript.entries;
     this.parents = parentIndexes(transcript.entries, "transcript");
@@ -134,11 +133,11 @@ export class PrefixSignals {
     }
     const round = this.pruningRound(n, between);
     if (round) signals.push(round);
-    if (this.family !== "2026.9" && m.entryId !== null && this.roundIds.has(m.entryId)) {
+    if (!this.stickyRounds && m.entryId !== null && this.roundIds.has(m.entryId)) {
       signals.push({
         cause: "unpruned-after-round",
         ids: [m.entryId],
-        text: "the previous call was pruned; ≤ 2026.7 sends this one unpruned again",
+        text: "the previous call was pruned; ≤ 2026.9.1 sends this one unpruned again",
       });
     }
     const merged = this.mergedUsers(m, between);

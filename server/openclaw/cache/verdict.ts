@@ -11,7 +11,6 @@ import type { CacheVerdict, PrefixChangeCause, VerdictEvidence } from "../../../
 import { fmtDuration, fmtInt } from "../../../shared/format.ts";
 import type { ModelCall } from "../../model/model-calls.ts";
 import type { Transcript } from "../../model/session.ts";
-import type { ConfigFamily } from "../config/agent-settings.ts";
 import { hitTolerance, lacksWriteCounter, lineageKey } from "./lineage.ts";
 import { entryLabel, type PrefixSignal, PrefixSignals } from "./prefix-signals.ts";
 import type { CacheTtl } from "./ttl.ts";
@@ -26,8 +25,11 @@ export interface ClassifyInput {
   minCacheableFor: (call: ModelCall) => number | null;
   /** Calls (entry ids) at which a pruning round changed the request (caller's replay, pruning.md §5). */
   pruningRoundCallIds?: ReadonlySet<string>;
-  /** Rule family: ≤ 2026.7 rounds apply to one call only, so the next call is sent unpruned (§6). */
-  family: ConfigFamily;
+  /**
+   * Pruning rounds persist (sticky projections, 2026.9.2+: pruning/generation.ts); else a round applies to its
+   * own call only and the next call is sent unpruned again (§6).
+   */
+  stickyRounds: boolean;
 }
 
 export interface CallVerdict {
@@ -69,7 +71,11 @@ export class CacheClassifier {
   private previous: ModelCall | undefined;
 
   constructor(private readonly input: Omit<ClassifyInput, "calls">) {
-    this.signals = new PrefixSignals(input.transcript, input.pruningRoundCallIds ?? new Set(), input.family);
+    this.signals = new PrefixSignals(
+      input.transcript,
+      input.pruningRoundCallIds ?? new Set(),
+      input.stickyRounds,
+    );
   }
 
   /** The transcript grew by appended entries (PrefixSignals.extendTo); the calls so far stay classified. */

@@ -1,4 +1,4 @@
-// Is cache-TTL pruning installed for a provider/model, and which path does 2026.9.x take?
+// Is cache-TTL pruning installed for a provider/model, and which path does 2026.9.2+ take?
 // Spec pruning.md §1.2 (2026.3.2, 2026.7.1) and §2.2 (2026.9.x, incl. server-side clearing for a
 // direct Anthropic API key). Provider plugins may decide otherwise at runtime — unknowable offline,
 // so this is the built-in rule set. Pure.
@@ -57,14 +57,25 @@ function eligibleReason(
   if (api === "anthropic-messages") return "api anthropic-messages";
   if (provider === "kilocode" && model.startsWith("anthropic/")) return `kilocode model ${model}`;
   if (isGeminiCacheModel(api, model)) return `Gemini cache model ${model}`;
-  if (
-    input.algorithm === "2026.9" &&
-    provider === "openrouter" &&
-    ["anthropic/", "deepseek/", "moonshot/", "moonshotai/", "zai/"].some((p) => model.startsWith(p))
-  ) {
+  if (provider === "openrouter" && isOpenRouterCacheTtlModel(input.algorithm, model)) {
     return `openrouter model ${model}`;
   }
   return null;
+}
+
+/**
+ * The bundled OpenRouter plugin's `isCacheTtlEligible` (dist `extensions/openrouter/index.js`): 2026.7.x
+ * `OPENROUTER_CACHE_TTL_MODEL_PREFIXES` (anthropic/, deepseek/, moonshot/, moonshotai/, zai/); from 2026.8.1
+ * `OPENROUTER_CACHE_TTL_MODEL_FAMILY` = /^(?:anthropic|deepseek|moonshot(?:ai)?|z-?ai)\// over the id without an
+ * `openrouter/` or `~` prefix. `model` is lower-cased (OpenRouter ids are).
+ */
+function isOpenRouterCacheTtlModel(algorithm: PruneAlgorithm, model: string): boolean {
+  if (algorithm === "2026.7") {
+    return ["anthropic/", "deepseek/", "moonshot/", "moonshotai/", "zai/"].some((p) => model.startsWith(p));
+  }
+  return /^(?:anthropic|deepseek|moonshot(?:ai)?|z-?ai)\//.test(
+    model.replace(/^openrouter\//, "").replace(/^~/, ""),
+  );
 }
 
 /**

@@ -6,7 +6,13 @@
 import { type JsonValue, str } from "../../../shared/json.ts";
 import type { ContextMessage } from "../../model/session.ts";
 import { type EstimateFlavor, estimateMessageChars, weightedChars } from "../estimate.ts";
-import { type JoinedToolText, joinToolResultText, type SoftTrimConfig, softTrimText } from "./soft-trim.ts";
+import {
+  type JoinedToolText,
+  joinToolResultText,
+  type SoftTrimConfig,
+  softTrimRulesOf,
+  softTrimText,
+} from "./soft-trim.ts";
 
 /** One tool result of the list, with what the pruner needs. */
 export interface PrunerToolResult {
@@ -93,10 +99,7 @@ export function softTrimToolMessage(
 ): { joined: JoinedToolText; text: string | null } {
   const joined = joinToolResultText(content, flavor !== "2026.3");
   if (flavor === "2026.3" && joined.hasImage) return { joined, text: null };
-  const text = softTrimText(joined, cfg, {
-    utf16Safe: flavor === "2026.9",
-    imagesForceRewrite: flavor !== "2026.3",
-  });
+  const text = softTrimText(joined, cfg, softTrimRulesOf(flavor));
   return { joined, text };
 }
 

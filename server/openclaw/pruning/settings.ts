@@ -1,6 +1,7 @@
 // contextPruning settings per OpenClaw generation (spec pruning.md §1.1, §2.1; cache-and-cost.md §7).
-// Only `agents.defaults.contextPruning` is read. ≤2026.7.1 has configurable knobs; 2026.9.x only
-// mode / ttl / tools / hardClear — its thresholds are fixed at the old defaults.
+// Only `agents.defaults.contextPruning` is read. ≤2026.7.x has configurable knobs; from 2026.8.1 on only
+// mode / ttl / tools / hardClear — the thresholds are fixed at the old defaults (8.1's
+// `resolveCacheTtlPruningSettings`; its strict config schema no longer has the knobs and the doctor strips them).
 // Pure: config JSON in, settings out; never throws (bad values fall back to defaults with a warning).
 // The settings are built in steps — mode and ttl, the knobs, hard-clear, tools, then the what-if overrides —
 // each filling the same object and recording where each value came from.
@@ -62,9 +63,14 @@ function setKnob(s: PruneSettingsDTO, knob: Knob, n: number): void {
   else s.softTrim.tailChars = count(n);
 }
 
-/** The built-ins (sources "default" — 2026.9.x knobs "fixed" —, filled in by the steps below). */
+/** 2026.8.1 on: the thresholds are constants (generation.ts). */
+function fixedThresholds(algorithm: PruneAlgorithm): boolean {
+  return algorithm === "2026.8" || algorithm === "2026.9";
+}
+
+/** The built-ins (sources "default" — 2026.8.1+ knobs "fixed" —, filled in by the steps below). */
 function builtIns(algorithm: PruneAlgorithm): PruneSettingsDTO {
-  const knobSource: SettingSource = algorithm === "2026.9" ? "fixed" : "default";
+  const knobSource: SettingSource = fixedThresholds(algorithm) ? "fixed" : "default";
   const sources: Record<string, SettingSource> = { mode: "default", ttl: "default" };
   for (const k of KNOBS) sources[k] = knobSource;
   return {
@@ -119,9 +125,9 @@ function modeAndTtl(s: PruneSettingsDTO, cp: JsonObject | null, anthropic: boole
   }
 }
 
-/** ≤ 2026.7.1: the configurable thresholds; 2026.9.x: a warning for each knob it no longer has. */
+/** ≤ 2026.7.x: the configurable thresholds; 2026.8.1+: a warning for each knob it no longer has. */
 function knobs(s: PruneSettingsDTO, cp: JsonObject, algorithm: PruneAlgorithm): void {
-  if (algorithm === "2026.9") {
+  if (fixedThresholds(algorithm)) {
     for (const k of [
       "keepLastAssistants",
       "softTrimRatio",
@@ -130,7 +136,9 @@ function knobs(s: PruneSettingsDTO, cp: JsonObject, algorithm: PruneAlgorithm): 
       "softTrim",
     ]) {
       if (cp[k] !== undefined)
-        s.warnings.push(`contextPruning.${k} no longer exists in 2026.9.x; the built-in value applies`);
+        s.warnings.push(
+          `contextPruning.${k} no longer exists from 2026.8.1 on (the config schema rejects it); the built-in value applies`,
+        );
     }
     return;
   }

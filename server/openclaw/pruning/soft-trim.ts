@@ -2,10 +2,12 @@
 // the model saw on the wire, so they are reproduced byte for byte:
 //   <first headChars>\n...\n<last tailChars>\n\n[Tool result trimmed: kept first H chars and last T chars of N chars.]
 // 2026.3.2 ignores images (such results are never pruned); 2026.7.1+ turns each image block into the
-// marker `[image removed during context pruning]`; 2026.9.x slices UTF-16-safely. Pure.
+// marker `[image removed during context pruning]`; from 2026.8.1 (the 2026.9 estimate flavor) head and tail are
+// sliced UTF-16-safely (`sliceUtf16Safe`). Pure.
 
 import { isObject, type JsonValue } from "../../../shared/json.ts";
 import { blockText } from "../../model/lazy-text.ts";
+import type { EstimateFlavor } from "../estimate.ts";
 
 export const IMAGE_REMOVED_MARKER = "[image removed during context pruning]";
 
@@ -72,6 +74,11 @@ export function tailUtf16Safe(text: string, n: number): string {
   let start = Math.max(0, text.length - n);
   if (start > 0 && start < text.length && isLowSurrogate(text.charCodeAt(start))) start++;
   return text.slice(start);
+}
+
+/** How a generation slices and rewrites (the one place that says which flavor does what). */
+export function softTrimRulesOf(flavor: EstimateFlavor): { utf16Safe: boolean; imagesForceRewrite: boolean } {
+  return { utf16Safe: flavor === "2026.9", imagesForceRewrite: flavor !== "2026.3" };
 }
 
 /**

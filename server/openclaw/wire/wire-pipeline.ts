@@ -35,6 +35,10 @@ export type WireFamily = ImageFamily;
 /** Everything a call's reconstruction depends on besides the messages. */
 export interface WirePolicy {
   family: WireFamily;
+  /** A runtime-context carrier goes after the prompt (2026.9.3+: wire-release.ts). */
+  runtimeCarrier: boolean;
+  /** Whose history image cut applies (2026.9.5+ has 2026.9.6's: wire-release.ts). */
+  imageCut: ImageFamily;
   /** validateAnthropicTurns merges consecutive users (off only for append-only runtime-context models). */
   mergeUsers: boolean;
   /** 2026.9.x history policy drops thinking (dropsClaudeThinking). */

@@ -156,14 +156,14 @@ export class WireRun {
     const attempt = this.attemptFor(all, promptPos, policy);
     const current = promptPos >= 0 ? all.slice(promptPos) : [];
     const { byEntry, version } = this.input.projectionsAt(callIndex);
-    const imageCut = imagePruneBeforeIndex([attempt.history, current], policy.family);
+    const imageCut = imagePruneBeforeIndex([attempt.history, current], policy.imageCut);
     const ctx: PartContext = {
       policy,
       projectionOf: (m) => (m.role === "toolResult" ? byEntry.get(m.entryIndex) : undefined),
       imageCut,
       imagesPruned: this.imagesPrunedBy(imageCut, attempt, current),
     };
-    const carrier = policy.family === "2026.9" ? this.carrierFor(attempt, current[0]) : null;
+    const carrier = policy.runtimeCarrier ? this.carrierFor(attempt, current[0]) : null;
     const key = `${attempt.epoch}|${version}|${ctx.imagesPruned}`;
     const hl = attempt.history.length;
     const closedEnd = tailStart(current);
@@ -260,8 +260,7 @@ export class WireRun {
       generation,
       policy,
     );
-    const eventsFragment =
-      policy.family === "2026.9" ? this.eventsFor(all[promptPos], policy.timeZone) : null;
+    const eventsFragment = policy.runtimeCarrier ? this.eventsFor(all[promptPos], policy.timeZone) : null;
     const next: Attempt = {
       generation,
       promptPos,

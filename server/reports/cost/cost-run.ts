@@ -22,6 +22,7 @@ import { entryIndexById } from "../../model/tree.ts";
 import { CacheClassifier } from "../../openclaw/cache/verdict.ts";
 import { configuredPruning } from "../../openclaw/config/agent-settings.ts";
 import { HeartbeatDetector } from "../../openclaw/heartbeat.ts";
+import { isSticky, pruningGeneration } from "../../openclaw/pruning/generation.ts";
 import { PriceTable } from "../../pricing/price-table.ts";
 import { CauseAttributor } from "./breakdown.ts";
 import { BreakdownFold, UnknownMissFold } from "./breakdown-rows.ts";
@@ -130,14 +131,15 @@ export class CostRun {
     const minimums = new Minimums();
     this.roundIds = new Set((input.pruningRounds ?? []).map((r) => r.entryId));
     this.roundChars = new Map((input.pruningRounds ?? []).map((r) => [r.entryId, r.charsRemoved]));
-    this.rounds = new RoundChains(family);
+    const stickyRounds = isSticky(pruningGeneration(session.version).algorithm);
+    this.rounds = new RoundChains(stickyRounds);
     this.sums = new ScenarioSums(configuredPruning(config).mode, input.bootstrapTrimChars);
     this.classifier = new CacheClassifier({
       transcript,
       ttlFor: (c, previous) => this.lifetimes.ttlFor(c, previous),
       minCacheableFor: (c) => minimums.of(c.api, c.model),
       pruningRoundCallIds: this.roundIds,
-      family,
+      stickyRounds,
     });
     this.heartbeats = new HeartbeatDetector(
       transcript,

@@ -8,7 +8,6 @@
 // reach is decided when it is added, so nothing already added changes: O(open rounds of its lineage) per call.
 
 import type { PruningRoundCostDTO } from "../../../shared/cost.ts";
-import type { ConfigFamily } from "../../openclaw/config/agent-settings.ts";
 import { type PricedCall, writeRate } from "./price-call.ts";
 
 export interface PruningRoundInput {
@@ -106,14 +105,15 @@ export class RoundChains {
   /** Open chains per provider, then model. */
   private readonly open = new Map<string | null, Map<string | null, RoundChain[]>>();
 
-  constructor(private readonly family: ConfigFamily) {}
+  /** `sticky`: rounds persist (2026.9.2+, pruning/generation.ts); else each applies to its own call only. */
+  constructor(private readonly sticky: boolean) {}
 
   /**
    * The earlier rounds whose removal reaches `p` (round order; none ≤ 2026.7). A compaction or cold start of the
    * lineage closes them: `p` is not reached and no later call is.
    */
   reaching(p: PricedCall): readonly RoundChain[] {
-    if (this.family !== "2026.9") return NONE;
+    if (!this.sticky) return NONE;
     const byModel = this.open.get(p.row.provider);
     const chains = byModel?.get(p.row.model);
     if (!byModel || !chains || chains.length === 0) return NONE;
@@ -130,7 +130,7 @@ export class RoundChains {
     const r = new RoundChain(p, chars);
     this.all.push(r);
     if (chars !== null) this.withChars++;
-    if (this.family === "2026.9") {
+    if (this.sticky) {
       let byModel = this.open.get(p.row.provider);
       if (!byModel) {
         byModel = new Map();

@@ -9,7 +9,8 @@ import type {
   ToolResultWireState,
 } from "../../../shared/prune.ts";
 import type { LoadedSession } from "../../model/session.ts";
-import { joinToolResultText, softTrimText } from "../../openclaw/pruning/soft-trim.ts";
+import { estimateFlavorOf } from "../../openclaw/pruning/generation.ts";
+import { joinToolResultText, softTrimRulesOf, softTrimText } from "../../openclaw/pruning/soft-trim.ts";
 import type { ReplayResult } from "./replay-result.ts";
 
 /** Wire text of a tool result message in a state (soft-trim: head … tail + note; hard-clear: placeholder). */
@@ -23,10 +24,7 @@ export function toolResultWireText(
   const joined = joinToolResultText(message.content, algorithm !== "2026.3", true);
   if (state === "soft-trim") {
     return (
-      softTrimText(joined, settings.softTrim, {
-        utf16Safe: algorithm === "2026.9",
-        imagesForceRewrite: algorithm !== "2026.3",
-      }) ?? joined.text
+      softTrimText(joined, settings.softTrim, softTrimRulesOf(estimateFlavorOf(algorithm))) ?? joined.text
     );
   }
   return joined.text;

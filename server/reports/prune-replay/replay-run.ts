@@ -234,8 +234,8 @@ export class ReplayRun {
     this.wire.applyRound(changes, callIndex, s.settings.hardClear.placeholder);
     if (changes.size > 0) this.clock.lastTouch = t;
     const failed = call.stopReason === "error" || call.stopReason === "aborted";
-    // 2026.9.x: every successful request refreshes the clock (§2.4 step 8).
-    if (s.sticky && !failed) this.clock.lastTouch = t;
+    // 2026.9.3+: every successful request refreshes the clock (§2.4 step 8; recordCacheTouch).
+    if (s.refreshOnSuccess && !failed) this.clock.lastTouch = t;
     const totalAfter = s.sticky
       ? this.list.rawTotal + this.wire.delta
       : (result?.totalAfter ?? input.totalChars);
@@ -265,7 +265,7 @@ export class ReplayRun {
 
   private requestFlags(eligibility: Eligibility, call: ModelCall, failed: boolean, flags: string[]): void {
     if (eligibility.path === "server-side") flags.push(eligibility.reason);
-    if (this.setup.sticky && failed) {
+    if (this.setup.refreshOnSuccess && failed) {
       flags.push(`request ended with stopReason ${call.stopReason}: the TTL clock is not refreshed`);
     }
   }

@@ -10,9 +10,10 @@ import type { LoadedSession } from "../../model/session.ts";
 import { type EstimateFlavor, weightedChars } from "../../openclaw/estimate.ts";
 import { type ContextWindow, resolveContextWindow } from "../../openclaw/pruning/context-window.ts";
 import { type Eligibility, resolveEligibility } from "../../openclaw/pruning/eligibility.ts";
+import { estimateFlavorOf, isSticky, pruningGeneration } from "../../openclaw/pruning/generation.ts";
 import type { PrunerSettings } from "../../openclaw/pruning/pruner-input.ts";
 import { resolvePruneSettings } from "../../openclaw/pruning/settings.ts";
-import { softTrimNote, softTrimText } from "../../openclaw/pruning/soft-trim.ts";
+import { softTrimNote, softTrimRulesOf, softTrimText } from "../../openclaw/pruning/soft-trim.ts";
 import { makeToolPredicate } from "../../openclaw/pruning/tool-glob.ts";
 import type { ToolResultInfo } from "./prepared.ts";
 
@@ -34,17 +35,26 @@ export interface ReplayInput {
 
 interface AlgorithmChoice {
   algorithm: PruneAlgorithm;
+  /** A successful request refreshes the TTL clock (generation.ts: 2026.9.3+). */
+  refreshOnSuccess: boolean;
   source: "auto" | "override";
   reason: string;
 }
 
 function algorithmFor(session: LoadedSession, overrides: PruneOverrides | undefined): AlgorithmChoice {
   const o = overrides?.algorithm;
-  if (o && o !== "auto") return { algorithm: o, source: "override", reason: `algorithm forced to ${o}` };
+  if (o && o !== "auto") {
+    // a forced algorithm runs as the newest release that has it
+    const refreshOnSuccess = o === "2026.9";
+    return { algorithm: o, refreshOnSuccess, source: "override", reason: `algorithm forced to ${o}` };
+  }
+  const g = pruningGeneration(session.version);
+  const why = `from the session's OpenClaw version: ${session.version.reason}`;
   return {
-    algorithm: session.version.family,
+    algorithm: g.algorithm,
+    refreshOnSuccess: g.refreshOnSuccess,
     source: "auto",
-    reason: `from the session's OpenClaw version: ${session.version.reason}`,
+    reason: g.note ? `${why}; ${g.note}` : why,
   };
 }
 
@@ -84,10 +94,7 @@ function softTrimmedChars(
     return flavor !== "2026.3" && info.joined.hasImage ? weightedChars(info.joined.text, flavor) : null;
   if (info.ascii)
     return cfg.headChars + 5 + cfg.tailChars + softTrimNote(cfg.headChars, cfg.tailChars, n).length;
-  const text = softTrimText(info.joined, cfg, {
-    utf16Safe: flavor === "2026.9",
-    imagesForceRewrite: flavor !== "2026.3",
-  });
+  const text = softTrimText(info.joined, cfg, softTrimRulesOf(flavor));
   return text === null ? null : weightedChars(text, flavor);
 }
 
@@ -95,8 +102,10 @@ export class ReplaySetup {
   readonly algorithm: PruneAlgorithm;
   readonly algorithmChoice: AlgorithmChoice;
   readonly flavor: EstimateFlavor;
-  /** 2026.9.x sticky projections (else ≤ 2026.7 stateless rounds). */
+  /** 2026.9.2+ sticky projections (else each round is its own request's: ≤ 2026.9.1). */
   readonly sticky: boolean;
+  /** Every successful request refreshes the TTL clock (2026.9.3+); else only a round does. */
+  readonly refreshOnSuccess: boolean;
   /** Overrides given: a what-if run (no snapshot comparison). */
   readonly whatIf: boolean;
   readonly useSnapshots: boolean;
@@ -125,8 +134,9 @@ export class ReplaySetup {
     const { session, config, overrides } = input;
     this.algorithmChoice = algorithmFor(session, overrides);
     this.algorithm = this.algorithmChoice.algorithm;
-    this.flavor = this.algorithm;
-    this.sticky = this.algorithm === "2026.9";
+    this.flavor = estimateFlavorOf(this.algorithm);
+    this.sticky = isSticky(this.algorithm);
+    this.refreshOnSuccess = this.algorithmChoice.refreshOnSuccess;
     this.whatIf = hasEffectiveOverrides(overrides);
     this.useSnapshots = input.useSnapshots ?? !this.whatIf;
     this.model = lastCallModel(session);
@@ -163,7 +173,7 @@ export class ReplaySetup {
     if (o !== undefined && o > 0) return { tokens: Math.floor(o), source: "override" };
     const { provider, modelId } = this.model;
     const config = this.input.config;
-    return resolveContextWindow({ config, provider, modelId, entry: session.entry, family: this.algorithm });
+    return resolveContextWindow({ config, provider, modelId, entry: session.entry, family: this.flavor });
   }
 
   /**
@@ -171,7 +181,9 @@ export class ReplaySetup {
    * same last-call provider/model/api (hence settings and eligibility) and the same context window.
    */
   fits(next: LoadedSession): boolean {
-    if (algorithmFor(next, this.input.overrides).algorithm !== this.algorithm) return false;
+    const choice = algorithmFor(next, this.input.overrides);
+    if (choice.algorithm !== this.algorithm || choice.refreshOnSuccess !== this.refreshOnSuccess)
+      return false;
     const m = lastCallModel(next);
     if (m.provider !== this.model.provider || m.modelId !== this.model.modelId || m.api !== this.model.api)
       return false;

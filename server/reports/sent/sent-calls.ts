@@ -12,6 +12,7 @@ import { dropsClaudeThinking } from "../../openclaw/wire/replay-history.ts";
 import { runtimeFactsFragments } from "../../openclaw/wire/runtime-context.ts";
 import { type AgentSessionNode, sessionCreatedNotices } from "../../openclaw/wire/system-events.ts";
 import type { WireFamily, WirePolicy } from "../../openclaw/wire/wire-pipeline.ts";
+import { type WireReleaseRules, wireReleaseRules } from "../../openclaw/wire/wire-release.ts";
 import { type WireCall, WireRun } from "../../openclaw/wire/wire-run.ts";
 import {
   appendOnlyRuntimeContext,
@@ -66,10 +67,12 @@ function basisOf(input: SentInput, family: WireFamily): SentBasisDTO {
     );
   if (input.session.version.family === "2026.3")
     notes.push("2026.3-era session: reconstructed with the 2026.7.1 rules (no capture of that release)");
-  if (family === "2026.9")
+  if (wireReleaseRules(input.session.version).runtimeCarrier)
     notes.push(
       "the runtime-context carrier holds what is on disk (system events of /compact and new sessions, attachments, no running background execs or subagents); other live state is not stored",
     );
+  const approximated = wireReleaseRules(input.session.version).approximated;
+  if (approximated) notes.push(`${approximated} (docs/openclaw-facts.md §8.3)`);
   return { family, timeZone: tz.zone, timeZoneSource: tz.source, notes };
 }
 
@@ -79,6 +82,7 @@ class Policies {
   constructor(
     private readonly input: SentInput,
     private readonly family: WireFamily,
+    private readonly release: WireReleaseRules,
     private readonly timeZone: string,
   ) {}
 
@@ -89,6 +93,8 @@ class Policies {
     const { config, session, env } = this.input;
     p = {
       family: this.family,
+      runtimeCarrier: this.release.runtimeCarrier,
+      imageCut: this.release.imageCut,
       mergeUsers: !appendOnlyRuntimeContext(call.model, call.api),
       dropThinking:
         this.family === "2026.9" && dropsClaudeThinking(call.provider ?? undefined, call.model ?? undefined),
@@ -129,16 +135,18 @@ export function sentWireCalls(
 ): { calls: WireCall[]; basis: SentBasisDTO; liveForm: ReadonlyMap<number, string[]> } {
   const family = familyOf(input.session);
   const basis = basisOf(input, family);
-  const policies = new Policies(input, family, basis.timeZone);
+  const release = wireReleaseRules(input.session.version);
+  const policies = new Policies(input, family, release, basis.timeZone);
   const projections = new ReplayProjections(input.session.transcript, input.replay);
   const { config, session, env } = input;
-  const notices = notifiesOnCreate(config)
-    ? sessionCreatedNotices(
-        mainSessionKey(config, session.summary.agentId),
-        session.summary.sessionKey,
-        env.otherSessions,
-      )
-    : [];
+  const notices =
+    release.sessionNotices && notifiesOnCreate(config)
+      ? sessionCreatedNotices(
+          mainSessionKey(config, session.summary.agentId),
+          session.summary.sessionKey,
+          env.otherSessions,
+        )
+      : [];
   const run = new WireRun({
     transcript: session.transcript,
     family,

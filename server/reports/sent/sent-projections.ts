@@ -6,8 +6,10 @@
 // path before the call. Pure.
 
 import { arr, isObject, str } from "../../../shared/json.ts";
-import type { PruneToolResultDTO } from "../../../shared/prune.ts";
+import type { PruneAlgorithm, PruneToolResultDTO } from "../../../shared/prune.ts";
 import type { Transcript } from "../../model/session.ts";
+import { estimateFlavorOf, isSticky } from "../../openclaw/pruning/generation.ts";
+import { softTrimRulesOf } from "../../openclaw/pruning/soft-trim.ts";
 import { parseProjectionSnapshot, projectionBaseKey } from "../../openclaw/pruning/sticky-2026-9.ts";
 import type { ToolResultWire } from "../../openclaw/wire/tool-result-projection.ts";
 import type { CallProjections } from "../../openclaw/wire/wire-run.ts";
@@ -48,7 +50,7 @@ export class ReplayProjections {
   private version = 0;
   private readonly soft: ToolResultWire;
   private readonly placeholder: string;
-  private readonly algorithm: string;
+  private readonly algorithm: PruneAlgorithm;
   private readonly hardByPlaceholder = new Map<string, ToolResultWire>();
   /** Calls whose first send of a live-capped read may differ from the stored text (2026.7, residual R1). */
   readonly liveForm = new Map<number, string[]>();
@@ -64,7 +66,7 @@ export class ReplayProjections {
     this.soft = {
       state: "soft-trim",
       softTrim: { maxChars: s.maxChars, headChars: s.headChars, tailChars: s.tailChars },
-      utf16Safe: algorithm === "2026.9",
+      utf16Safe: softTrimRulesOf(estimateFlavorOf(algorithm)).utf16Safe,
     };
   }
 
@@ -114,7 +116,7 @@ export class ReplayProjections {
     const byEntry = new Map<number, ToolResultWire>();
     if (!call) return { byEntry, version: this.version };
     this.advanceTo(call.entryIndex);
-    const sticky = this.algorithm === "2026.9";
+    const sticky = isSticky(this.algorithm);
     const sig: string[] = [];
     for (const d of this.replay.statesAt(callIndex)?.details ?? []) {
       if (d.liveFormMayDiffer) {

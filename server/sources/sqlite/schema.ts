@@ -116,9 +116,11 @@ export function parseAppVersion(v: string): ParsedVersion | null {
 }
 
 /**
- * Rule family of a SQLite store (README.md "Version eras"): 2026.9.x → "2026.9" (E5);
- * 2026.7.2–2026.8.x → "2026.7" (E4) unless the transcript holds 2026.9-only projection snapshots
- * (`openclaw.cache-ttl` with `prunedToolResults`/`frozenToolResults`, transcript.md §9.1).
+ * Rule family of a SQLite store (README.md "Version eras"): 2026.8.1 on → "2026.9" — the /context report, the
+ * bootstrap caps and files, the estimate, the prompt's Temporal Context and the fixed pruning thresholds of
+ * 2026.9.6 all arrived in 2026.8.1 (docs/openclaw-facts.md §8: read from the npm builds of 2026.7.35, 8.1, 8.2,
+ * 9.1–9.6); rules that changed after it read the app version. The 2026.7.x SQLite betas → "2026.7", unless the
+ * transcript holds projection snapshots (`openclaw.cache-ttl` with `prunedToolResults`, transcript.md §9.1).
  */
 export function versionInfo(meta: SchemaMeta | null, hasProjectionSnapshots: boolean): VersionInfo {
   const appVersion = meta?.appVersion ?? null;
@@ -126,14 +128,15 @@ export function versionInfo(meta: SchemaMeta | null, hasProjectionSnapshots: boo
   const schemaText = schema === null ? "no agent schema version" : `agent schema ${schema}`;
   const parsed = appVersion === null ? null : parseAppVersion(appVersion);
   if (parsed) {
-    const after9 = parsed.year > 2026 || (parsed.year === 2026 && parsed.month >= 9);
-    if (after9) {
+    const from8 = parsed.year > 2026 || (parsed.year === 2026 && parsed.month >= 8);
+    if (from8) {
       const newer =
         parsed.year > 2026 || parsed.month > 9 ? "; newer than the 2026.9 rules clawscope knows" : "";
+      const early = parsed.year === 2026 && parsed.month === 8 ? " (2026.8.1 brought them in)" : "";
       return {
         appVersion,
         family: "2026.9",
-        reason: `schema_meta.app_version ${appVersion} (${schemaText}) → 2026.9 rules${newer}`,
+        reason: `schema_meta.app_version ${appVersion} (${schemaText}) → 2026.9 rules${early}${newer}`,
       };
     }
     if (hasProjectionSnapshots) {
@@ -150,7 +153,7 @@ export function versionInfo(meta: SchemaMeta | null, hasProjectionSnapshots: boo
     return {
       appVersion,
       family: "2026.7",
-      reason: `schema_meta.app_version ${appVersion} (${schemaText}) → early SQLite era, 2026.7 rules${early}`,
+      reason: `schema_meta.app_version ${appVersion} (${schemaText}) → 2026.7.x SQLite, 2026.7 rules${early}`,
     };
   }
   const unknown =

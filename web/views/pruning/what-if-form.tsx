@@ -2,7 +2,7 @@
 // configured; each placeholder shows the value in effect and each label where it came from.
 
 import { fmtDuration } from "../../../shared/format.ts";
-import type { PruneReplayDTO } from "../../../shared/prune.ts";
+import { PRUNE_ALGORITHM_RELEASES, PRUNE_ALGORITHMS, type PruneReplayDTO } from "../../../shared/prune.ts";
 import { PRUNE_PARAM_KEYS, type PruneParamKey, type PruneParams } from "../../../shared/prune-params.ts";
 import { setParams } from "../../router.ts";
 import { UrlField } from "../../ui/url-field.tsx";
@@ -183,7 +183,7 @@ export function WhatIfForm({
     />
   );
   const algorithm: [string, string][] = [["", `auto${dto ? ` (${dto.algorithm})` : ""}`]];
-  for (const v of ["2026.3", "2026.7", "2026.9"]) algorithm.push([v, `${v}.x`]);
+  for (const v of PRUNE_ALGORITHMS) algorithm.push([v, `${v} (${PRUNE_ALGORITHM_RELEASES[v]})`]);
   return (
     <details className="card" open data-testid="prune-whatif">
       <summary>
