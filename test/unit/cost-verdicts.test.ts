@@ -387,7 +387,7 @@ describe("pricing and cost sources (cache-and-cost.md §4)", () => {
     expect(r2.totals.cacheWrite1h).toBe(10_000);
   });
 
-  it("≤ 2026.3 data with cacheRetention long: 1-hour write correction on recorded costs", () => {
+  it("≤ 2026.7 data with cacheRetention long: 1-hour write correction on recorded costs, not on provider-billed ones", () => {
     const t = new TB();
     t.user("a", 0);
     t.call(100, { input: 10, cacheRead: 0, cacheWrite: 10_000, cost: 0.04 });
@@ -395,8 +395,22 @@ describe("pricing and cost sources (cache-and-cost.md §4)", () => {
     const r = buildCostReport({ session: t.session({ family: "2026.3" }), config: long });
     expect(r.calls[0]?.costUsd).toBe(0.04);
     expect(r.calls[0]?.oneHourWriteCorrectionUsd).toBeCloseTo((10_000 * (2 * 3 - 3.75)) / 1e6, 12);
+    // @openclaw/ai 2026.7.1 / 7.35 calculateCost has no 1-hour term either
+    const r7 = buildCostReport({ session: t.session({ family: "2026.7" }), config: long });
+    expect(r7.calls[0]?.oneHourWriteCorrectionUsd).toBeCloseTo((10_000 * (2 * 3 - 3.75)) / 1e6, 12);
     const r9 = buildCostReport({ session: t.session({ family: "2026.9" }), config: long });
     expect(r9.calls[0]?.oneHourWriteCorrectionUsd).toBeNull();
+    const billed = new TB();
+    billed.user("a", 0);
+    billed.call(100, {
+      input: 10,
+      cacheRead: 0,
+      cacheWrite: 10_000,
+      cost: 0.04,
+      totalOrigin: "provider-billed",
+    });
+    const rb = buildCostReport({ session: billed.session({ family: "2026.7" }), config: long });
+    expect(rb.calls[0]?.oneHourWriteCorrectionUsd).toBeNull();
   });
 
   it("recorded cost wins when non-zero; provider-billed; zero recorded → table; unknown model → unpriced", () => {

@@ -1,5 +1,5 @@
 // One call priced (spec cache-and-cost.md §4–§5): its write tier, where its cost comes from (the recorded
-// usage.cost, the pricing table, or nothing known), the ≤ 2026.3 one-hour write correction, and what its
+// usage.cost, the pricing table, or nothing known), the ≤ 2026.7 one-hour write correction, and what its
 // cache miss cost over a read. Each call is priced on its own, so a grown session prices only its new calls.
 
 import { clockBackLabel } from "../../../shared/clock-labels.ts";
@@ -178,10 +178,13 @@ export function priceCall(
   const b = buckets(row, tier.cacheWrite1h);
   const computed = price ? costOf(b, price) : null;
   const cost = costSourceOf(row, answer, computed);
-  // ≤ 2026.3 priced every write at the 5-minute rate; with `long` retention show the 1 h correction (§4).
+  // ≤ 2026.7.x (`@openclaw/ai` 7.1 / 7.35 `calculateCost`: no 1-hour term, docs/openclaw-facts.md §6.6) priced
+  // every write at the 5-minute rate; with `long` retention show the 1 h correction (§4) — not on a provider-billed
+  // total, which is the bill itself.
   const oneHourWriteCorrectionUsd =
-    ctx.family === "2026.3" &&
+    (ctx.family === "2026.3" || ctx.family === "2026.7") &&
     retention === "long" &&
+    !row.providerBilled &&
     price &&
     row.recordedCost !== null &&
     row.recordedCost > 0
