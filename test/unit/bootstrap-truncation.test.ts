@@ -127,7 +127,7 @@ describe("2026.7.1 / 2026.9.x trimming: converging 75/25 (§4.2)", () => {
   });
 });
 
-describe("surrogate pairs at cut points (§3: 9.x UTF-16-safe, 7.1 plain for non-AGENTS)", () => {
+describe("surrogate pairs at cut points (§3: 9.x UTF-16-safe head and tail, 7.1 plain ones)", () => {
   const content = `x${"😀".repeat(3000)}`; // 6001 code units; pairs start at odd indexes
   it("9.x never leaves half a pair at the head or tail cut", () => {
     const r = trimBootstrapContent("2026.9", "MEMORY.md", content, 1000);
@@ -141,9 +141,10 @@ describe("surrogate pairs at cut points (§3: 9.x UTF-16-safe, 7.1 plain for non
     const r = trimBootstrapContent("2026.7", "MEMORY.md", content, 1000);
     expect(LONE_SURROGATE.test(r.text)).toBe(true);
   });
-  it("7.1 AGENTS.md uses the UTF-16-safe renderer", () => {
+  it("7.1 AGENTS.md slices head and tail plainly too (dist 7.1 trimAgentsBootstrapContent); 9.x safely", () => {
     const r = trimBootstrapContent("2026.7", "AGENTS.md", content, 1000);
-    expect(LONE_SURROGATE.test(r.text)).toBe(false);
+    expect(LONE_SURROGATE.test(r.text)).toBe(true);
+    expect(LONE_SURROGATE.test(trimBootstrapContent("2026.9", "AGENTS.md", content, 1000).text)).toBe(false);
   });
 });
 

@@ -121,7 +121,8 @@ function trim75_25(trimmed: string, name: string, cap: number, safe: boolean): T
   let segments: InjectedSegment[] = [];
   if (useFull) segments = joinWithNewlines(parts);
   else segments = parts;
-  return cutResult(segments, { rawChars: n, cap, headChars: h, tailChars: t, digest: null }, safe);
+  // the over-cap fallback is `truncateUtf16Safe` in 7.1 and 9.x alike (dist 7.1 embedded-agent-helpers-*.js)
+  return cutResult(segments, { rawChars: n, cap, headChars: h, tailChars: t, digest: null }, true);
 }
 
 // §4.3 AGENTS.md policy digest (2026.7.1 and 2026.9.x).
@@ -132,10 +133,12 @@ function trimAgentsWithDigest(family: RuleFamily, trimmed: string, cap: number):
   let t = Math.floor(cap * 0.15);
   let d = Math.floor(cap * 0.35);
   let digest = buildPolicyDigest(family, trimmed, d);
-  // The AGENTS.md renderer always uses UTF-16-safe slicing (7.1 and 9.x).
+  // Head and tail: 7.1's `trimAgentsBootstrapContent` slices plainly (`trimmed.slice(0, headChars)`), 9.x
+  // with `sliceUtf16Safe` (7.2-beta.1 / 7.35 already did; the 2026.7 family follows 7.1, its reference release).
+  const safe = family === "2026.9";
   const render = (): InjectedSegment[] =>
     joinWithNewlines([
-      sliceSeg(trimmed, 0, h, "kept-head", true),
+      sliceSeg(trimmed, 0, h, "kept-head", safe),
       { kind: "marker", text: "[...truncated, read AGENTS.md for full content...]" },
       { kind: "marker", text: digest.text ? "[Policy digest from AGENTS.md]" : "" },
       { kind: "digest", text: digest.text },
@@ -147,7 +150,7 @@ function trimAgentsWithDigest(family: RuleFamily, trimmed: string, cap: number):
         kind: "marker",
         text: `…(truncated AGENTS.md: kept ${h}+policy ${digest.text.length}+${t} chars of ${n})…`,
       },
-      t > 0 ? sliceSeg(trimmed, n - t, n, "kept-tail", true) : { kind: "kept-tail", text: "" },
+      t > 0 ? sliceSeg(trimmed, n - t, n, "kept-tail", safe) : { kind: "kept-tail", text: "" },
     ]);
   let segments = render();
   let len = joinText(segments).length;
