@@ -131,6 +131,33 @@ describe("a session without a stored run report (issue 13)", () => {
   });
 });
 
+describe("a workspace without USER.md (bootstrap.md §1)", () => {
+  const files = new Map<string, string | null>([
+    ["AGENTS.md", "# agents\n"],
+    ["SOUL.md", "soul\n"],
+    ["IDENTITY.md", "id\n"],
+    ["USER.md", null],
+    ["BOOTSTRAP.md", null],
+    ["MEMORY.md", null],
+  ]);
+  const names = (family: "2026.7" | "2026.9") =>
+    buildTruncationReport({ report: null, family, workspace: { dir: "/w", files } }).files.map(
+      (f) => `${f.name}${f.missing ? " MISSING" : ""}`,
+    );
+  it("2026.8.1+ skips a missing USER.md as it skips MEMORY.md; 2026.7.1 lists it MISSING", () => {
+    expect(names("2026.9")).toEqual(["AGENTS.md", "SOUL.md", "IDENTITY.md", "BOOTSTRAP.md MISSING"]);
+    expect(names("2026.7")).toEqual([
+      "AGENTS.md",
+      "SOUL.md",
+      "TOOLS.md MISSING",
+      "IDENTITY.md",
+      "USER.md MISSING",
+      "HEARTBEAT.md MISSING",
+      "BOOTSTRAP.md MISSING",
+    ]);
+  });
+});
+
 describe("a stored report of another session id (issue 13)", () => {
   it("says whose report it is in the truncation DTO", () => {
     const dto = truncation(MAIN);

@@ -54,9 +54,13 @@ export function bootstrapFileNames(family: RuleFamily): readonly string[] {
   }
 }
 
-/** Memory files are listed only when they exist (never as `missing`) — spec §1. */
-export function isOptionalBootstrapFile(name: string): boolean {
-  return name === "MEMORY.md" || name === "memory.md";
+/**
+ * Files listed only when they exist (never as `missing`) — spec §1: the memory files; from 2026.8.1 USER.md too
+ * (`loadWorkspaceBootstrapFiles` skips a missing MEMORY.md or USER.md: dist 8.1 `workspace-*.js`, 9.6
+ * `workspace-*.mjs`; 7.1 lists a missing USER.md).
+ */
+export function isOptionalBootstrapFile(name: string, family: RuleFamily): boolean {
+  return name === "MEMORY.md" || name === "memory.md" || (family === "2026.9" && name === "USER.md");
 }
 
 /** AGENTS.md (any case) gets the policy digest instead of a head/tail cut in 2026.7.1+ — spec §4.3. */

@@ -141,7 +141,7 @@ export function fileRows(
   const rows: ReportRow[] = [];
   for (const name of bootstrapFileNames(family)) {
     const present = typeof files.get(name) === "string";
-    if (isOptionalBootstrapFile(name) && !present) continue;
+    if (isOptionalBootstrapFile(name, family) && !present) continue;
     const rec = recordedRows.find((r) => r.name === name);
     rows.push(
       rec ?? {

@@ -46,7 +46,7 @@ export function changesWarning(changes: readonly WorkspaceChangeDTO[]): string |
   );
 }
 
-/** Memory files are listed only when they exist (bootstrap.md §1): one that exists now joins the next run. */
+/** Optional files are listed only when they exist (bootstrap.md §1): one that exists now joins the next run. */
 export function newOptionalFileWarnings(
   family: TruncationFamily,
   listed: ReadonlySet<string>,
@@ -54,7 +54,8 @@ export function newOptionalFileWarnings(
 ): string[] {
   return bootstrapFileNames(family)
     .filter(
-      (name) => isOptionalBootstrapFile(name) && typeof files.get(name) === "string" && !listed.has(name),
+      (name) =>
+        isOptionalBootstrapFile(name, family) && typeof files.get(name) === "string" && !listed.has(name),
     )
     .map((name) => `${name} exists now but is not in the report; OpenClaw would inject it on the next run.`);
 }
