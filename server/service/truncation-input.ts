@@ -39,6 +39,8 @@ function isFamily(v: string | undefined): v is TruncationFamily {
 export interface TruncationSession {
   agentId: string;
   sessionId: string;
+  /** Its key: a sub-agent's or cron run's bootstrap files are a subset (openclaw/bootstrap/session-files.ts). */
+  sessionKey: string | null;
   entry: JsonObject | null;
   version: VersionInfo;
 }
@@ -58,6 +60,7 @@ export function truncationSession(
     return ok({
       agentId: ref.agentId,
       sessionId: stored.sessionId,
+      sessionKey: stored.sessionKey,
       entry: stored.entry,
       version: stored.version,
     });
@@ -67,7 +70,13 @@ export function truncationSession(
 
 /** A loaded session's TruncationSession. */
 export function truncationSessionOf({ summary, entry, version }: LoadedSession): TruncationSession {
-  return { agentId: summary.agentId, sessionId: summary.sessionId, entry, version };
+  return {
+    agentId: summary.agentId,
+    sessionId: summary.sessionId,
+    sessionKey: summary.sessionKey,
+    entry,
+    version,
+  };
 }
 
 export function truncationInput(
@@ -121,7 +130,12 @@ export function truncationInput(
   const release = defaults ? { defaults, decidedBy: v.decidedBy ?? "session", reason: v.reason } : null;
   return {
     report,
-    session: { sessionId: s.sessionId, entrySessionId: str(s.entry, "sessionId") ?? null },
+    session: {
+      sessionId: s.sessionId,
+      entrySessionId: str(s.entry, "sessionId") ?? null,
+      sessionKey: s.sessionKey,
+      chatType: str(s.entry, "chatType") ?? null,
+    },
     family: s.version.family,
     release,
     version: { decidedBy: v.decidedBy ?? "session", reason: v.reason },

@@ -13,13 +13,22 @@ import {
   isOptionalBootstrapFile,
 } from "../../openclaw/bootstrap/files-and-limits.ts";
 import { type ReleaseDefaultsLookup, releaseLimits } from "../../openclaw/bootstrap/release-defaults.ts";
+import { sessionBootstrapFiles } from "../../openclaw/bootstrap/session-files.ts";
 import type { TrimRule } from "../../openclaw/bootstrap/trim.ts";
 
 export interface TruncationReportInput {
   /** SessionEntry.systemPromptReport (stored object); null = the session has none (nothing was recorded). */
   report: JsonObject | null;
-  /** The session shown and its SessionEntry's `sessionId`: says when the report is another session's. */
-  session?: { sessionId: string; entrySessionId: string | null };
+  /**
+   * The session shown and its SessionEntry's `sessionId` (says when the report is another session's); its key and
+   * SessionEntry `chatType` (which bootstrap files a session of its kind gets: bootstrap/session-files.ts).
+   */
+  session?: {
+    sessionId: string;
+    entrySessionId: string | null;
+    sessionKey?: string | null;
+    chatType?: string | null;
+  };
   /** Rule family of the session (VersionInfo.family). */
   family: TruncationFamily;
   /**
@@ -135,11 +144,18 @@ export function fileRows(
   recordedFamily: TruncationFamily,
   workspaceDir: string | null,
   files: ReadonlyMap<string, string | null>,
+  session: TruncationReportInput["session"] = undefined,
 ): { rows: ReportRow[]; note: string | null } {
   if (family === recordedFamily && recordedRows.length > 0) return { rows: [...recordedRows], note: null };
   const base = workspaceDir ?? "";
   const rows: ReportRow[] = [];
-  for (const name of bootstrapFileNames(family)) {
+  const names = sessionBootstrapFiles(
+    family,
+    bootstrapFileNames(family),
+    session?.sessionKey ?? null,
+    session?.chatType ?? null,
+  );
+  for (const name of names) {
     const present = typeof files.get(name) === "string";
     if (isOptionalBootstrapFile(name, family) && !present) continue;
     const rec = recordedRows.find((r) => r.name === name);
@@ -156,9 +172,17 @@ export function fileRows(
       },
     );
   }
-  const note =
-    recordedRows.length > 0 ? `File list of OpenClaw ${family} used instead of the report's rows.` : null;
-  return { rows, note };
+  const notes: string[] = [];
+  if (recordedRows.length > 0)
+    notes.push(`File list of OpenClaw ${family} used instead of the report's rows.`);
+  const all = bootstrapFileNames(family);
+  if (names.length < all.length && session?.sessionKey) {
+    const dropped = all.filter((n) => !names.includes(n));
+    notes.push(
+      `${session.sessionKey} gets only ${names.join(", ")} (OpenClaw ${family} filterBootstrapFilesForSession: not ${dropped.join(", ")}).`,
+    );
+  }
+  return { rows, note: notes.length > 0 ? notes.join(" ") : null };
 }
 
 /**

@@ -97,6 +97,7 @@ function plan(input: TruncationReportInput): Plan {
           recorded.family,
           report.workspaceDir ?? workspace.dir,
           workspace.files,
+          input.session,
         )
       : { rows: [], note: null };
   const rows = list.rows;
@@ -141,7 +142,7 @@ function noteWorkspace(p: Plan): WorkspaceChangeDTO[] {
     if (changed) p.warnings.push(changed);
     if (target.family === recorded.family && p.recordedRows.length > 0) {
       const listed = new Set(p.recordedRows.map((r) => r.name));
-      p.warnings.push(...newOptionalFileWarnings(target.family, listed, files));
+      p.warnings.push(...newOptionalFileWarnings(target.family, listed, files, p.input.session));
     }
   } else if (p.stored && p.mode !== "from-numbers") p.notes.push(UNREADABLE_NOTE);
   if (

@@ -4,7 +4,8 @@
 import { fmtInt } from "../../../shared/format.ts";
 import type { TruncationFamily, WorkspaceChangeDTO } from "../../../shared/truncation.ts";
 import { bootstrapFileNames, isOptionalBootstrapFile } from "../../openclaw/bootstrap/files-and-limits.ts";
-import type { ReportRow } from "./inputs.ts";
+import { sessionBootstrapFiles } from "../../openclaw/bootstrap/session-files.ts";
+import type { ReportRow, TruncationReportInput } from "./inputs.ts";
 
 /** Size changes, appearances and disappearances of the report's files (rawChars = trimEnd() length). */
 export function workspaceChanges(
@@ -51,8 +52,14 @@ export function newOptionalFileWarnings(
   family: TruncationFamily,
   listed: ReadonlySet<string>,
   files: ReadonlyMap<string, string | null>,
+  session: TruncationReportInput["session"] = undefined,
 ): string[] {
-  return bootstrapFileNames(family)
+  return sessionBootstrapFiles(
+    family,
+    bootstrapFileNames(family),
+    session?.sessionKey ?? null,
+    session?.chatType ?? null,
+  )
     .filter(
       (name) =>
         isOptionalBootstrapFile(name, family) && typeof files.get(name) === "string" && !listed.has(name),
