@@ -160,7 +160,12 @@ describe.skipIf(!haveJ1)("readOpenClawConfig (j1 fixture)", () => {
       ms: 0,
       source: "agents.defaults.heartbeat.every",
     });
-    expect(resolveCacheRetention(config, "main", "anthropic", "claude-mock-1", "2026.7")).toEqual({
+    expect(
+      resolveCacheRetention(config, "main", "anthropic", "claude-mock-1", {
+        family: "2026.7",
+        appVersion: null,
+      }),
+    ).toEqual({
       value: "short",
       source: "unset → short on direct anthropic (OpenClaw default, spec §2.1)",
     });
@@ -266,18 +271,51 @@ describe("agent settings (openclaw/config/agent-settings.ts)", () => {
     expect(configuredPruning(null)).toEqual({ mode: null, ttlMs: null });
   });
 
+  it("the per-agent models[...].params layer is read from 2026.9.3 on (resolveModelExtraParamSources agentModelParams)", () => {
+    const cfg = {
+      agents: {
+        defaults: { params: { cacheRetention: "short" } },
+        list: [{ id: "main", models: { "anthropic/x": { params: { cacheRetention: "long" } } } }],
+      },
+    };
+    const at = (appVersion: string | null) =>
+      resolveCacheRetention(cfg, "main", "anthropic", "x", { family: "2026.9", appVersion });
+    expect(at("2026.9.3")).toEqual({
+      value: "long",
+      source: 'config agents.list[0].models["anthropic/x"].params.cacheRetention',
+    });
+    expect(at(null).value).toBe("long");
+    expect(at("2026.9.2")).toEqual({
+      value: "short",
+      source: "config agents.defaults.params.cacheRetention",
+    });
+    expect(at("2026.8.2").value).toBe("short");
+    expect(
+      resolveCacheRetention(cfg, "main", "anthropic", "x", { family: "2026.7", appVersion: null }).value,
+    ).toBe("short");
+  });
   it("cacheRetention merges in order (cache-and-cost.md §2.1), the agent's block per release", () => {
-    expect(resolveCacheRetention(config, "main", "anthropic", "claude-x", "2026.9")).toEqual({
+    expect(
+      resolveCacheRetention(config, "main", "anthropic", "claude-x", { family: "2026.9", appVersion: null }),
+    ).toEqual({
       value: "long",
       source: 'config agents.defaults.models["anthropic/claude-x"].params.cacheRetention',
     });
-    expect(resolveCacheRetention(config, "main", "anthropic", "other", "2026.9").value).toBe("short");
-    expect(resolveCacheRetention(config, "coder", "anthropic", "claude-x", "2026.9")).toEqual({
+    expect(
+      resolveCacheRetention(config, "main", "anthropic", "other", { family: "2026.9", appVersion: null })
+        .value,
+    ).toBe("short");
+    expect(
+      resolveCacheRetention(config, "coder", "anthropic", "claude-x", { family: "2026.9", appVersion: null }),
+    ).toEqual({
       value: "none",
       source: "config agents.entries.Coder.params.cacheRetention",
     });
     // 2026.7.1 knows no agents.entries: the defaults apply to "coder".
-    expect(resolveCacheRetention(config, "coder", "anthropic", "claude-x", "2026.7").value).toBe("long");
+    expect(
+      resolveCacheRetention(config, "coder", "anthropic", "claude-x", { family: "2026.7", appVersion: null })
+        .value,
+    ).toBe("long");
   });
 
   it("configured models: provider ids compare lower-cased (OpenClaw normalizeProviderId), model ids exactly", () => {

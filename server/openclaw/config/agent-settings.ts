@@ -4,6 +4,7 @@
 
 import { arr, isObject, type JsonObject, type JsonValue, num, obj, str } from "../../../shared/json.ts";
 import type { PriceTier, PricingOverrides } from "../../../shared/pricing.ts";
+import { compareRelease } from "../../../shared/release-order.ts";
 import type { VersionInfo } from "../../model/session.ts";
 import { durationFromJson } from "../duration.ts";
 
@@ -125,8 +126,19 @@ function retentionOf(params: JsonObject | undefined): { value: CacheRetention; k
 }
 
 /**
+ * Whether a release reads the per-agent `models["provider/model"].params` layer: `resolveModelExtraParamSources`
+ * has `agentModelParams` from 2026.9.3 (dist 9.3 – 9.6; 9.2 and 7.1's `resolveExtraParams` merge only the defaults,
+ * the defaults' model entry and the agent's own `params`). A release that is not recorded counts as the newest.
+ */
+export function readsAgentModelParams(release: { family: ConfigFamily; appVersion: string | null }): boolean {
+  if (release.family !== "2026.9") return false;
+  if (release.appVersion === null) return true;
+  return (compareRelease(release.appVersion, [2026, 9, 3]) ?? 0) >= 0;
+}
+
+/**
  * Effective `cacheRetention` (§2.1): merge order, later wins: `agents.defaults.params` →
- * `agents.defaults.models["provider/model"].params` → per-agent model params → per-agent `params`.
+ * `agents.defaults.models["provider/model"].params` → per-agent model params (2026.9.3+) → per-agent `params`.
  * Unset on direct `anthropic` / `anthropic-vertex` → `short`. Elsewhere unset → null (unknown).
  */
 export function resolveCacheRetention(
@@ -134,8 +146,9 @@ export function resolveCacheRetention(
   agentId: string,
   provider: string | null,
   model: string | null,
-  family: ConfigFamily,
+  release: { family: ConfigFamily; appVersion: string | null },
 ): { value: CacheRetention | null; source: string } {
+  const family = release.family;
   const defaults = defaultsOf(config);
   const key = provider && model ? `${provider}/${model}` : null;
   const layers: { params: JsonObject | undefined; path: string }[] = [
@@ -149,7 +162,7 @@ export function resolveCacheRetention(
   }
   const agent = agentBlock(config, agentId, family);
   if (agent) {
-    if (key) {
+    if (key && readsAgentModelParams(release)) {
       layers.push({
         params: obj(obj(obj(agent.block, "models"), key), "params"),
         path: `${agent.path}.models["${key}"].params`,

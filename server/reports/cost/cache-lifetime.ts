@@ -75,7 +75,8 @@ export class CacheLifetimes {
   constructor(
     private readonly config: JsonObject | null,
     private readonly agentId: string,
-    private readonly family: ConfigFamily,
+    /** The session's family and release (which config layers its OpenClaw reads). */
+    private readonly release: { family: ConfigFamily; appVersion: string | null },
     /** Cache lifetime override (ms), e.g. the fixtures' mock TTL. */
     private readonly overrideMs: number | undefined,
     transcript: Transcript,
@@ -97,7 +98,7 @@ export class CacheLifetimes {
     const k = `${provider}/${model}`;
     let r = this.retentions.get(k);
     if (!r) {
-      r = resolveCacheRetention(this.config, this.agentId, provider, model, this.family);
+      r = resolveCacheRetention(this.config, this.agentId, provider, model, this.release);
       this.retentions.set(k, r);
     }
     return r;

@@ -170,7 +170,7 @@ export class CostRun {
     return new CacheLifetimes(
       input.config,
       session.summary.agentId,
-      session.version.family,
+      session.version,
       input.cacheTtlMs,
       session.transcript,
       modelCallsOf(session.transcript).billed,
