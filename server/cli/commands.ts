@@ -19,7 +19,7 @@ import type { Runtime } from "../shell/runtime.ts";
 import type { SqliteDriverChoice } from "../sources/sqlite/sql-database.ts";
 import type { UserEnvironment } from "../sources/user-path.ts";
 import { BufferedWriter, writeJson } from "./json-out.ts";
-import { type CliValues, pruneQueryFromFlags, UsageError } from "./options.ts";
+import { asUsage, type CliValues, pruneQueryFromFlags, UsageError } from "./options.ts";
 import { writeStdout } from "./stdout.ts";
 import { escapeControls, issueLines } from "./terminal-text.ts";
 
@@ -68,15 +68,6 @@ async function runtime(
   return runtimeOver(values, chosen, environment, await pricingOf(values));
 }
 
-/** `CLAWSCOPE_SQLITE_DRIVER` (a value that names no driver: usage). */
-function sqliteChoiceOf(environment: UserEnvironment): SqliteDriverChoice {
-  try {
-    return sqliteDriverChoice(environment);
-  } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
-  }
-}
-
 /** The state dir to read and the SQLite driver to read it with (both from flags and environment, once). */
 interface ChosenState {
   state: StateChoice;
@@ -92,16 +83,11 @@ function chosenState(
   environment: UserEnvironment,
   stateDir: string | undefined = oneStateDir(values),
 ): ChosenState {
-  const sqlite = sqliteChoiceOf(environment);
-  let state: StateChoice;
-  try {
-    state = chooseStateDir(
-      { stateDir, profile: values.profile, demo: values.demo, dev: values.dev },
-      environment,
-    );
-  } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
-  }
+  // `CLAWSCOPE_SQLITE_DRIVER` that names no driver, a named state dir that does not exist: usage
+  const sqlite = asUsage(() => sqliteDriverChoice(environment));
+  const state = asUsage(() =>
+    chooseStateDir({ stateDir, profile: values.profile, demo: values.demo, dev: values.dev }, environment),
+  );
   process.stderr.write(`${escapeControls(`clawscope: state dir ${state.stateDir} (${state.reason})`)}\n`);
   return { state, sqlite };
 }
@@ -164,9 +150,8 @@ function resultValue<T>(r: Result<T>): T {
 
 const serve: Command = async ({ values }) => {
   const environment = readEnvironment();
-  let opts: ServeOptions;
-  try {
-    opts = serveOptions(
+  const opts: ServeOptions = asUsage(() =>
+    serveOptions(
       {
         host: values.host,
         port: values.port,
@@ -175,10 +160,8 @@ const serve: Command = async ({ values }) => {
         allowRemote: values["allow-remote"],
       },
       environment,
-    );
-  } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
-  }
+    ),
+  );
   const rt = await runtime(values, environment);
   const { startServer } = await import("../shell/serve.ts");
   await startServer(rt, opts);

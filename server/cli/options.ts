@@ -134,6 +134,15 @@ export type CliValues = ReturnType<
 /** A mistake in the command line: printed with exit code 2. */
 export class UsageError extends Error {}
 
+/** `f()`, whose error is the user's (a flag or an environment variable that does not read): a usage error. */
+export function asUsage<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+}
+
 export interface ParsedArgs {
   command: string;
   /** Arguments after the command (`clawscope bench size=2`). */

@@ -633,16 +633,25 @@ describe("config helpers", () => {
         list: [{ id: "main", params: { cacheRetention: "short" } }, { id: "other" }],
       },
     };
-    expect(resolveCacheRetention(cfg, "main", "anthropic", "m", { family: "2026.7", appVersion: null })).toEqual({
+    expect(
+      resolveCacheRetention(cfg, "main", "anthropic", "m", { family: "2026.7", appVersion: null }),
+    ).toEqual({
       value: "short",
       source: "config agents.list[0].params.cacheRetention",
     });
-    expect(resolveCacheRetention(cfg, "other", "anthropic", "m", { family: "2026.7", appVersion: null })).toEqual({
+    expect(
+      resolveCacheRetention(cfg, "other", "anthropic", "m", { family: "2026.7", appVersion: null }),
+    ).toEqual({
       value: "long",
       source: 'config agents.defaults.models["anthropic/m"].params.cacheControlTtl',
     });
-    expect(resolveCacheRetention(cfg, "other", "anthropic", "z", { family: "2026.7", appVersion: null }).value).toBe("none");
-    expect(resolveCacheRetention(null, "main", "amazon-bedrock", "x", { family: "2026.9", appVersion: null }).value).toBeNull();
+    expect(
+      resolveCacheRetention(cfg, "other", "anthropic", "z", { family: "2026.7", appVersion: null }).value,
+    ).toBe("none");
+    expect(
+      resolveCacheRetention(null, "main", "amazon-bedrock", "x", { family: "2026.9", appVersion: null })
+        .value,
+    ).toBeNull();
     expect(cacheTtlForRetention("long", "x").ms).toBe(3_600_000);
     expect(cacheTtlForRetention(null, "unset (assumed 5 min)")).toEqual({
       ms: 300_000,
