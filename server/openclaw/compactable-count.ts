@@ -20,6 +20,7 @@
 // messages before it (`beforeIndex`).
 
 import { arr, isObject, type JsonObject, str } from "../../shared/json.ts";
+import { compareRelease, type Release } from "../../shared/release-order.ts";
 import type { Transcript, TranscriptEntry } from "../model/session.ts";
 import type { ContextFamily, TranscriptCounts } from "./context-text/types.ts";
 import { isRealConversationMessage, TOOL_RESULT_LOOKBACK } from "./real-conversation.ts";
@@ -36,14 +37,28 @@ function messageOf(e: TranscriptEntry): JsonObject | null {
   return isObject(m) ? m : null;
 }
 
+/**
+ * What the 2026.9 family's display list holds by release (docs/openclaw-facts.md §8.3): `custom_message` rows from
+ * 2026.9.4 (`isVisibleTranscriptRecord`), the snake_case tool-call types in the classifier from 2026.9.5. A release
+ * that is not recorded counts as the newest.
+ */
+export function displayListRules(appVersion: string | null): {
+  customRows: boolean;
+  snakeCaseToolCalls: boolean;
+} {
+  const from = (r: Release) => appVersion === null || (compareRelease(appVersion, r) ?? 0) >= 0;
+  return { customRows: from([2026, 9, 4]), snakeCaseToolCalls: from([2026, 9, 5]) };
+}
+
 /** projectTranscriptEntryMessage: the display entry of one event, or null when the event is not shown. */
-function projectEvent(e: TranscriptEntry): JsonObject | null {
+function projectEvent(e: TranscriptEntry, customRows: boolean): JsonObject | null {
   const message = messageOf(e);
   if (message) return message;
   if (e.type === "reset" || e.type === "compaction") {
     return { role: "system", content: [{ type: "text", text: e.type === "reset" ? "Reset" : "Compaction" }] };
   }
   if (
+    customRows &&
     e.type === "custom_message" &&
     e.raw.display === true &&
     e.raw.customType !== "openclaw.runtime-context"
@@ -60,7 +75,7 @@ function isUserOrAssistant(m: JsonObject): boolean {
 }
 
 /** 2026.9.6: the latest reset window of the active branch, with a rollover's kept tail in front. */
-function historyList2026_9(transcript: Transcript): ListEntry[] {
+function historyList2026_9(transcript: Transcript, customRows: boolean): ListEntry[] {
   const active = transcript.activeBranch.flatMap((i) => {
     const e = transcript.entries[i];
     return e && e.type !== "session" ? [e] : [];
@@ -78,7 +93,7 @@ function historyList2026_9(transcript: Transcript): ListEntry[] {
     }
   }
   for (const e of reset >= 0 ? active.slice(reset) : active) {
-    const m = projectEvent(e);
+    const m = projectEvent(e, customRows);
     if (m) list.push({ message: m, entryIndex: e.index });
   }
   return list;
@@ -95,15 +110,19 @@ export function countTranscriptMessages(
   transcript: Transcript,
   family: ContextFamily,
   beforeIndex?: number,
+  /** The session's release (VersionInfo.appVersion): which 2026.9-family display list rules apply. */
+  appVersion: string | null = null,
 ): TranscriptCounts {
   if (family !== "2026.9") return Counts2026_7.of(transcript, family).counts(beforeIndex);
-  const all = historyList2026_9(transcript);
+  const rules = displayListRules(appVersion);
+  const all = historyList2026_9(transcript, rules.customRows);
   const messages = (beforeIndex === undefined ? all : all.filter((x) => x.entryIndex < beforeIndex)).map(
     (x) => x.message,
   );
   if (messages.length === 0) return { unavailable: "no transcript messages found" };
   let real = 0;
-  for (let i = 0; i < messages.length; i += 1) if (isRealConversationMessage(messages, i, family)) real += 1;
+  for (let i = 0; i < messages.length; i += 1)
+    if (isRealConversationMessage(messages, i, family, rules.snakeCaseToolCalls)) real += 1;
   return { messages: messages.length, real };
 }
 

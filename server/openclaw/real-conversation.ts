@@ -45,8 +45,15 @@ const RULES: Record<"2026.7" | "2026.9", Rules> = {
   },
 };
 
-function rulesOf(family: ContextFamily): Rules {
-  return family === "2026.9" ? RULES["2026.9"] : RULES["2026.7"];
+/** 2026.8.1 – 2026.9.4: 2026.9.6's rules without the snake_case tool-call types (`isToolCallBlockType`, 9.5). */
+const RULES_2026_8: Rules = {
+  ...RULES["2026.9"],
+  nonConversationBlocks: RULES["2026.7"].nonConversationBlocks,
+};
+
+function rulesOf(family: ContextFamily, snakeCaseToolCalls: boolean): Rules {
+  if (family !== "2026.9") return RULES["2026.7"];
+  return snakeCaseToolCalls ? RULES["2026.9"] : RULES_2026_8;
 }
 
 const SILENT_REPLY = /^\s*NO_REPLY(?:\s+NO_REPLY)*\s*$/iu;
@@ -129,15 +136,19 @@ function isAnchor(message: JsonObject | undefined, rules: Rules): boolean {
   );
 }
 
-/** `isRealConversationMessage(messages[index], messages, index)` for the family's rules. */
+/**
+ * `isRealConversationMessage(messages[index], messages, index)` for the family's rules; `snakeCaseToolCalls`:
+ * the release knows the snake_case tool-call block types (2026.9.5+; compactable-count.ts displayListRules).
+ */
 export function isRealConversationMessage(
   messages: readonly JsonObject[],
   index: number,
   family: ContextFamily,
+  snakeCaseToolCalls = true,
 ): boolean {
   const message = messages[index];
   if (!message) return false;
-  const rules = rulesOf(family);
+  const rules = rulesOf(family, snakeCaseToolCalls);
   const role = str(message, "role");
   if (role !== undefined && (CONVERSATION_ROLES.has(role) || rules.summaryRoles.has(role))) {
     return hasMeaningfulConversation(message, rules);

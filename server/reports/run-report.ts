@@ -170,9 +170,9 @@ function storedTexts(
   const transcript = session.transcript;
   const lastModelCall = lastModelCallIndex(transcript);
   const detailCmd = latestCommandAfter(transcript, ["/context detail", "/context deep"], lastModelCall);
-  const transcriptCounts = countTranscriptMessages(transcript, family, detailCmd ?? undefined);
-  const list = storedContextText("list", entry, family, session.summary).text;
   const appVersion = session.version.appVersion;
+  const transcriptCounts = countTranscriptMessages(transcript, family, detailCmd ?? undefined, appVersion);
+  const list = storedContextText("list", entry, family, session.summary).text;
   const detail = renderContextText({ mode: "detail", family, entry, transcriptCounts, appVersion });
   const json = storedContextText("json", entry, family, session.summary).text;
   // The same replies over the entry with paths and free text masked (the caller's rule table).

@@ -111,6 +111,20 @@ describe("2026.9.6: the chat-history list of the latest reset window (SQLite sto
     b.add({ type: "custom_message", customType: "note", content: "hidden", display: false });
     b.add({ type: "custom_message", customType: "openclaw.runtime-context", content: "ctx", display: true });
     expect(countTranscriptMessages(fromSqlite(b), "2026.9")).toEqual({ messages: 2, real: 2 });
+    // custom_message rows joined the display list in 2026.9.4 (isVisibleTranscriptRecord)
+    const t = fromSqlite(b);
+    expect(countTranscriptMessages(t, "2026.9", undefined, "2026.9.4")).toEqual({ messages: 2, real: 2 });
+    expect(countTranscriptMessages(t, "2026.9", undefined, "2026.9.3")).toEqual({ messages: 1, real: 1 });
+    expect(countTranscriptMessages(t, "2026.9", undefined, "2026.8.2")).toEqual({ messages: 1, real: 1 });
+  });
+
+  it("the snake_case tool-call types are not conversation from 2026.9.5 (isToolCallBlockType); before, they are", () => {
+    const b = new TranscriptBuilder({ version: 4 });
+    b.assistant({ content: [{ type: "tool_use", id: "t", name: "exec", input: {} }] });
+    const t = b.transcript();
+    expect(countTranscriptMessages(t, "2026.9", undefined, "2026.9.5")).toEqual({ messages: 1, real: 0 });
+    expect(countTranscriptMessages(t, "2026.9", undefined, "2026.9.4")).toEqual({ messages: 1, real: 1 });
+    expect(countTranscriptMessages(t, "2026.9", undefined, null)).toEqual({ messages: 1, real: 0 });
   });
 
   it("the command's own message and what follows are not counted (a stored reply after a reset)", () => {
