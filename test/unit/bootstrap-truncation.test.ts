@@ -190,6 +190,18 @@ describe("AGENTS.md policy digest (§4.3)", () => {
     ]);
   });
 
+  it("a 2026.9-family session of 8.1 – 9.3 digests as 7.1 (the release's trim rule), 9.4+ as 9.6", () => {
+    // the policy lines in the middle: neither the head (45 %) nor the tail (15 %) of the cut holds them
+    const big = `${"filler line\n".repeat(300)}${agents}\n${"filler line\n".repeat(300)}`;
+    const as = (digest: "2026.7" | "2026.9") =>
+      trimBootstrapContent("2026.9", "AGENTS.md", big, 2000, { split: "75/25", agentsDigest: true, digest })
+        .text;
+    expect(as("2026.9")).toContain("Plain prose without keywords.\n禁止直接推送到 main 分支。");
+    expect(as("2026.7")).not.toContain("禁止直接推送到 main 分支。");
+    expect(as("2026.7")).toContain("- You must run the tests before pushing.");
+    // the family's own rule is 9.6's
+    expect(trimBootstrapContent("2026.9", "AGENTS.md", big, 2000).text).toBe(as("2026.9"));
+  });
   it("selects high-priority lines first, then the rest in order, within the budget", () => {
     const text = ["- a bullet", "- never share secrets", "- another bullet"].join("\n");
     // Budget 32: the high-priority line (21) first, then "- a bullet" (1 + 10) fits, the last does not.

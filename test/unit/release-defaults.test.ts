@@ -67,8 +67,13 @@ describe("OpenClaw's bootstrap defaults per release", () => {
     });
     expect(lookup("2026.10.2")).toMatchObject({
       verified: false,
-      note: "2026.10.2: defaults of 2026.5.31-beta.4–2026.9.6 assumed (it is newer than 2026.9.6, the newest release checked)",
+      note: "2026.10.2: defaults of 2026.9.4–2026.9.6 assumed (it is newer than 2026.9.6, the newest release checked)",
     });
+    // the AGENTS.md digest of 2026.9.6 arrived in 2026.9.4; 8.x – 9.3 still digest as 7.1 does
+    expect(lookup("2026.9.3").defaults.digest).toBe("2026.7");
+    expect(lookup("2026.8.2").defaults.digest).toBe("2026.7");
+    expect(lookup("2026.9.4").defaults.digest).toBe("2026.9");
+    expect(lookup("2026.9.6").defaults.digest).toBe("2026.9");
     expect(lookup("2025.12.1").verified).toBe(false);
   });
 });

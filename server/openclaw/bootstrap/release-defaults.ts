@@ -20,6 +20,8 @@ export interface ReleaseBootstrapDefaults {
   split: "70/20" | "75/25";
   /** AGENTS.md is cut with the policy digest instead of the head/tail split. */
   agentsDigest: boolean;
+  /** Whose digest: 2026.7.1's (English keywords, one line each) or 2026.9.4's (CJK words, prose pairs, fences). */
+  digest: "2026.7" | "2026.9";
   /** `bootstrapPromptTruncationWarning` default; null = the option does not exist. */
   warningDefault: "once" | "always" | null;
   /** `resolveBootstrapMaxChars(cfg, agentId)` reads the agent's own value before `agents.defaults`. */
@@ -42,8 +44,10 @@ export const RELEASE_BOOTSTRAP_DEFAULTS: readonly ReleaseBootstrapDefaults[] = [
   row("2026.5.18", "2026.5.18", 12_000, 60_000, "75/25", false, "always", true),
   // 5.19, 5.20, 5.26, 5.28: AGENTS.md policy digest; bootstrap.ts equal to 2026.7.1's but the per-file cap
   row("2026.5.19", "2026.5.31-beta.3", 12_000, 60_000, "75/25", true, "always", true),
-  // 5.31-beta.4 … 9.6 (6.1, 6.5, 6.6, 6.8, 6.11, 6.35, 7.1, 7.2-beta.1, 9.6): 2e4 / 6e4
-  row("2026.5.31-beta.4", "2026.9.6", 20_000, 60_000, "75/25", true, "always", true),
+  // 5.31-beta.4 … 9.3 (6.1, 6.5, 6.6, 6.8, 6.11, 6.35, 7.1, 7.2-beta.1, 7.35, 8.1, 8.2, 9.1–9.3): 2e4 / 6e4
+  row("2026.5.31-beta.4", "2026.9.3", 20_000, 60_000, "75/25", true, "always", true),
+  // 9.4, 9.5, 9.6: the same caps; AGENTS_POLICY_DIGEST_CANDIDATE_PATTERN with CJK policy words, prose pairing
+  row("2026.9.4", "2026.9.6", 20_000, 60_000, "75/25", true, "always", true, "2026.9"),
 ];
 
 function row(
@@ -55,8 +59,9 @@ function row(
   agentsDigest: boolean,
   warningDefault: "once" | "always" | null,
   perAgentCaps: boolean,
+  digest: "2026.7" | "2026.9" = "2026.7",
 ): ReleaseBootstrapDefaults {
-  return { first, last, maxPerFile, maxTotal, split, agentsDigest, warningDefault, perAgentCaps };
+  return { first, last, maxPerFile, maxTotal, split, agentsDigest, digest, warningDefault, perAgentCaps };
 }
 
 /** The defaults of one release and how sure that is. */

@@ -12,13 +12,16 @@ import { cutSegments, type InjectedSegment, joinText, joinWithNewlines, sliceSeg
 export interface TrimRule {
   split: "70/20" | "75/25";
   agentsDigest: boolean;
+  /** Whose policy digest: 2026.7.1's (to 2026.9.3) or 2026.9.6's (CJK policy words, prose pairing: 2026.9.4+). */
+  digest: "2026.7" | "2026.9";
 }
 
 /** The cut of clawscope's reference releases: 2026.3.2 70/20; 2026.7.1 and 2026.9.x 75/25 with the digest. */
 export function familyTrimRule(family: RuleFamily): TrimRule {
+  const digest = family === "2026.9" ? "2026.9" : "2026.7";
   return family === "2026.3"
-    ? { split: "70/20", agentsDigest: false }
-    : { split: "75/25", agentsDigest: true };
+    ? { split: "70/20", agentsDigest: false, digest }
+    : { split: "75/25", agentsDigest: true, digest };
 }
 
 export interface TrimResult {
@@ -127,12 +130,17 @@ function trim75_25(trimmed: string, name: string, cap: number, safe: boolean): T
 
 // §4.3 AGENTS.md policy digest (2026.7.1 and 2026.9.x).
 
-function trimAgentsWithDigest(family: RuleFamily, trimmed: string, cap: number): TrimResult {
+function trimAgentsWithDigest(
+  family: RuleFamily,
+  digestRules: TrimRule["digest"],
+  trimmed: string,
+  cap: number,
+): TrimResult {
   const n = trimmed.length;
   let h = Math.floor(cap * 0.45);
   let t = Math.floor(cap * 0.15);
   let d = Math.floor(cap * 0.35);
-  let digest = buildPolicyDigest(family, trimmed, d);
+  let digest = buildPolicyDigest(digestRules, trimmed, d);
   // Head and tail: 7.1's `trimAgentsBootstrapContent` slices plainly (`trimmed.slice(0, headChars)`), 9.x
   // with `sliceUtf16Safe` (7.2-beta.1 / 7.35 already did; the 2026.7 family follows 7.1, its reference release).
   const safe = family === "2026.9";
@@ -160,7 +168,7 @@ function trimAgentsWithDigest(family: RuleFamily, trimmed: string, cap: number):
     else if (h > 1) h = Math.max(1, h - overflow);
     else {
       d = Math.max(0, d - overflow);
-      digest = buildPolicyDigest(family, trimmed, d);
+      digest = buildPolicyDigest(digestRules, trimmed, d);
     }
     segments = render();
     len = joinText(segments).length;
@@ -211,6 +219,6 @@ export function trimBootstrapContent(
     };
   }
   if (rule.split === "70/20") return trim70_20(trimmed, name, cap);
-  if (rule.agentsDigest && isAgentsFile(name)) return trimAgentsWithDigest(family, trimmed, cap);
+  if (rule.agentsDigest && isAgentsFile(name)) return trimAgentsWithDigest(family, rule.digest, trimmed, cap);
   return trim75_25(trimmed, name, cap, family === "2026.9");
 }

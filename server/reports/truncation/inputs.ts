@@ -97,7 +97,9 @@ export function capsInEffect(report: SystemPromptReport, input: TruncationReport
     family: input.family,
     maxPerFile: recordedMaxPerFile ?? fallback.maxPerFile,
     maxTotal: recordedMaxTotal ?? fallback.maxTotal,
-    ...(release ? { trim: { split: release.split, agentsDigest: release.agentsDigest } } : {}),
+    ...(release
+      ? { trim: { split: release.split, agentsDigest: release.agentsDigest, digest: release.digest } }
+      : {}),
   };
   const targetFamily = o?.family ?? recorded.family;
   const target: Caps = {
