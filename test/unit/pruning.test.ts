@@ -15,6 +15,7 @@ import {
 } from "../../server/openclaw/estimate.ts";
 import { resolveContextWindow } from "../../server/openclaw/pruning/context-window.ts";
 import { resolveEligibility } from "../../server/openclaw/pruning/eligibility.ts";
+import { pruningGeneration } from "../../server/openclaw/pruning/generation.ts";
 import {
   makePrunerInput,
   type PrunerSettings,
@@ -947,6 +948,47 @@ describe("eligibility and context window", () => {
       resolveEligibility({ ...base, algorithm: "2026.7", provider: "anthropic", api: "anthropic-messages" })
         .path,
     ).toBe("client");
+  });
+  it("2026.9.6: the OpenAI plugin makes provider openai eligible on OpenAI's own endpoints or with supportsPromptCacheKey", () => {
+    const openai = (config: JsonObject | null, openaiHook = true) =>
+      resolveEligibility({
+        algorithm: "2026.9",
+        provider: "openai",
+        modelId: "gpt-5",
+        api: "openai-responses",
+        config,
+        openaiHook,
+      });
+    expect(openai(null).path).toBe("client");
+    expect(openai(null).reason).toContain("default base URL");
+    const provider = (baseUrl: string, compat?: JsonObject) => ({
+      models: {
+        providers: { openai: { baseUrl, models: [{ id: "gpt-5", ...(compat ? { compat } : {}) }] } },
+      },
+    });
+    expect(openai(provider("https://api.openai.com/v1")).path).toBe("client");
+    expect(openai(provider("https://chatgpt.com/backend-api/codex")).path).toBe("client");
+    expect(openai(provider("https://proxy.example/v1")).path).toBe("none");
+    expect(openai(provider("http://api.openai.com/v1")).path).toBe("none");
+    expect(openai(provider("https://proxy.example/v1", { supportsPromptCacheKey: true })).path).toBe(
+      "client",
+    );
+    expect(openai(provider("https://api.openai.com/v1", { supportsPromptCacheKey: false })).path).toBe(
+      "none",
+    );
+    // before 2026.9.6 no such hook: OpenAI is never eligible
+    expect(openai(null, false).path).toBe("none");
+  });
+  it("the OpenAI hook is 2026.9.6's; OpenRouter's model families per release", () => {
+    expect(pruningGeneration({ family: "2026.9", appVersion: "2026.9.6" }).openaiHook).toBe(true);
+    expect(pruningGeneration({ family: "2026.9", appVersion: "2026.9.5" }).openaiHook).toBe(false);
+    expect(pruningGeneration({ family: "2026.9", appVersion: null }).openaiHook).toBe(true);
+    const or = (algorithm: "2026.7" | "2026.8", modelId: string) =>
+      resolveEligibility({ algorithm, provider: "openrouter", modelId, api: null, config: null }).path;
+    expect(or("2026.8", "z-ai/glm-4.6")).toBe("client");
+    expect(or("2026.8", "openrouter/anthropic/claude-x")).toBe("client");
+    expect(or("2026.7", "z-ai/glm-4.6")).toBe("none");
+    expect(or("2026.7", "deepseek/deepseek-v3")).toBe("client");
   });
   it("context window: config → stored budget → stored contextTokens → 200000, capped by agents.defaults.contextTokens", () => {
     const cfg = config({}, 100_000);

@@ -3,9 +3,9 @@
 // direct Anthropic API key). Provider plugins may decide otherwise at runtime — unknowable offline,
 // so this is the built-in rule set. Pure.
 
-import { type JsonObject, str } from "../../../shared/json.ts";
+import { type JsonObject, obj, str } from "../../../shared/json.ts";
 import type { PruneAlgorithm } from "../../../shared/prune.ts";
-import { providerBlock } from "../config/agent-settings.ts";
+import { configuredModel, providerBlock } from "../config/agent-settings.ts";
 
 export interface EligibilityInput {
   algorithm: PruneAlgorithm;
@@ -14,6 +14,8 @@ export interface EligibilityInput {
   /** `api` of the model (assistant message `api`, or the configured provider `api`). */
   api: string | null;
   config: JsonObject | null;
+  /** The release has the bundled OpenAI plugin's `isCacheTtlEligible` hook (2026.9.6+: generation.ts). */
+  openaiHook?: boolean;
 }
 
 export interface Eligibility {
@@ -60,7 +62,53 @@ function eligibleReason(
   if (provider === "openrouter" && isOpenRouterCacheTtlModel(input.algorithm, model)) {
     return `openrouter model ${model}`;
   }
+  if (provider === "openai" && input.openaiHook === true) return openAiRoute(input.config, input.modelId);
   return null;
+}
+
+/** OpenAI's own endpoints (extensions/openai/base-url.ts classifyOpenAIBaseUrl, 2026.9.6). */
+const PLATFORM_PATHS = new Set(["/", "/v1", "/v1/"]);
+const CHATGPT_PATHS = new Set(
+  ["", "/v1", "/codex", "/codex/v1", "/codex/responses"].flatMap((p) => [
+    `/backend-api${p}`,
+    `/backend-api${p}/`,
+  ]),
+);
+
+function classifyOpenAiBaseUrl(baseUrl: string): "platform" | "chatgpt" | "other" {
+  let url: URL;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    return "other";
+  }
+  const host = url.hostname.toLowerCase().replace(/\.$/u, "");
+  if (url.protocol !== "https:" || url.port || url.search || url.hash || url.username || url.password)
+    return "other";
+  if (host === "api.openai.com" && PLATFORM_PATHS.has(url.pathname)) return "platform";
+  if (host === "chatgpt.com" && CHATGPT_PATHS.has(url.pathname)) return "chatgpt";
+  return "other";
+}
+
+/**
+ * 2026.9.6's OpenAI provider hook (`buildOpenAIResponsesProviderHooks` isCacheTtlEligible, dist `shared-*.mjs`):
+ * provider `openai` and the model's `compat.supportsPromptCacheKey`, else a base URL of OpenAI's platform API or of
+ * ChatGPT/Codex. The base URL is the model's, then the provider's, else OpenAI's default (the OPENAI_BASE_URL
+ * environment variable of the gateway may change it: not readable offline).
+ */
+function openAiRoute(config: JsonObject | null, modelId: string | null): string | null {
+  const model = configuredModel(config, "openai", modelId);
+  const compat = obj(model, "compat");
+  const key = compat?.supportsPromptCacheKey;
+  if (typeof key === "boolean") return key ? "OpenAI model with compat.supportsPromptCacheKey" : null;
+  const configured = str(model, "baseUrl") ?? str(providerBlock(config, "openai"), "baseUrl");
+  const baseUrl = configured ?? "https://api.openai.com/v1";
+  const kind = classifyOpenAiBaseUrl(baseUrl);
+  if (kind === "other") return null;
+  const where = configured
+    ? `base URL ${baseUrl}`
+    : "OpenAI's default base URL (unless OPENAI_BASE_URL is set)";
+  return `OpenAI ${kind === "platform" ? "platform API" : "ChatGPT/Codex"}: ${where}`;
 }
 
 /**

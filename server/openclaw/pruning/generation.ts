@@ -21,9 +21,13 @@ import type { EstimateFlavor } from "../estimate.ts";
 /** First release of each pruner change inside the 2026.9 rule family (which starts at 2026.8.1). */
 const STICKY_FROM: Release = [2026, 9, 2];
 const REFRESH_ON_SUCCESS_FROM: Release = [2026, 9, 3];
+/** 2026.9.6 `isCacheTtlEligibleProvider(…, route)` passes the route the OpenAI provider hook reads. */
+const OPENAI_HOOK_FROM: Release = [2026, 9, 6];
 
 export interface PruningGeneration {
   algorithm: PruneAlgorithm;
+  /** The bundled OpenAI plugin makes `openai` cache-TTL eligible (its `isCacheTtlEligible` hook: 2026.9.6+). */
+  openaiHook: boolean;
   /** Every successful request refreshes the TTL clock (2026.9.3+); otherwise only a round does. */
   refreshOnSuccess: boolean;
   /** Why, for the replay's "algorithm" line. */
@@ -40,13 +44,14 @@ function atLeast(appVersion: string | null, from: Release): boolean {
 /** The pruner of the release that wrote a session (its family, refined by its version where recorded). */
 export function pruningGeneration(version: Pick<VersionInfo, "family" | "appVersion">): PruningGeneration {
   if (version.family !== "2026.9") {
-    return { algorithm: version.family, refreshOnSuccess: false, note: "" };
+    return { algorithm: version.family, refreshOnSuccess: false, openaiHook: false, note: "" };
   }
   const app = version.appVersion;
   if (!atLeast(app, STICKY_FROM)) {
     return {
       algorithm: "2026.8",
       refreshOnSuccess: false,
+      openaiHook: false,
       note: `OpenClaw ${app} (2026.8.1–2026.9.1) prunes with the fixed thresholds but persists no projection: each round applies to its own request only`,
     };
   }
@@ -54,10 +59,16 @@ export function pruningGeneration(version: Pick<VersionInfo, "family" | "appVers
     return {
       algorithm: "2026.9",
       refreshOnSuccess: false,
+      openaiHook: false,
       note: `OpenClaw ${app} keeps projections sticky but refreshes the TTL clock only when a round prunes (recordCacheTouch arrived in 2026.9.3)`,
     };
   }
-  return { algorithm: "2026.9", refreshOnSuccess: true, note: "" };
+  return {
+    algorithm: "2026.9",
+    refreshOnSuccess: true,
+    openaiHook: atLeast(app, OPENAI_HOOK_FROM),
+    note: "",
+  };
 }
 
 /** The estimate and soft-trim rules of an algorithm: 2026.8.1 brought in 2026.9.6's (weighted CJK, UTF-16-safe). */

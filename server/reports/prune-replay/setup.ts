@@ -35,6 +35,8 @@ export interface ReplayInput {
 
 interface AlgorithmChoice {
   algorithm: PruneAlgorithm;
+  /** generation.ts openaiHook. */
+  openaiHook: boolean;
   /** A successful request refreshes the TTL clock (generation.ts: 2026.9.3+). */
   refreshOnSuccess: boolean;
   source: "auto" | "override";
@@ -46,13 +48,21 @@ function algorithmFor(session: LoadedSession, overrides: PruneOverrides | undefi
   if (o && o !== "auto") {
     // a forced algorithm runs as the newest release that has it
     const refreshOnSuccess = o === "2026.9";
-    return { algorithm: o, refreshOnSuccess, source: "override", reason: `algorithm forced to ${o}` };
+    const openaiHook = o === "2026.9";
+    return {
+      algorithm: o,
+      refreshOnSuccess,
+      openaiHook,
+      source: "override",
+      reason: `algorithm forced to ${o}`,
+    };
   }
   const g = pruningGeneration(session.version);
   const why = `from the session's OpenClaw version: ${session.version.reason}`;
   return {
     algorithm: g.algorithm,
     refreshOnSuccess: g.refreshOnSuccess,
+    openaiHook: g.openaiHook,
     source: "auto",
     reason: g.note ? `${why}; ${g.note}` : why,
   };
@@ -200,6 +210,7 @@ export class ReplaySetup {
     if (!e) {
       e = resolveEligibility({
         algorithm: this.algorithm,
+        openaiHook: this.algorithmChoice.openaiHook,
         provider,
         modelId,
         api,
