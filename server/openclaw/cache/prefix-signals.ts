@@ -1,6 +1,6 @@
 // Transcript signals that the cached prefix changed between two calls of a lineage (spec cache-and-cost.md §6):
 // a compaction, a pruning round (a projection snapshot that marks more tool results pruned, or a round the
-// caller's replay saw), the unpruned re-send after a ≤ 2026.7 round, two user messages merged for the previous
+// caller's replay saw), the unpruned re-send after a stateless (≤ 2026.9.1) round, two user messages merged for the previous
 // call, a thinking-level change. Each signal names the entries it comes from.
 
 import type { PrefixChangeCause } from "../../../shared/cost.ts";

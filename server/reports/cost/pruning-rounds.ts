@@ -3,8 +3,8 @@
 // re-write it caused and what its removed chars save on every later call.
 //
 // Fed call by call in append order (a cost run that only grows adds its new calls): a round reaches its own call
-// and — 2026.9 — every later call of its lineage (same provider and model) until the history is rewritten anyway
-// (a compaction or a cold start); ≤ 2026.7 a round applies to one request only (pruning.md §1.8). Each call's
+// and — sticky projections, 2026.9.2+ — every later call of its lineage (same provider and model) until the history is rewritten anyway
+// (a compaction or a cold start); stateless (≤ 2026.9.1) a round applies to one request only (pruning.md §1.8). Each call's
 // reach is decided when it is added, so nothing already added changes: O(open rounds of its lineage) per call.
 
 import type { PruningRoundCostDTO } from "../../../shared/cost.ts";
@@ -109,7 +109,7 @@ export class RoundChains {
   constructor(private readonly sticky: boolean) {}
 
   /**
-   * The earlier rounds whose removal reaches `p` (round order; none ≤ 2026.7). A compaction or cold start of the
+   * The earlier rounds whose removal reaches `p` (round order; none when rounds are stateless). A compaction or cold start of the
    * lineage closes them: `p` is not reached and no later call is.
    */
   reaching(p: PricedCall): readonly RoundChain[] {

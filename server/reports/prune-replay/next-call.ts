@@ -105,7 +105,7 @@ export interface NextCallInput {
   toolResults: readonly ListedToolResult[];
   /** A round over `input` (run only where one could open). */
   runRound: (input: PrunerInput) => PrunerResult;
-  /** A tool result's state without a new round (2026.9.x: its live projection; ≤ 2026.7: full). */
+  /** A tool result's state without a new round (sticky: its live projection; stateless: full). */
   currentState: (entryIndex: number) => ToolResultWireState;
 }
 

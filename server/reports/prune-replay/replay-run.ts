@@ -1,6 +1,6 @@
 // Cache-TTL pruning replay (spec pruning.md §5): walks a session's active branch, rebuilds the model-context
 // list of every model call (transcript.md §7), runs the TTL gate with the call's start time and the
-// generation's pruner (≤ 2026.7.1 stateless §1.6, 2026.9.x sticky §2.4), and records per call what every tool
+// generation's pruner (stateless to 2026.9.1 §1.6, sticky from 2026.9.2 §2.4: openclaw/pruning/generation.ts), and records per call what every tool
 // result looked like on the wire. `next` answers "would pruning fire if the next message came at time T?"
 // (§5.5). Pure: the SHA-256 used for snapshot source hashes is injected.
 //

@@ -1,7 +1,7 @@
 // What every tool result looked like on the wire, call by call (pruning.md §2.6 sticky projections, §1.6
 // stateless rounds). 2026.9.x keeps live projections that only change when a round or a snapshot restore
 // changes them: each change is recorded with the call index it applies from, so a call's states are derived
-// on demand (statesAt) and a replay stays linear in the session size. ≤ 2026.7 rounds apply to one request:
+// on demand (statesAt) and a replay stays linear in the session size. stateless rounds (≤ 2026.9.1) apply to one request:
 // the changes of each call are kept as they are.
 
 import type { ToolResultWireState } from "../../../shared/prune.ts";
@@ -36,7 +36,7 @@ export class WireStates {
   /** The list generation `delta` was computed for (a compaction/reset starts a new list). */
   deltaGeneration: number;
   private readonly transitions = new Map<number, Transition[]>();
-  /** ≤ 2026.7: the changes of each call (null: none). */
+  /** Stateless rounds: the changes of each call (null: none). */
   private readonly perCall: (CallChanges | null)[] = [];
 
   /** `fullChars`: the estimate of a tool result as stored, by entry index. */
@@ -118,7 +118,7 @@ export class WireStates {
   /**
    * Per tool result (entry index), the calls below `calls` at which its state can differ from the call
    * before — ascending, each once. Sticky: the calls of its transitions; stateless: each call whose round
-   * changed it and the call after (a ≤ 2026.7 round applies to one request). O(changes).
+   * changed it and the call after (a stateless round applies to one request). O(changes).
    */
   changePoints(calls: number): Map<number, number[]> {
     const out = new Map<number, number[]>();
