@@ -16,3 +16,12 @@ export function compareRelease(appVersion: string, release: Release): number | n
   if (!parts) return null;
   return parts[0] - release[0] || parts[1] - release[1] || parts[2] - release[2];
 }
+
+/**
+ * Whether the release that wrote a session (`appVersion`) has a change that arrived in `release`. A release that is
+ * not recorded (null) or does not read counts as the newest of its family: clawscope's newest rules apply.
+ */
+export function hasChangeFrom(appVersion: string | null, release: Release): boolean {
+  if (appVersion === null) return true;
+  return (compareRelease(appVersion, release) ?? 0) >= 0;
+}

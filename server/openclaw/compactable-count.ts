@@ -20,7 +20,7 @@
 // messages before it (`beforeIndex`).
 
 import { arr, isObject, type JsonObject, str } from "../../shared/json.ts";
-import { compareRelease, type Release } from "../../shared/release-order.ts";
+import { hasChangeFrom } from "../../shared/release-order.ts";
 import type { Transcript, TranscriptEntry } from "../model/session.ts";
 import type { ContextFamily, TranscriptCounts } from "./context-text/types.ts";
 import { isRealConversationMessage, TOOL_RESULT_LOOKBACK } from "./real-conversation.ts";
@@ -46,8 +46,10 @@ export function displayListRules(appVersion: string | null): {
   customRows: boolean;
   snakeCaseToolCalls: boolean;
 } {
-  const from = (r: Release) => appVersion === null || (compareRelease(appVersion, r) ?? 0) >= 0;
-  return { customRows: from([2026, 9, 4]), snakeCaseToolCalls: from([2026, 9, 5]) };
+  return {
+    customRows: hasChangeFrom(appVersion, [2026, 9, 4]),
+    snakeCaseToolCalls: hasChangeFrom(appVersion, [2026, 9, 5]),
+  };
 }
 
 /** projectTranscriptEntryMessage: the display entry of one event, or null when the event is not shown. */

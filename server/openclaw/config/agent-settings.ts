@@ -4,7 +4,7 @@
 
 import { arr, isObject, type JsonObject, type JsonValue, num, obj, str } from "../../../shared/json.ts";
 import type { PriceTier, PricingOverrides } from "../../../shared/pricing.ts";
-import { compareRelease } from "../../../shared/release-order.ts";
+import { hasChangeFrom } from "../../../shared/release-order.ts";
 import type { VersionInfo } from "../../model/session.ts";
 import { durationFromJson } from "../duration.ts";
 
@@ -131,9 +131,7 @@ function retentionOf(params: JsonObject | undefined): { value: CacheRetention; k
  * the defaults' model entry and the agent's own `params`). A release that is not recorded counts as the newest.
  */
 export function readsAgentModelParams(release: { family: ConfigFamily; appVersion: string | null }): boolean {
-  if (release.family !== "2026.9") return false;
-  if (release.appVersion === null) return true;
-  return (compareRelease(release.appVersion, [2026, 9, 3]) ?? 0) >= 0;
+  return release.family === "2026.9" && hasChangeFrom(release.appVersion, [2026, 9, 3]);
 }
 
 /**

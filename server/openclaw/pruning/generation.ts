@@ -14,7 +14,7 @@
 // Pure.
 
 import type { PruneAlgorithm } from "../../../shared/prune.ts";
-import { compareRelease, type Release } from "../../../shared/release-order.ts";
+import { hasChangeFrom, type Release } from "../../../shared/release-order.ts";
 import type { VersionInfo } from "../../../shared/session.ts";
 import type { EstimateFlavor } from "../estimate.ts";
 
@@ -34,20 +34,13 @@ export interface PruningGeneration {
   note: string;
 }
 
-/** At or after `from`; a release clawscope cannot read counts as the newest of its family. */
-function atLeast(appVersion: string | null, from: Release): boolean {
-  if (appVersion === null) return true;
-  const order = compareRelease(appVersion, from);
-  return order === null || order >= 0;
-}
-
 /** The pruner of the release that wrote a session (its family, refined by its version where recorded). */
 export function pruningGeneration(version: Pick<VersionInfo, "family" | "appVersion">): PruningGeneration {
   if (version.family !== "2026.9") {
     return { algorithm: version.family, refreshOnSuccess: false, openaiHook: false, note: "" };
   }
   const app = version.appVersion;
-  if (!atLeast(app, STICKY_FROM)) {
+  if (!hasChangeFrom(app, STICKY_FROM)) {
     return {
       algorithm: "2026.8",
       refreshOnSuccess: false,
@@ -55,7 +48,7 @@ export function pruningGeneration(version: Pick<VersionInfo, "family" | "appVers
       note: `OpenClaw ${app} (2026.8.1–2026.9.1) prunes with the fixed thresholds but persists no projection: each round applies to its own request only`,
     };
   }
-  if (!atLeast(app, REFRESH_ON_SUCCESS_FROM)) {
+  if (!hasChangeFrom(app, REFRESH_ON_SUCCESS_FROM)) {
     return {
       algorithm: "2026.9",
       refreshOnSuccess: false,
@@ -66,7 +59,7 @@ export function pruningGeneration(version: Pick<VersionInfo, "family" | "appVers
   return {
     algorithm: "2026.9",
     refreshOnSuccess: true,
-    openaiHook: atLeast(app, OPENAI_HOOK_FROM),
+    openaiHook: hasChangeFrom(app, OPENAI_HOOK_FROM),
     note: "",
   };
 }

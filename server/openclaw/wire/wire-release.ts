@@ -2,7 +2,7 @@
 // npm builds of 8.1 – 9.5 and checked on the 2026.8.2 / 2026.9.1 captures): which of them a session's own release
 // has. A release clawscope cannot read counts as the newest of its family. Pure.
 
-import { compareRelease, type Release } from "../../../shared/release-order.ts";
+import { hasChangeFrom, type Release } from "../../../shared/release-order.ts";
 import type { VersionInfo } from "../../../shared/session.ts";
 import type { ImageFamily } from "./history-images.ts";
 
@@ -14,11 +14,6 @@ const CARRIER_AS_9_6_FROM: Release = [2026, 9, 5];
 const IMAGE_CUT_FROM: Release = [2026, 9, 5];
 /** 2026.9.6 `session-created-*.mjs`: notices of new sessions in the main session's carrier. */
 const NOTICES_FROM: Release = [2026, 9, 6];
-
-function atLeast(version: Pick<VersionInfo, "appVersion">, from: Release): boolean {
-  if (version.appVersion === null) return true;
-  return (compareRelease(version.appVersion, from) ?? 0) >= 0;
-}
 
 export interface WireReleaseRules {
   /** A runtime-context carrier message goes after the prompt (2026.9.3+). */
@@ -34,13 +29,13 @@ export interface WireReleaseRules {
 export function wireReleaseRules(version: Pick<VersionInfo, "family" | "appVersion">): WireReleaseRules {
   if (version.family !== "2026.9")
     return { runtimeCarrier: false, imageCut: "2026.7", sessionNotices: false, approximated: null };
-  const carrier = atLeast(version, CARRIER_FROM);
+  const carrier = hasChangeFrom(version.appVersion, CARRIER_FROM);
   return {
     runtimeCarrier: carrier,
-    imageCut: atLeast(version, IMAGE_CUT_FROM) ? "2026.9" : "2026.7",
-    sessionNotices: atLeast(version, NOTICES_FROM),
+    imageCut: hasChangeFrom(version.appVersion, IMAGE_CUT_FROM) ? "2026.9" : "2026.7",
+    sessionNotices: hasChangeFrom(version.appVersion, NOTICES_FROM),
     approximated:
-      carrier && !atLeast(version, CARRIER_AS_9_6_FROM)
+      carrier && !hasChangeFrom(version.appVersion, CARRIER_AS_9_6_FROM)
         ? `the runtime-context carrier is built as 2026.9.5+ builds it; ${version.appVersion}'s first carrier (2026.9.3) can differ in its facts and events`
         : null,
   };
